@@ -1,0 +1,199 @@
+package io.github.rdmacounters.core;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A named set of counters that one flow feeds, as configured by the user, with a memoised
+ * reader: however many meters, endpoint calls and health checks ask within
+ * {@code readCacheTtl}, the device is read once. Concurrent callers wait for the one read in
+ * flight and share its result.
+ * <p>
+ * The set owns its {@link Counters} and its {@link Flow}; {@link #close()} destroys the flow,
+ * then the counters.
+ *
+ * @author rdma-counters
+ */
+public final class CounterSet implements AutoCloseable {
+
+	private final String name;
+
+	private final String deviceName;
+
+	private final int port;
+
+	private final FlowSpec spec;
+
+	private final Map<CounterType, Integer> indexes;
+
+	private final ReadMode readMode;
+
+	private final Counters counters;
+
+	private final long ttlNanos;
+
+	private final Clock clock;
+
+	private final Object readLock = new Object();
+
+	private final AtomicLong failedReads = new AtomicLong();
+
+	private final long[] buffer;
+
+	private volatile @Nullable CounterSetReading last;
+
+	private volatile long lastReadNanos;
+
+	/**
+	 * Create a set over counters that a flow already feeds.
+	 * @param name the set name, e.g. {@code roce}
+	 * @param deviceName the device name
+	 * @param port the port the flow is attached to
+	 * @param spec what the flow matches
+	 * @param indexes the counter index of each counter type in the set
+	 * @param readMode how the counters are read
+	 * @param counters the counters, owned by this set from now on
+	 * @param readCacheTtl how long a read is reused; {@link Duration#ZERO} reads every time
+	 * @param clock the clock that stamps reads
+	 */
+	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
+			ReadMode readMode, Counters counters, Duration readCacheTtl, Clock clock) {
+		this.name = name;
+		this.deviceName = deviceName;
+		this.port = port;
+		this.spec = spec;
+		this.indexes = Map.copyOf(indexes);
+		this.readMode = readMode;
+		this.counters = counters;
+		this.ttlNanos = readCacheTtl.toNanos();
+		this.clock = clock;
+		this.buffer = new long[this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0)];
+	}
+
+	/**
+	 * Return the set name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the name of the device the set counts on.
+	 * @return the device name
+	 */
+	public String deviceName() {
+		return this.deviceName;
+	}
+
+	/**
+	 * Return the port the flow is attached to.
+	 * @return the port number
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * Return what the flow matches.
+	 * @return the spec
+	 */
+	public FlowSpec spec() {
+		return this.spec;
+	}
+
+	/**
+	 * Return the counter index of each counter type in the set.
+	 * @return the indexes
+	 */
+	public Map<CounterType, Integer> indexes() {
+		return this.indexes;
+	}
+
+	/**
+	 * Return how the counters are read.
+	 * @return the read mode
+	 */
+	public ReadMode readMode() {
+		return this.readMode;
+	}
+
+	/**
+	 * Return the counters handle.
+	 * @return the counters
+	 */
+	public Counters counters() {
+		return this.counters;
+	}
+
+	/**
+	 * Return the number of reads that failed so far.
+	 * @return the failed reads
+	 */
+	public long failedReads() {
+		return this.failedReads.get();
+	}
+
+	/**
+	 * Return the latest reading, reading the device if the last read is older than the cache
+	 * time-to-live. Never throws for a failed read: the reading then carries the failure and
+	 * the last values read successfully (counters stay monotonic).
+	 * @return the reading
+	 */
+	public CounterSetReading read() {
+		CounterSetReading current = this.last;
+		if (current != null && System.nanoTime() - this.lastReadNanos < this.ttlNanos) {
+			return current;
+		}
+		synchronized (this.readLock) {
+			current = this.last;
+			if (current != null && System.nanoTime() - this.lastReadNanos < this.ttlNanos) {
+				return current;
+			}
+			current = readNow(current);
+			this.last = current;
+			this.lastReadNanos = System.nanoTime();
+			return current;
+		}
+	}
+
+	private CounterSetReading readNow(@Nullable CounterSetReading previous) {
+		try {
+			this.counters.read(this.buffer, this.readMode);
+			return new CounterSetReading(this.name, this.indexes, this.buffer.clone(), this.clock.instant(), null,
+					this.failedReads.get());
+		}
+		catch (RuntimeException ex) {
+			long failures = this.failedReads.incrementAndGet();
+			long[] values = (previous != null) ? previous.rawValues() : new long[this.buffer.length];
+			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), ex, failures);
+		}
+	}
+
+	/**
+	 * Return the latest reading without reading the device.
+	 * @return the reading, or {@code null} before the first read
+	 */
+	public @Nullable CounterSetReading lastReading() {
+		return this.last;
+	}
+
+	/**
+	 * Destroy the flow and the counters. Idempotent.
+	 */
+	@Override
+	public void close() {
+		this.counters.close();
+	}
+
+	@Override
+	public String toString() {
+		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " (" + this.spec.describe()
+				+ ")";
+	}
+
+}

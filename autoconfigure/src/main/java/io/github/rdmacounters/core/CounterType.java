@@ -1,0 +1,32 @@
+package io.github.rdmacounters.core;
+
+/**
+ * What a counter point counts ({@code enum ibv_counter_description}).
+ */
+public enum CounterType {
+
+	/**
+	 * Packets matched by the flow ({@code IBV_COUNTER_PACKETS}, 0).
+	 */
+	PACKETS(0),
+
+	/**
+	 * Bytes of the packets matched by the flow ({@code IBV_COUNTER_BYTES}, 1).
+	 */
+	BYTES(1);
+
+	private final int nativeValue;
+
+	CounterType(int nativeValue) {
+		this.nativeValue = nativeValue;
+	}
+
+	/**
+	 * Return the value of {@code enum ibv_counter_description}.
+	 * @return the native value
+	 */
+	public int nativeValue() {
+		return this.nativeValue;
+	}
+
+}

@@ -1,0 +1,70 @@
+package io.github.rdmacounters.core;
+
+import java.util.List;
+
+/**
+ * A counters handle ({@code struct ibv_counters}): counter points attached at indexes, bound
+ * to at most one flow, read into an array.
+ * <p>
+ * Semantics follow mlx5 and the kernel: points are attached statically, before the handle is
+ * bound to a flow ({@code EBUSY} after); attaching the same index twice aggregates the two
+ * values; reading a handle bound to no flow fails with {@code EINVAL}. {@link #close()}
+ * destroys the flow bound to this handle first, then the handle. After close every method
+ * throws {@link RdmaClosedException} without a native call. Thread-safe.
+ *
+ * @author rdma-counters
+ */
+public interface Counters extends AutoCloseable {
+
+	/**
+	 * Attach a counter point ({@code ibv_attach_counters_point_flow} with a NULL flow).
+	 * @param type what to count
+	 * @param index where the value appears in a read, from 0
+	 */
+	void attach(CounterType type, int index);
+
+	/**
+	 * Return the points attached so far, in attach order.
+	 * @return the points
+	 */
+	List<CounterPoint> points();
+
+	/**
+	 * Return the number of values a read produces: the highest attached index + 1, or 0.
+	 * @return the number of values
+	 */
+	int size();
+
+	/**
+	 * Return whether a flow feeds this handle.
+	 * @return {@code true} once a flow was created with this handle and is not closed
+	 */
+	boolean isBound();
+
+	/**
+	 * Read the values into the caller's array ({@code ibv_read_counters}); no allocation.
+	 * @param values the destination; its length must be at least {@link #size()}
+	 * @param mode whether the provider may return cached values
+	 */
+	void read(long[] values, ReadMode mode);
+
+	/**
+	 * Read the values into a new snapshot.
+	 * @param mode whether the provider may return cached values
+	 * @return the values with the time they were read
+	 */
+	CountersSnapshot read(ReadMode mode);
+
+	/**
+	 * Return whether this handle was closed.
+	 * @return {@code true} after {@link #close()} or after the device closed
+	 */
+	boolean isClosed();
+
+	/**
+	 * Destroy the flow bound to this handle, if any, then the handle. Idempotent.
+	 */
+	@Override
+	void close();
+
+}

@@ -1,0 +1,99 @@
+package io.github.rdmacounters.core;
+
+/**
+ * Linux errno values this project reports, with their names and the messages glibc's
+ * {@code strerror} gives for them.
+ */
+public final class Errno {
+
+	/** Operation not permitted. */
+	public static final int EPERM = 1;
+
+	/** No such file or directory. */
+	public static final int ENOENT = 2;
+
+	/** Input/output error. */
+	public static final int EIO = 5;
+
+	/** No such device or address. */
+	public static final int ENXIO = 6;
+
+	/** Resource temporarily unavailable. */
+	public static final int EAGAIN = 11;
+
+	/** Cannot allocate memory. */
+	public static final int ENOMEM = 12;
+
+	/** Permission denied. */
+	public static final int EACCES = 13;
+
+	/** Bad address. */
+	public static final int EFAULT = 14;
+
+	/** Device or resource busy. */
+	public static final int EBUSY = 16;
+
+	/** No such device. */
+	public static final int ENODEV = 19;
+
+	/** Invalid argument. */
+	public static final int EINVAL = 22;
+
+	/** Function not implemented. */
+	public static final int ENOSYS = 38;
+
+	/** Operation not supported; the same number as {@code ENOTSUP} on Linux. */
+	public static final int EOPNOTSUPP = 95;
+
+	private Errno() {
+	}
+
+	/**
+	 * Return the symbolic name of an errno value, e.g. {@code EOPNOTSUPP}.
+	 * @param errno the errno value
+	 * @return the name, or {@code errno N} for a value this class does not know
+	 */
+	public static String name(int errno) {
+		return switch (errno) {
+			case EPERM -> "EPERM";
+			case ENOENT -> "ENOENT";
+			case EIO -> "EIO";
+			case ENXIO -> "ENXIO";
+			case EAGAIN -> "EAGAIN";
+			case ENOMEM -> "ENOMEM";
+			case EACCES -> "EACCES";
+			case EFAULT -> "EFAULT";
+			case EBUSY -> "EBUSY";
+			case ENODEV -> "ENODEV";
+			case EINVAL -> "EINVAL";
+			case ENOSYS -> "ENOSYS";
+			case EOPNOTSUPP -> "EOPNOTSUPP";
+			default -> "errno " + errno;
+		};
+	}
+
+	/**
+	 * Return the system's message for an errno value, as glibc's {@code strerror} gives it.
+	 * @param errno the errno value
+	 * @return the message
+	 */
+	public static String message(int errno) {
+		return switch (errno) {
+			case EPERM -> "Operation not permitted";
+			case ENOENT -> "No such file or directory";
+			case EIO -> "Input/output error";
+			case ENXIO -> "No such device or address";
+			case EAGAIN -> "Resource temporarily unavailable";
+			case ENOMEM -> "Cannot allocate memory";
+			case EACCES -> "Permission denied";
+			case EFAULT -> "Bad address";
+			case EBUSY -> "Device or resource busy";
+			case ENODEV -> "No such device";
+			case EINVAL -> "Invalid argument";
+			case ENOSYS -> "Function not implemented";
+			case EOPNOTSUPP -> "Operation not supported";
+			default -> "Unknown error " + errno;
+		};
+	}
+
+}

@@ -1,0 +1,476 @@
+package io.github.rdmacounters.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a steering flow matches: Ethernet fields, an IPv4 or IPv6 source and destination
+ * prefix, a TCP or UDP source and destination port; plus the flow's priority and whether it
+ * leaves the packet to the kernel ({@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}). Fields left
+ * {@code null} match anything. Immutable; built with {@link #builder()}.
+ *
+ * @author rdma-counters
+ */
+public final class FlowSpec {
+
+	private static final FlowSpec ANY = builder().build();
+
+	private final @Nullable Integer etherType;
+
+	private final @Nullable MacAddress sourceMac;
+
+	private final @Nullable MacAddress destinationMac;
+
+	private final @Nullable Integer vlanId;
+
+	private final @Nullable IpPrefix sourceIp;
+
+	private final @Nullable IpPrefix destinationIp;
+
+	private final @Nullable L4Protocol protocol;
+
+	private final @Nullable Integer sourcePort;
+
+	private final @Nullable Integer destinationPort;
+
+	private final int priority;
+
+	private final boolean dontTrap;
+
+	private FlowSpec(Builder builder) {
+		this.etherType = builder.etherType;
+		this.sourceMac = builder.sourceMac;
+		this.destinationMac = builder.destinationMac;
+		this.vlanId = builder.vlanId;
+		this.sourceIp = builder.sourceIp;
+		this.destinationIp = builder.destinationIp;
+		this.protocol = builder.protocol;
+		this.sourcePort = builder.sourcePort;
+		this.destinationPort = builder.destinationPort;
+		this.priority = builder.priority;
+		this.dontTrap = builder.dontTrap;
+	}
+
+	/**
+	 * Return a spec that matches every packet, with priority 0 and don't-trap.
+	 * @return the spec
+	 */
+	public static FlowSpec any() {
+		return ANY;
+	}
+
+	/**
+	 * Start a spec.
+	 * @return a builder with don't-trap set and priority 0
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return the Ethernet type to match: as set, or implied by the IP family.
+	 * @return the Ethernet type, or {@code null} for any
+	 */
+	public @Nullable Integer etherType() {
+		if (this.etherType != null) {
+			return this.etherType;
+		}
+		if (ipVersion() == 4) {
+			return Packet.ETHERTYPE_IPV4;
+		}
+		if (ipVersion() == 6) {
+			return Packet.ETHERTYPE_IPV6;
+		}
+		return null;
+	}
+
+	/**
+	 * Return the source MAC to match.
+	 * @return the MAC, or {@code null} for any
+	 */
+	public @Nullable MacAddress sourceMac() {
+		return this.sourceMac;
+	}
+
+	/**
+	 * Return the destination MAC to match.
+	 * @return the MAC, or {@code null} for any
+	 */
+	public @Nullable MacAddress destinationMac() {
+		return this.destinationMac;
+	}
+
+	/**
+	 * Return the VLAN id to match.
+	 * @return the VLAN id, or {@code null} for any
+	 */
+	public @Nullable Integer vlanId() {
+		return this.vlanId;
+	}
+
+	/**
+	 * Return the source prefix to match.
+	 * @return the prefix, or {@code null} for any
+	 */
+	public @Nullable IpPrefix sourceIp() {
+		return this.sourceIp;
+	}
+
+	/**
+	 * Return the destination prefix to match.
+	 * @return the prefix, or {@code null} for any
+	 */
+	public @Nullable IpPrefix destinationIp() {
+		return this.destinationIp;
+	}
+
+	/**
+	 * Return the IP version the flow matches: 4, 6, or 0 when it has no IP prefix.
+	 * @return the IP version
+	 */
+	public int ipVersion() {
+		IpPrefix prefix = (this.sourceIp != null) ? this.sourceIp : this.destinationIp;
+		if (prefix == null) {
+			return 0;
+		}
+		return prefix.isIpv4() ? 4 : 6;
+	}
+
+	/**
+	 * Return the transport protocol to match.
+	 * @return the protocol, or {@code null} for any
+	 */
+	public @Nullable L4Protocol protocol() {
+		return this.protocol;
+	}
+
+	/**
+	 * Return the source port to match.
+	 * @return the port, or {@code null} for any
+	 */
+	public @Nullable Integer sourcePort() {
+		return this.sourcePort;
+	}
+
+	/**
+	 * Return the destination port to match.
+	 * @return the port, or {@code null} for any
+	 */
+	public @Nullable Integer destinationPort() {
+		return this.destinationPort;
+	}
+
+	/**
+	 * Return the flow priority ({@code ibv_flow_attr.priority}); lower wins.
+	 * @return the priority
+	 */
+	public int priority() {
+		return this.priority;
+	}
+
+	/**
+	 * Return whether matched packets still reach the kernel and other flows
+	 * ({@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}).
+	 * @return {@code true} if counting must not steal traffic
+	 */
+	public boolean dontTrap() {
+		return this.dontTrap;
+	}
+
+	/**
+	 * Return whether a packet matches every field this spec sets. This is the reference
+	 * semantics the simulated device uses; the fake libibverbs implements the same on the
+	 * encoded specs.
+	 * @param packet the packet
+	 * @return {@code true} if it matches
+	 */
+	public boolean matches(Packet packet) {
+		Integer type = etherType();
+		if (type != null && type != packet.etherType()) {
+			return false;
+		}
+		if (this.sourceMac != null && !this.sourceMac.equals(packet.sourceMac())) {
+			return false;
+		}
+		if (this.destinationMac != null && !this.destinationMac.equals(packet.destinationMac())) {
+			return false;
+		}
+		if (this.vlanId != null && !this.vlanId.equals(packet.vlanId())) {
+			return false;
+		}
+		if (!matches(this.sourceIp, packet.sourceIp()) || !matches(this.destinationIp, packet.destinationIp())) {
+			return false;
+		}
+		if (this.protocol != null && this.protocol.ipProtocol() != packet.ipProtocol()) {
+			return false;
+		}
+		if (this.sourcePort != null && this.sourcePort != packet.sourcePort()) {
+			return false;
+		}
+		return this.destinationPort == null || this.destinationPort == packet.destinationPort();
+	}
+
+	private static boolean matches(@Nullable IpPrefix prefix, java.net.@Nullable InetAddress address) {
+		return prefix == null || (address != null && prefix.contains(address));
+	}
+
+	/**
+	 * Describe the spec the way a user wrote it, e.g. {@code udp dst-port 4791}.
+	 * @return the description
+	 */
+	public String describe() {
+		List<String> parts = new ArrayList<>();
+		if (this.etherType != null) {
+			parts.add(String.format("ether-type 0x%04x", this.etherType));
+		}
+		if (this.sourceMac != null) {
+			parts.add("src-mac " + this.sourceMac);
+		}
+		if (this.destinationMac != null) {
+			parts.add("dst-mac " + this.destinationMac);
+		}
+		if (this.vlanId != null) {
+			parts.add("vlan " + this.vlanId);
+		}
+		if (this.sourceIp != null) {
+			parts.add("src " + this.sourceIp);
+		}
+		if (this.destinationIp != null) {
+			parts.add("dst " + this.destinationIp);
+		}
+		if (this.protocol != null) {
+			parts.add(this.protocol.name().toLowerCase(java.util.Locale.ROOT));
+		}
+		if (this.sourcePort != null) {
+			parts.add("src-port " + this.sourcePort);
+		}
+		if (this.destinationPort != null) {
+			parts.add("dst-port " + this.destinationPort);
+		}
+		if (parts.isEmpty()) {
+			parts.add("any");
+		}
+		return String.join(" ", parts);
+	}
+
+	@Override
+	public boolean equals(@Nullable Object obj) {
+		if (this == obj) {
+			return true;
+		}
+		if (!(obj instanceof FlowSpec other)) {
+			return false;
+		}
+		return Objects.equals(this.etherType, other.etherType) && Objects.equals(this.sourceMac, other.sourceMac)
+				&& Objects.equals(this.destinationMac, other.destinationMac)
+				&& Objects.equals(this.vlanId, other.vlanId) && Objects.equals(this.sourceIp, other.sourceIp)
+				&& Objects.equals(this.destinationIp, other.destinationIp) && this.protocol == other.protocol
+				&& Objects.equals(this.sourcePort, other.sourcePort)
+				&& Objects.equals(this.destinationPort, other.destinationPort) && this.priority == other.priority
+				&& this.dontTrap == other.dontTrap;
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.etherType, this.sourceMac, this.destinationMac, this.vlanId, this.sourceIp,
+				this.destinationIp, this.protocol, this.sourcePort, this.destinationPort, this.priority,
+				this.dontTrap);
+	}
+
+	@Override
+	public String toString() {
+		return describe() + " (priority " + this.priority + (this.dontTrap ? ", dont-trap)" : ")");
+	}
+
+	/**
+	 * Builder of {@link FlowSpec}; {@link #build()} validates the combination.
+	 */
+	public static final class Builder {
+
+		private @Nullable Integer etherType;
+
+		private @Nullable MacAddress sourceMac;
+
+		private @Nullable MacAddress destinationMac;
+
+		private @Nullable Integer vlanId;
+
+		private @Nullable IpPrefix sourceIp;
+
+		private @Nullable IpPrefix destinationIp;
+
+		private @Nullable L4Protocol protocol;
+
+		private @Nullable Integer sourcePort;
+
+		private @Nullable Integer destinationPort;
+
+		private int priority;
+
+		private boolean dontTrap = true;
+
+		private Builder() {
+		}
+
+		/**
+		 * Match an Ethernet type.
+		 * @param etherType the type, 0 to 0xffff
+		 * @return this builder
+		 */
+		public Builder etherType(@Nullable Integer etherType) {
+			if (etherType != null) {
+				checkRange("etherType", etherType, 0, 0xFFFF);
+			}
+			this.etherType = etherType;
+			return this;
+		}
+
+		/**
+		 * Match a source MAC.
+		 * @param mac the MAC
+		 * @return this builder
+		 */
+		public Builder sourceMac(@Nullable MacAddress mac) {
+			this.sourceMac = mac;
+			return this;
+		}
+
+		/**
+		 * Match a destination MAC.
+		 * @param mac the MAC
+		 * @return this builder
+		 */
+		public Builder destinationMac(@Nullable MacAddress mac) {
+			this.destinationMac = mac;
+			return this;
+		}
+
+		/**
+		 * Match a VLAN id.
+		 * @param vlanId the id, 0 to 4095
+		 * @return this builder
+		 */
+		public Builder vlanId(@Nullable Integer vlanId) {
+			if (vlanId != null) {
+				checkRange("vlanId", vlanId, 0, 4095);
+			}
+			this.vlanId = vlanId;
+			return this;
+		}
+
+		/**
+		 * Match a source prefix.
+		 * @param prefix the prefix
+		 * @return this builder
+		 */
+		public Builder sourceIp(@Nullable IpPrefix prefix) {
+			this.sourceIp = prefix;
+			return this;
+		}
+
+		/**
+		 * Match a destination prefix.
+		 * @param prefix the prefix
+		 * @return this builder
+		 */
+		public Builder destinationIp(@Nullable IpPrefix prefix) {
+			this.destinationIp = prefix;
+			return this;
+		}
+
+		/**
+		 * Match a transport protocol.
+		 * @param protocol the protocol
+		 * @return this builder
+		 */
+		public Builder protocol(@Nullable L4Protocol protocol) {
+			this.protocol = protocol;
+			return this;
+		}
+
+		/**
+		 * Match a source port; needs a protocol.
+		 * @param port the port, 0 to 65535
+		 * @return this builder
+		 */
+		public Builder sourcePort(@Nullable Integer port) {
+			if (port != null) {
+				checkRange("sourcePort", port, 0, 0xFFFF);
+			}
+			this.sourcePort = port;
+			return this;
+		}
+
+		/**
+		 * Match a destination port; needs a protocol.
+		 * @param port the port, 0 to 65535
+		 * @return this builder
+		 */
+		public Builder destinationPort(@Nullable Integer port) {
+			if (port != null) {
+				checkRange("destinationPort", port, 0, 0xFFFF);
+			}
+			this.destinationPort = port;
+			return this;
+		}
+
+		/**
+		 * Set the flow priority.
+		 * @param priority the priority, 0 to 65535
+		 * @return this builder
+		 */
+		public Builder priority(int priority) {
+			checkRange("priority", priority, 0, 0xFFFF);
+			this.priority = priority;
+			return this;
+		}
+
+		/**
+		 * Set whether matched packets still reach the kernel and other flows.
+		 * @param dontTrap {@code true} (the default) to count without stealing traffic
+		 * @return this builder
+		 */
+		public Builder dontTrap(boolean dontTrap) {
+			this.dontTrap = dontTrap;
+			return this;
+		}
+
+		/**
+		 * Validate and build the spec.
+		 * @return the spec
+		 * @throws IllegalArgumentException if ports are set without a protocol, the two
+		 * prefixes are of different families, or the Ethernet type contradicts the prefixes
+		 */
+		public FlowSpec build() {
+			if ((this.sourcePort != null || this.destinationPort != null) && this.protocol == null) {
+				throw new IllegalArgumentException("A flow that matches ports must name the protocol (tcp or udp)");
+			}
+			if (this.sourceIp != null && this.destinationIp != null
+					&& this.sourceIp.isIpv4() != this.destinationIp.isIpv4()) {
+				throw new IllegalArgumentException("Source " + this.sourceIp + " and destination " + this.destinationIp
+						+ " must both be IPv4 or both IPv6");
+			}
+			IpPrefix prefix = (this.sourceIp != null) ? this.sourceIp : this.destinationIp;
+			if (prefix != null && this.etherType != null) {
+				int implied = prefix.isIpv4() ? Packet.ETHERTYPE_IPV4 : Packet.ETHERTYPE_IPV6;
+				if (this.etherType != implied) {
+					throw new IllegalArgumentException(String.format(
+							"Ether type 0x%04x contradicts the %s prefix %s; leave ether-type unset or use 0x%04x",
+							this.etherType, prefix.isIpv4() ? "IPv4" : "IPv6", prefix, implied));
+				}
+			}
+			return new FlowSpec(this);
+		}
+
+		private static void checkRange(String name, int value, int min, int max) {
+			if (value < min || value > max) {
+				throw new IllegalArgumentException(name + " must be " + min + " to " + max + ", but was " + value);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,121 @@
+package io.github.rdmacounters.core;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * An IPv4 or IPv6 address with a prefix length, e.g. {@code 192.168.10.0/24}.
+ *
+ * @param address the address; host bits beyond the prefix are kept as given
+ * @param prefixLength the prefix length (0 to 32 for IPv4, 0 to 128 for IPv6)
+ */
+public record IpPrefix(InetAddress address, int prefixLength) {
+
+	public IpPrefix {
+		int max = bits(address);
+		if (prefixLength < 0 || prefixLength > max) {
+			throw new IllegalArgumentException("Prefix length of " + address.getHostAddress() + " must be 0 to " + max
+					+ ", but was " + prefixLength);
+		}
+	}
+
+	/**
+	 * Parse {@code address} or {@code address/length}; a plain address is a host prefix.
+	 * Only numeric addresses are accepted: no name is resolved.
+	 * @param text the prefix
+	 * @return the prefix
+	 * @throws IllegalArgumentException if the text is not a numeric address with an optional
+	 * prefix length
+	 */
+	public static IpPrefix parse(String text) {
+		String trimmed = text.trim();
+		int slash = trimmed.indexOf('/');
+		String addressText = (slash >= 0) ? trimmed.substring(0, slash) : trimmed;
+		if (!looksNumeric(addressText)) {
+			throw new IllegalArgumentException("'" + text
+					+ "' is not an IP address or prefix; expected e.g. 192.168.10.0/24 or fd00::/64 (no host names)");
+		}
+		InetAddress address;
+		try {
+			address = InetAddress.getByName(addressText);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalArgumentException("'" + text + "' is not an IP address or prefix", ex);
+		}
+		int length;
+		if (slash < 0) {
+			length = bits(address);
+		}
+		else {
+			try {
+				length = Integer.parseInt(trimmed.substring(slash + 1));
+			}
+			catch (NumberFormatException ex) {
+				throw new IllegalArgumentException("'" + text + "' has no valid prefix length after '/'", ex);
+			}
+		}
+		return new IpPrefix(address, length);
+	}
+
+	private static boolean looksNumeric(String text) {
+		if (text.isEmpty()) {
+			return false;
+		}
+		if (text.indexOf(':') >= 0) {
+			return text.chars().allMatch((c) -> Character.digit(c, 16) >= 0 || c == ':' || c == '.');
+		}
+		return text.chars().allMatch((c) -> Character.isDigit(c) || c == '.') && text.split("\\.").length == 4;
+	}
+
+	private static int bits(InetAddress address) {
+		return (address instanceof Inet4Address) ? 32 : 128;
+	}
+
+	/**
+	 * Return whether this is an IPv4 prefix.
+	 * @return {@code true} for IPv4
+	 */
+	public boolean isIpv4() {
+		return this.address instanceof Inet4Address;
+	}
+
+	/**
+	 * Return the network mask as bytes of the address' length.
+	 * @return the mask
+	 */
+	public byte[] mask() {
+		byte[] mask = new byte[bits(this.address) / 8];
+		for (int i = 0; i < this.prefixLength; i++) {
+			mask[i / 8] |= (byte) (0x80 >>> (i % 8));
+		}
+		return mask;
+	}
+
+	/**
+	 * Return whether an address lies in this prefix.
+	 * @param candidate the address
+	 * @return {@code true} if the families agree and the first {@code prefixLength} bits are
+	 * equal
+	 */
+	public boolean contains(InetAddress candidate) {
+		byte[] own = this.address.getAddress();
+		byte[] other = candidate.getAddress();
+		if (own.length != other.length) {
+			return false;
+		}
+		byte[] mask = mask();
+		for (int i = 0; i < own.length; i++) {
+			if ((own[i] & mask[i]) != (other[i] & mask[i])) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public String toString() {
+		return this.address.getHostAddress() + "/" + this.prefixLength;
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.github.rdmacounters.core;
+
+import java.util.Locale;
+
+/**
+ * A 48-bit Ethernet MAC address.
+ *
+ * @param value the address in the low 48 bits, first octet most significant
+ */
+public record MacAddress(long value) {
+
+	public MacAddress {
+		if ((value & ~0xFFFF_FFFF_FFFFL) != 0) {
+			throw new IllegalArgumentException("A MAC address has 48 bits, but was 0x" + Long.toHexString(value));
+		}
+	}
+
+	/**
+	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes).
+	 * @param text the address
+	 * @return the address
+	 * @throws IllegalArgumentException if the text is not a MAC address
+	 */
+	public static MacAddress parse(String text) {
+		String[] parts = text.trim().split("[:-]");
+		if (parts.length != 6) {
+			throw new IllegalArgumentException(
+					"'" + text + "' is not a MAC address; expected six hex octets such as 02:00:5e:10:00:01");
+		}
+		long value = 0;
+		for (String part : parts) {
+			if (part.length() < 1 || part.length() > 2 || !part.chars().allMatch((c) -> Character.digit(c, 16) >= 0)) {
+				throw new IllegalArgumentException(
+						"'" + text + "' is not a MAC address; expected six hex octets such as 02:00:5e:10:00:01");
+			}
+			value = (value << 8) | Integer.parseInt(part, 16);
+		}
+		return new MacAddress(value);
+	}
+
+	/**
+	 * Return the six octets, first octet first.
+	 * @return the octets
+	 */
+	public byte[] octets() {
+		byte[] octets = new byte[6];
+		for (int i = 0; i < 6; i++) {
+			octets[i] = (byte) (this.value >>> (8 * (5 - i)));
+		}
+		return octets;
+	}
+
+	@Override
+	public String toString() {
+		byte[] octets = octets();
+		StringBuilder text = new StringBuilder(17);
+		for (int i = 0; i < 6; i++) {
+			if (i > 0) {
+				text.append(':');
+			}
+			text.append(String.format(Locale.ROOT, "%02x", octets[i] & 0xFF));
+		}
+		return text.toString();
+	}
+
+}

@@ -1,0 +1,175 @@
+package io.github.rdmacounters.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A device the application asked for, with what the application made of it: the opened
+ * device (or why it is unavailable), the configured port, the counter sets counting on it and
+ * the source of its port counters. One per configured device; the unit that the endpoint,
+ * health indicator and meters report on.
+ * <p>
+ * Closing it closes the counter sets (flows, then counters), then the device, which closes its
+ * queue pair, completion queue and protection domain.
+ *
+ * @author rdma-counters
+ */
+public final class ManagedDevice implements AutoCloseable {
+
+	private final String name;
+
+	private final String backend;
+
+	private final int port;
+
+	private final @Nullable RdmaDevice device;
+
+	private final @Nullable RuntimeException unavailabilityCause;
+
+	private final List<CounterSet> counterSets;
+
+	private final @Nullable PortCountersSource portCounters;
+
+	/**
+	 * Create a managed device around an opened device.
+	 * @param device the device, owned by this object from now on
+	 * @param port the configured port
+	 * @param counterSets the counter sets on the device, owned by this object from now on
+	 * @param portCounters where its port counters come from, or {@code null} if nowhere
+	 */
+	public ManagedDevice(RdmaDevice device, int port, List<CounterSet> counterSets,
+			@Nullable PortCountersSource portCounters) {
+		this.name = device.name();
+		this.backend = device.backend();
+		this.port = port;
+		this.device = device;
+		this.unavailabilityCause = null;
+		this.counterSets = List.copyOf(counterSets);
+		this.portCounters = portCounters;
+	}
+
+	private ManagedDevice(String name, String backend, int port, RuntimeException cause) {
+		this.name = name;
+		this.backend = backend;
+		this.port = port;
+		this.device = null;
+		this.unavailabilityCause = cause;
+		this.counterSets = List.of();
+		this.portCounters = null;
+	}
+
+	/**
+	 * Create a placeholder for a device the application was allowed to start without.
+	 * @param name the configured device name, or a description such as {@code (any)}
+	 * @param backend the backend name
+	 * @param port the configured port
+	 * @param cause why it is unavailable
+	 * @return the placeholder
+	 */
+	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause) {
+		return new ManagedDevice(name, backend, port, cause);
+	}
+
+	/**
+	 * Return the device name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the backend name.
+	 * @return {@code native} or {@code simulated}
+	 */
+	public String backend() {
+		return this.backend;
+	}
+
+	/**
+	 * Return the configured port.
+	 * @return the port number
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * Return the opened device.
+	 * @return the device, or {@code null} if it is unavailable
+	 */
+	public @Nullable RdmaDevice device() {
+		return this.device;
+	}
+
+	/**
+	 * Return whether the device is open and usable.
+	 * @return {@code true} if it was opened and not closed
+	 */
+	public boolean isAvailable() {
+		return this.device != null && !this.device.isClosed();
+	}
+
+	/**
+	 * Return why the device is unavailable.
+	 * @return the cause, or {@code null} if it was opened
+	 */
+	public @Nullable RuntimeException unavailabilityCause() {
+		return this.unavailabilityCause;
+	}
+
+	/**
+	 * Return the counter sets on this device.
+	 * @return the sets
+	 */
+	public List<CounterSet> counterSets() {
+		return this.counterSets;
+	}
+
+	/**
+	 * Return where the port counters come from.
+	 * @return the source, or {@code null} if there is none
+	 */
+	public @Nullable PortCountersSource portCounters() {
+		return this.portCounters;
+	}
+
+	/**
+	 * Close the counter sets, then the device. Idempotent; closes as much as it can and
+	 * rethrows the first failure.
+	 */
+	@Override
+	public void close() {
+		List<RuntimeException> failures = new ArrayList<>();
+		for (CounterSet set : this.counterSets) {
+			try {
+				set.close();
+			}
+			catch (RuntimeException ex) {
+				failures.add(ex);
+			}
+		}
+		if (this.device != null) {
+			try {
+				this.device.close();
+			}
+			catch (RuntimeException ex) {
+				failures.add(ex);
+			}
+		}
+		if (!failures.isEmpty()) {
+			RuntimeException first = failures.get(0);
+			failures.stream().skip(1).forEach(first::addSuppressed);
+			throw first;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ManagedDevice " + this.name + " (" + this.backend + ", port " + this.port
+				+ (isAvailable() ? ")" : ", unavailable)");
+	}
+
+}

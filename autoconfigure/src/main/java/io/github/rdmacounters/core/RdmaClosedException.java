@@ -1,0 +1,18 @@
+package io.github.rdmacounters.core;
+
+/**
+ * A call on an object that was closed, or whose device was closed. No native call was made.
+ */
+public class RdmaClosedException extends IllegalStateException {
+
+	private static final long serialVersionUID = 1L;
+
+	/**
+	 * Create an exception.
+	 * @param what the object, e.g. {@code Counters on mlx5_0}
+	 */
+	public RdmaClosedException(String what) {
+		super(what + " is closed");
+	}
+
+}

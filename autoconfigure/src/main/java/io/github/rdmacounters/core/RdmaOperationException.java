@@ -1,0 +1,63 @@
+package io.github.rdmacounters.core;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A verb failed with an errno, e.g.
+ * {@code ibv_create_counters failed: EOPNOTSUPP (95) Operation not supported}.
+ */
+public class RdmaOperationException extends RdmaException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String verb;
+
+	private final int errno;
+
+	/**
+	 * Create an exception for a failed verb.
+	 * @param verb the verb, e.g. {@code ibv_create_counters}
+	 * @param errno the errno it failed with
+	 */
+	public RdmaOperationException(String verb, int errno) {
+		this(verb, errno, null);
+	}
+
+	/**
+	 * Create an exception for a failed verb with a hint.
+	 * @param verb the verb, e.g. {@code ibv_create_counters}
+	 * @param errno the errno it failed with
+	 * @param detail what the failure means here, appended to the message, or {@code null}
+	 */
+	public RdmaOperationException(String verb, int errno, @Nullable String detail) {
+		super(verb + " failed: " + Errno.name(errno) + " (" + errno + ") " + Errno.message(errno)
+				+ ((detail != null) ? ": " + detail : ""));
+		this.verb = verb;
+		this.errno = errno;
+	}
+
+	/**
+	 * Return the verb that failed.
+	 * @return the verb name
+	 */
+	public String verb() {
+		return this.verb;
+	}
+
+	/**
+	 * Return the errno the verb failed with.
+	 * @return the errno
+	 */
+	public int errno() {
+		return this.errno;
+	}
+
+	/**
+	 * Return the symbolic errno name.
+	 * @return e.g. {@code EOPNOTSUPP}
+	 */
+	public String errnoName() {
+		return Errno.name(this.errno);
+	}
+
+}

@@ -1,0 +1,33 @@
+package io.github.rdmacounters.core;
+
+/**
+ * How counters are read ({@code ibv_read_counters} flags).
+ */
+public enum ReadMode {
+
+	/**
+	 * Ask the device for current values (flags 0).
+	 */
+	FRESH(0),
+
+	/**
+	 * Let the provider return cached values ({@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}).
+	 * mlx5 queries the firmware either way.
+	 */
+	PREFER_CACHED(1);
+
+	private final int flags;
+
+	ReadMode(int flags) {
+		this.flags = flags;
+	}
+
+	/**
+	 * Return the {@code flags} argument of {@code ibv_read_counters}.
+	 * @return the flags
+	 */
+	public int flags() {
+		return this.flags;
+	}
+
+}
