@@ -46,6 +46,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class NativeDevice implements RdmaDevice {
 
+	/** {@code sizeof(struct ibv_counters_init_attr)}: just {@code comp_mask}. */
+	static final int COUNTERS_INIT_ATTR_SIZE = 4;
+
+	/** {@code offsetof(struct ibv_counters_init_attr, comp_mask)}. */
+	static final int COUNTERS_INIT_ATTR_COMP_MASK = 0;
+
 	private final IbvLibrary lib;
 
 	private final String name;
@@ -188,8 +194,8 @@ final class NativeDevice implements RdmaDevice {
 			if (create == null) {
 				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_COUNTERS));
 			}
-			Memory initAttr = new Memory(4);
-			initAttr.setInt(0, 0);
+			Memory initAttr = new Memory(COUNTERS_INIT_ATTR_SIZE);
+			initAttr.setInt(COUNTERS_INIT_ATTR_COMP_MASK, 0);
 			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { this.context.getPointer(), initAttr });
 			if (handle == null) {
 				int errno = Native.getLastError();
