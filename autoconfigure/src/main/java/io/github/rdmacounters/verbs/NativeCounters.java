@@ -59,6 +59,8 @@ final class NativeCounters implements Counters {
 
 	private volatile int size;
 
+	private boolean destroyed;
+
 	private volatile @Nullable NativeFlow bound;
 
 	private Memory buffer = new Memory(Long.BYTES);
@@ -236,13 +238,15 @@ final class NativeCounters implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle; call with the device's write lock held.
+	 * Close this handle: destroy the bound flow, then the handle. Call with the device's write
+	 * lock held. If destroying fails the handle stays closed for Java and the next close (or
+	 * the device's close) tries again.
 	 */
 	void closeLocked() {
-		if (!this.closed.compareAndSet(false, true)) {
+		this.closed.set(true);
+		if (this.destroyed) {
 			return;
 		}
-		this.device.removed(this);
 		NativeFlow flow = this.bound;
 		if (flow != null) {
 			flow.closeLocked();
@@ -252,6 +256,8 @@ final class NativeCounters implements Counters {
 		if (rc != 0) {
 			throw Verbs.failure(Op.DESTROY_COUNTERS.verb(), rc, describe());
 		}
+		this.destroyed = true;
+		this.device.removed(this);
 	}
 
 	private String describe() {

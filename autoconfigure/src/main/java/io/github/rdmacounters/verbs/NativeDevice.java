@@ -76,6 +76,8 @@ final class NativeDevice implements RdmaDevice {
 
 	private long capabilityFlags = -1;
 
+	private boolean contextClosed;
+
 	NativeDevice(IbvLibrary lib, String name, IbvContext context) {
 		this.lib = lib;
 		this.name = name;
@@ -324,11 +326,19 @@ final class NativeDevice implements RdmaDevice {
 		return this.closed.get();
 	}
 
+	/**
+	 * Close the flows, the counters, the queue pair, the completion queue, the protection
+	 * domain, then the context. A step that fails is reported (the first failure is thrown,
+	 * later ones are suppressed into it) without stopping the rest: closing the context
+	 * releases in the kernel whatever a failed destroy left. Calling close again retries the
+	 * steps that failed.
+	 */
 	@Override
 	public void close() {
 		writeLock().lock();
 		try {
-			if (!this.closed.compareAndSet(false, true)) {
+			this.closed.set(true);
+			if (this.contextClosed) {
 				return;
 			}
 			RdmaOperationException failure = null;
@@ -338,28 +348,38 @@ final class NativeDevice implements RdmaDevice {
 			for (NativeCounters child : List.copyOf(this.counters)) {
 				failure = collect(failure, child::closeLocked);
 			}
-			IbvQp oldQp = this.qp;
-			IbvCq oldCq = this.cq;
-			IbvPd oldPd = this.pd;
-			this.qp = null;
-			this.cq = null;
-			this.pd = null;
-			if (oldQp != null) {
-				failure = collect(failure, () -> check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp)));
-			}
-			if (oldCq != null) {
-				failure = collect(failure, () -> check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq)));
-			}
-			if (oldPd != null) {
-				failure = collect(failure, () -> check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd)));
-			}
-			failure = collect(failure, () -> check("ibv_close_device", this.lib.ibv_close_device(this.context)));
+			failure = collect(failure, this::destroyQueuePair);
+			failure = collect(failure, () -> {
+				int rc = this.lib.ibv_close_device(this.context);
+				if (rc != 0) {
+					throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
+				}
+				this.contextClosed = true;
+			});
 			if (failure != null) {
 				throw failure;
 			}
 		}
 		finally {
 			writeLock().unlock();
+		}
+	}
+
+	private void destroyQueuePair() {
+		IbvQp oldQp = this.qp;
+		if (oldQp != null) {
+			check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp));
+			this.qp = null;
+		}
+		IbvCq oldCq = this.cq;
+		if (oldCq != null) {
+			check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq));
+			this.cq = null;
+		}
+		IbvPd oldPd = this.pd;
+		if (oldPd != null) {
+			check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd));
+			this.pd = null;
 		}
 	}
 

@@ -191,6 +191,20 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Describe the live flows as the fake decoded them, e.g.
+	 * {@code mlx5_0 port 1 priority 0 flags 0x2 specs eth,ipv4,udp,count}.
+	 * @return one line per live flow, oldest first
+	 */
+	public List<String> flows() {
+		List<String> flows = new ArrayList<>();
+		byte[] text = new byte[TEXT_SIZE];
+		while (this.control.fake_flow_describe(flows.size(), text, text.length) == 0) {
+			flows.add(Native.toString(text, StandardCharsets.US_ASCII));
+		}
+		return flows;
+	}
+
+	/**
 	 * Return the number of calls on destroyed or unknown handles and other misuse.
 	 * @return the misuse count
 	 */
@@ -524,6 +538,8 @@ public final class FakeVerbs {
 		int fake_live_objects();
 
 		void fake_live_description(byte[] buffer, int length);
+
+		int fake_flow_describe(int index, byte[] buffer, int length);
 
 		int fake_misuse_count();
 
