@@ -73,6 +73,17 @@ public final class Errno {
 	}
 
 	/**
+	 * Describe an errno value the way this project's messages show it, e.g.
+	 * {@code EOPNOTSUPP (95) Operation not supported}.
+	 * @param errno the errno value
+	 * @return the description
+	 */
+	public static String describe(int errno) {
+		String name = name(errno);
+		return name.startsWith("E") ? name + " (" + errno + ") " + message(errno) : "errno " + errno + " (" + message(errno) + ")";
+	}
+
+	/**
 	 * Return the system's message for an errno value, as glibc's {@code strerror} gives it.
 	 * @param errno the errno value
 	 * @return the message

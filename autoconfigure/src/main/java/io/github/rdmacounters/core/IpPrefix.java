@@ -15,7 +15,7 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 	public IpPrefix {
 		int max = bits(address);
 		if (prefixLength < 0 || prefixLength > max) {
-			throw new IllegalArgumentException("Prefix length of " + address.getHostAddress() + " must be 0 to " + max
+			throw new IllegalArgumentException("Prefix length of " + format(address) + " must be 0 to " + max
 					+ ", but was " + prefixLength);
 		}
 	}
@@ -113,9 +113,52 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 		return true;
 	}
 
+	/**
+	 * Format an address compactly: dotted quad for IPv4, RFC 5952 form for IPv6 (longest run
+	 * of zero groups as {@code ::}).
+	 * @param address the address
+	 * @return the text
+	 */
+	public static String format(InetAddress address) {
+		byte[] bytes = address.getAddress();
+		if (bytes.length == 4) {
+			return address.getHostAddress();
+		}
+		int[] groups = new int[8];
+		for (int i = 0; i < 8; i++) {
+			groups[i] = ((bytes[2 * i] & 0xFF) << 8) | (bytes[2 * i + 1] & 0xFF);
+		}
+		int bestStart = -1;
+		int bestLength = 1;
+		for (int i = 0; i < 8;) {
+			int j = i;
+			while (j < 8 && groups[j] == 0) {
+				j++;
+			}
+			if (j - i > bestLength) {
+				bestStart = i;
+				bestLength = j - i;
+			}
+			i = (j == i) ? i + 1 : j;
+		}
+		StringBuilder text = new StringBuilder();
+		for (int i = 0; i < 8; i++) {
+			if (i == bestStart) {
+				text.append("::");
+				i += bestLength - 1;
+				continue;
+			}
+			if (text.length() > 0 && text.charAt(text.length() - 1) != ':') {
+				text.append(':');
+			}
+			text.append(Integer.toHexString(groups[i]));
+		}
+		return text.toString();
+	}
+
 	@Override
 	public String toString() {
-		return this.address.getHostAddress() + "/" + this.prefixLength;
+		return format(this.address) + "/" + this.prefixLength;
 	}
 
 }

@@ -30,8 +30,7 @@ public class RdmaOperationException extends RdmaException {
 	 * @param detail what the failure means here, appended to the message, or {@code null}
 	 */
 	public RdmaOperationException(String verb, int errno, @Nullable String detail) {
-		super(verb + " failed: " + Errno.name(errno) + " (" + errno + ") " + Errno.message(errno)
-				+ ((detail != null) ? ": " + detail : ""));
+		super(verb + " failed: " + Errno.describe(errno) + ((detail != null) ? ": " + detail : ""));
 		this.verb = verb;
 		this.errno = errno;
 	}

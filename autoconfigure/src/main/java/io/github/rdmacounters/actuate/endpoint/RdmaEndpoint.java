@@ -1,0 +1,608 @@
+package io.github.rdmacounters.actuate.endpoint;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadMode;
+
+/**
+ * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
+ * information, port state and port counters, and every counter set with its values, the flow
+ * it counts and when it was read. Counter sets are read through their memoised
+ * {@link CounterSet#read()}, so calls within the read cache time-to-live share one read.
+ *
+ * @author rdma-counters
+ */
+@Endpoint(id = "rdma")
+public class RdmaEndpoint {
+
+	private final RdmaRegistry registry;
+
+	/**
+	 * Create an endpoint over the managed devices.
+	 * @param registry the devices and their counter sets
+	 */
+	public RdmaEndpoint(RdmaRegistry registry) {
+		this.registry = registry;
+	}
+
+	/**
+	 * Describe every managed device with its ports and counter sets.
+	 * @return the devices
+	 */
+	@ReadOperation
+	public RdmaDescriptor rdma() {
+		Map<String, DeviceDescriptor> devices = new LinkedHashMap<>();
+		for (ManagedDevice device : this.registry.devices()) {
+			devices.put(device.name(), describe(device));
+		}
+		return new RdmaDescriptor(devices);
+	}
+
+	/**
+	 * Describe one counter set.
+	 * @param set the set name
+	 * @return the set, or {@code null} (a 404 over HTTP) if no set has that name
+	 */
+	@ReadOperation
+	public @Nullable CounterSetDescriptor counterSet(@Selector String set) {
+		CounterSet counterSet = this.registry.counterSet(set);
+		return (counterSet != null) ? describe(counterSet) : null;
+	}
+
+	private DeviceDescriptor describe(ManagedDevice managed) {
+		Map<String, CounterSetDescriptor> sets = new LinkedHashMap<>();
+		for (CounterSet set : managed.counterSets()) {
+			sets.put(set.name(), describe(set));
+		}
+		PortCountersSnapshot snapshot = snapshot(managed.portCounters());
+		RdmaDevice device = managed.device();
+		if (device == null || !managed.isAvailable()) {
+			RuntimeException cause = managed.unavailabilityCause();
+			String reason = (cause != null) ? cause.getMessage() : "Device " + managed.name() + " is closed";
+			return new DeviceDescriptor(managed, false, reason, null, null, snapshot, ports(managed, null, snapshot),
+					sets);
+		}
+		DeviceAttributes attributes = null;
+		String error = null;
+		try {
+			attributes = device.queryDevice();
+		}
+		catch (RuntimeException ex) {
+			error = ex.getMessage();
+		}
+		return new DeviceDescriptor(managed, true, null, attributes, error, snapshot,
+				ports(managed, device, snapshot), sets);
+	}
+
+	private static @Nullable PortCountersSnapshot snapshot(@Nullable PortCountersSource source) {
+		if (source == null) {
+			return null;
+		}
+		try {
+			return source.snapshot();
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static Map<Integer, PortDescriptor> ports(ManagedDevice managed, @Nullable RdmaDevice device,
+			@Nullable PortCountersSnapshot snapshot) {
+		Map<Integer, PortDescriptor> ports = new TreeMap<>();
+		if (snapshot != null) {
+			for (PortStatus status : snapshot.ports()) {
+				ports.put(status.port(), PortDescriptor.of(null, null, status));
+			}
+		}
+		if (device != null) {
+			PortStatus status = (snapshot != null) ? snapshot.port(managed.port()) : null;
+			try {
+				ports.put(managed.port(), PortDescriptor.of(device.queryPort(managed.port()), null, status));
+			}
+			catch (RuntimeException ex) {
+				ports.put(managed.port(), PortDescriptor.of(null, ex.getMessage(), status));
+			}
+		}
+		return ports;
+	}
+
+	private static CounterSetDescriptor describe(CounterSet set) {
+		return new CounterSetDescriptor(set, set.read());
+	}
+
+	static String readModeName(ReadMode mode) {
+		return mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	/**
+	 * Every managed device.
+	 */
+	public static final class RdmaDescriptor implements OperationResponseBody {
+
+		private final Map<String, DeviceDescriptor> devices;
+
+		RdmaDescriptor(Map<String, DeviceDescriptor> devices) {
+			this.devices = Collections.unmodifiableMap(devices);
+		}
+
+		/**
+		 * Return the devices by name.
+		 * @return the devices
+		 */
+		public Map<String, DeviceDescriptor> getDevices() {
+			return this.devices;
+		}
+
+	}
+
+	/**
+	 * One device: what it is, whether it could be opened, its ports and counter sets.
+	 */
+	public static final class DeviceDescriptor {
+
+		private final String name;
+
+		private final String backend;
+
+		private final boolean available;
+
+		private final @Nullable String unavailableReason;
+
+		private final @Nullable String nodeGuid;
+
+		private final @Nullable String firmwareVersion;
+
+		private final @Nullable String boardId;
+
+		private final @Nullable String hcaType;
+
+		private final @Nullable Boolean managedFlowSteering;
+
+		private final @Nullable String error;
+
+		private final Map<Integer, PortDescriptor> ports;
+
+		private final Map<String, CounterSetDescriptor> counterSets;
+
+		DeviceDescriptor(ManagedDevice managed, boolean available, @Nullable String unavailableReason,
+				@Nullable DeviceAttributes attributes, @Nullable String error, @Nullable PortCountersSnapshot snapshot,
+				Map<Integer, PortDescriptor> ports, Map<String, CounterSetDescriptor> counterSets) {
+			this.name = managed.name();
+			this.backend = managed.backend();
+			this.available = available;
+			this.unavailableReason = unavailableReason;
+			this.nodeGuid = (attributes != null) ? attributes.formattedNodeGuid()
+					: (snapshot != null) ? snapshot.nodeGuid() : null;
+			this.firmwareVersion = (attributes != null) ? attributes.firmwareVersion()
+					: (snapshot != null) ? snapshot.firmwareVersion() : null;
+			this.boardId = (snapshot != null) ? snapshot.boardId() : null;
+			this.hcaType = (snapshot != null) ? snapshot.hcaType() : null;
+			this.managedFlowSteering = (attributes != null) ? attributes.managedFlowSteering() : null;
+			this.error = error;
+			this.ports = Collections.unmodifiableMap(ports);
+			this.counterSets = Collections.unmodifiableMap(counterSets);
+		}
+
+		/**
+		 * Return the device name.
+		 * @return the name, e.g. {@code mlx5_0}
+		 */
+		public String getName() {
+			return this.name;
+		}
+
+		/**
+		 * Return the backend.
+		 * @return {@code native} or {@code simulated}
+		 */
+		public String getBackend() {
+			return this.backend;
+		}
+
+		/**
+		 * Return whether the device is open.
+		 * @return {@code true} if it is open
+		 */
+		public boolean isAvailable() {
+			return this.available;
+		}
+
+		/**
+		 * Return why the device is unavailable.
+		 * @return the reason, or {@code null} if it is available
+		 */
+		public @Nullable String getUnavailableReason() {
+			return this.unavailableReason;
+		}
+
+		/**
+		 * Return the node GUID as sysfs prints it.
+		 * @return the GUID, or {@code null} if unknown
+		 */
+		public @Nullable String getNodeGuid() {
+			return this.nodeGuid;
+		}
+
+		/**
+		 * Return the firmware version.
+		 * @return the version, or {@code null} if unknown
+		 */
+		public @Nullable String getFirmwareVersion() {
+			return this.firmwareVersion;
+		}
+
+		/**
+		 * Return the board id from sysfs.
+		 * @return the board id, or {@code null} if unknown
+		 */
+		public @Nullable String getBoardId() {
+			return this.boardId;
+		}
+
+		/**
+		 * Return the HCA type from sysfs.
+		 * @return the HCA type, or {@code null} if unknown
+		 */
+		public @Nullable String getHcaType() {
+			return this.hcaType;
+		}
+
+		/**
+		 * Return whether the device supports managed flow steering, which flow counters need.
+		 * @return the capability, or {@code null} if unknown
+		 */
+		public @Nullable Boolean getManagedFlowSteering() {
+			return this.managedFlowSteering;
+		}
+
+		/**
+		 * Return why the device could not be queried.
+		 * @return the error, or {@code null} if the query succeeded
+		 */
+		public @Nullable String getError() {
+			return this.error;
+		}
+
+		/**
+		 * Return the ports by number.
+		 * @return the ports
+		 */
+		public Map<Integer, PortDescriptor> getPorts() {
+			return this.ports;
+		}
+
+		/**
+		 * Return the counter sets by name.
+		 * @return the sets
+		 */
+		public Map<String, CounterSetDescriptor> getCounterSets() {
+			return this.counterSets;
+		}
+
+	}
+
+	/**
+	 * One port: its state as the device reports it, and its sysfs counters where a source
+	 * exists.
+	 */
+	public static final class PortDescriptor {
+
+		private final @Nullable String state;
+
+		private final @Nullable String physicalState;
+
+		private final @Nullable String linkLayer;
+
+		private final @Nullable Integer activeMtu;
+
+		private final @Nullable String rate;
+
+		private final @Nullable String error;
+
+		private final @Nullable Map<String, Long> counters;
+
+		private final @Nullable List<String> unreadableCounters;
+
+		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
+				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
+				@Nullable Map<String, Long> counters, @Nullable List<String> unreadableCounters) {
+			this.state = state;
+			this.physicalState = physicalState;
+			this.linkLayer = linkLayer;
+			this.activeMtu = activeMtu;
+			this.rate = rate;
+			this.error = error;
+			this.counters = (counters != null) ? Collections.unmodifiableMap(counters) : null;
+			this.unreadableCounters = (unreadableCounters != null) ? List.copyOf(unreadableCounters) : null;
+		}
+
+		static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error,
+				@Nullable PortStatus status) {
+			String state = (status != null) ? status.state() : null;
+			String physicalState = (status != null) ? status.physicalState() : null;
+			String linkLayer = (status != null) ? status.linkLayer() : null;
+			String rate = (status != null) ? status.rate() : null;
+			Integer mtu = null;
+			if (attributes != null) {
+				state = attributes.state().name();
+				physicalState = attributes.physicalStateName();
+				linkLayer = (attributes.linkLayer() == LinkLayer.ETHERNET) ? "Ethernet" : "InfiniBand";
+				mtu = attributes.activeMtu();
+				if (rate == null && attributes.rateGbps() > 0) {
+					rate = formatRate(attributes);
+				}
+			}
+			Map<String, Long> counters = (status != null) ? new TreeMap<>(status.counters()) : null;
+			List<String> unreadable = (status != null && !status.unreadable().isEmpty()) ? status.unreadable() : null;
+			return new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters, unreadable);
+		}
+
+		private static String formatRate(PortAttributes attributes) {
+			double gbps = attributes.rateGbps();
+			String value = (gbps == Math.rint(gbps)) ? String.valueOf((long) gbps) : String.valueOf(gbps);
+			return value + " Gb/sec (" + attributes.lanes() + "X)";
+		}
+
+		/**
+		 * Return the logical state.
+		 * @return the state, e.g. {@code ACTIVE}, or {@code null} if unknown
+		 */
+		public @Nullable String getState() {
+			return this.state;
+		}
+
+		/**
+		 * Return the physical state.
+		 * @return the state, e.g. {@code LinkUp}, or {@code null} if unknown
+		 */
+		public @Nullable String getPhysicalState() {
+			return this.physicalState;
+		}
+
+		/**
+		 * Return the link layer.
+		 * @return {@code InfiniBand} or {@code Ethernet}, or {@code null} if unknown
+		 */
+		public @Nullable String getLinkLayer() {
+			return this.linkLayer;
+		}
+
+		/**
+		 * Return the active MTU in bytes.
+		 * @return the MTU, or {@code null} if unknown
+		 */
+		public @Nullable Integer getActiveMtu() {
+			return this.activeMtu;
+		}
+
+		/**
+		 * Return the rate.
+		 * @return the rate, e.g. {@code 100 Gb/sec (4X EDR)}, or {@code null} if unknown
+		 */
+		public @Nullable String getRate() {
+			return this.rate;
+		}
+
+		/**
+		 * Return why the port could not be queried.
+		 * @return the error, or {@code null} if the query succeeded
+		 */
+		public @Nullable String getError() {
+			return this.error;
+		}
+
+		/**
+		 * Return the port counters from sysfs.
+		 * @return the counters by name, or {@code null} without a port counters source
+		 */
+		public @Nullable Map<String, Long> getCounters() {
+			return this.counters;
+		}
+
+		/**
+		 * Return the counter files that could not be read.
+		 * @return the files, or {@code null} if every file was read
+		 */
+		public @Nullable List<String> getUnreadableCounters() {
+			return this.unreadableCounters;
+		}
+
+	}
+
+	/**
+	 * One counter set: the flow it counts, its values and how the last read went.
+	 */
+	public static final class CounterSetDescriptor implements OperationResponseBody {
+
+		private final String name;
+
+		private final String device;
+
+		private final int port;
+
+		private final FlowDescriptor flow;
+
+		private final String readMode;
+
+		private final Map<String, Long> values;
+
+		private final Instant readAt;
+
+		private final boolean readSucceeded;
+
+		private final long failedReads;
+
+		private final @Nullable String lastError;
+
+		CounterSetDescriptor(CounterSet set, CounterSetReading reading) {
+			this.name = set.name();
+			this.device = set.deviceName();
+			this.port = set.port();
+			this.flow = new FlowDescriptor(set.spec());
+			this.readMode = readModeName(set.readMode());
+			Map<String, Long> values = new LinkedHashMap<>();
+			for (CounterType type : CounterType.values()) {
+				if (reading.has(type)) {
+					values.put(type.name().toLowerCase(Locale.ROOT), reading.value(type));
+				}
+			}
+			this.values = Collections.unmodifiableMap(values);
+			this.readAt = reading.readAt();
+			this.readSucceeded = reading.isSuccess();
+			this.failedReads = reading.failedReads();
+			RuntimeException failure = reading.failure();
+			this.lastError = (failure != null) ? failure.getMessage() : null;
+		}
+
+		/**
+		 * Return the set name.
+		 * @return the name
+		 */
+		public String getName() {
+			return this.name;
+		}
+
+		/**
+		 * Return the device the set counts on.
+		 * @return the device name
+		 */
+		public String getDevice() {
+			return this.device;
+		}
+
+		/**
+		 * Return the port the flow is attached to.
+		 * @return the port number
+		 */
+		public int getPort() {
+			return this.port;
+		}
+
+		/**
+		 * Return the flow that feeds the set.
+		 * @return the flow
+		 */
+		public FlowDescriptor getFlow() {
+			return this.flow;
+		}
+
+		/**
+		 * Return how the counters are read.
+		 * @return {@code fresh} or {@code prefer-cached}
+		 */
+		public String getReadMode() {
+			return this.readMode;
+		}
+
+		/**
+		 * Return the values by counter type.
+		 * @return the values, e.g. {@code packets} and {@code bytes}
+		 */
+		public Map<String, Long> getValues() {
+			return this.values;
+		}
+
+		/**
+		 * Return when the values were read.
+		 * @return the read time
+		 */
+		public Instant getReadAt() {
+			return this.readAt;
+		}
+
+		/**
+		 * Return whether the last read succeeded; if not, the values are the last good ones.
+		 * @return {@code true} if the values are fresh
+		 */
+		public boolean isReadSucceeded() {
+			return this.readSucceeded;
+		}
+
+		/**
+		 * Return the number of failed reads so far.
+		 * @return the failed reads
+		 */
+		public long getFailedReads() {
+			return this.failedReads;
+		}
+
+		/**
+		 * Return why the last read failed.
+		 * @return the error, or {@code null} if it succeeded
+		 */
+		public @Nullable String getLastError() {
+			return this.lastError;
+		}
+
+	}
+
+	/**
+	 * The flow that feeds a counter set.
+	 */
+	public static final class FlowDescriptor {
+
+		private final String match;
+
+		private final int priority;
+
+		private final boolean dontTrap;
+
+		FlowDescriptor(FlowSpec spec) {
+			this.match = spec.describe();
+			this.priority = spec.priority();
+			this.dontTrap = spec.dontTrap();
+		}
+
+		/**
+		 * Return what the flow matches.
+		 * @return the description, e.g. {@code udp dst-port 4791}
+		 */
+		public String getMatch() {
+			return this.match;
+		}
+
+		/**
+		 * Return the flow priority.
+		 * @return the priority
+		 */
+		public int getPriority() {
+			return this.priority;
+		}
+
+		/**
+		 * Return whether matched packets still reach the kernel.
+		 * @return {@code true} if the flow does not steal traffic
+		 */
+		public boolean isDontTrap() {
+			return this.dontTrap;
+		}
+
+	}
+
+}

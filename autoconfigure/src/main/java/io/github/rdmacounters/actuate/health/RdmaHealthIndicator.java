@@ -1,0 +1,97 @@
+package io.github.rdmacounters.actuate.health;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaDevice;
+
+/**
+ * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its port
+ * is active and every counter set could be read; down with the reason otherwise. Counter sets
+ * are read through their memoised {@link CounterSet#read()}, so a health check within the
+ * read cache time-to-live of a scrape causes no extra device read.
+ *
+ * @author rdma-counters
+ */
+public class RdmaHealthIndicator extends AbstractHealthIndicator {
+
+	private final ManagedDevice device;
+
+	/**
+	 * Create an indicator for a device.
+	 * @param device the managed device
+	 */
+	public RdmaHealthIndicator(ManagedDevice device) {
+		super("RDMA health check failed");
+		this.device = device;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		builder.withDetail("backend", this.device.backend())
+			.withDetail("device", this.device.name())
+			.withDetail("port", this.device.port());
+		RdmaDevice opened = this.device.device();
+		if (opened == null || !this.device.isAvailable()) {
+			RuntimeException cause = this.device.unavailabilityCause();
+			String reason = (cause != null) ? "Device unavailable: " + cause.getMessage()
+					: "Device " + this.device.name() + " is closed";
+			builder.down().withDetail("reason", reason);
+			return;
+		}
+		List<String> problems = new ArrayList<>();
+		checkPort(opened, builder, problems);
+		Map<String, Object> sets = new LinkedHashMap<>();
+		for (CounterSet set : this.device.counterSets()) {
+			sets.put(set.name(), checkSet(set, problems));
+		}
+		builder.withDetail("counterSets", sets);
+		if (problems.isEmpty()) {
+			builder.up();
+		}
+		else {
+			builder.down().withDetail("reason", String.join("; ", problems));
+		}
+	}
+
+	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
+		try {
+			PortAttributes port = opened.queryPort(this.device.port());
+			builder.withDetail("portState", port.state().name())
+				.withDetail("physicalState", port.physicalStateName());
+			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
+				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
+						+ port.physicalStateName() + ")");
+			}
+		}
+		catch (RuntimeException ex) {
+			problems.add("Port " + this.device.port() + " could not be queried: " + ex.getMessage());
+		}
+	}
+
+	private Map<String, Object> checkSet(CounterSet set, List<String> problems) {
+		CounterSetReading reading = set.read();
+		Map<String, Object> status = new LinkedHashMap<>();
+		status.put("status", reading.isSuccess() ? "UP" : "DOWN");
+		status.put("readAt", reading.readAt().toString());
+		status.put("failedReads", reading.failedReads());
+		RuntimeException failure = reading.failure();
+		if (failure != null) {
+			status.put("error", String.valueOf(failure.getMessage()));
+			problems.add("Counter set '" + set.name() + "' could not be read: " + failure.getMessage());
+		}
+		return status;
+	}
+
+}

@@ -1,0 +1,33 @@
+package io.github.rdmacounters.autoconfigure;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.core.RdmaRegistry;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the {@link RdmaEndpoint}. Like
+ * every endpoint it is exposed over the web only when the user includes it in
+ * {@code management.endpoints.web.exposure.include}.
+ *
+ * @author rdma-counters
+ */
+@AutoConfiguration(afterName = "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration")
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+@ConditionalOnAvailableEndpoint(RdmaEndpoint.class)
+@ConditionalOnBean(RdmaRegistry.class)
+public final class RdmaEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry) {
+		return new RdmaEndpoint(registry);
+	}
+
+}

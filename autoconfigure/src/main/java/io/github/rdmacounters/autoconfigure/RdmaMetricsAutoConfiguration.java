@@ -1,0 +1,35 @@
+package io.github.rdmacounters.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.metrics.RdmaFlowMetrics;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the flow
+ * counter sets ({@link RdmaFlowMetrics}) and of the port counters. Boot binds the binders to
+ * every meter registry.
+ *
+ * @author rdma-counters
+ */
+@AutoConfiguration(afterName = { "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, RdmaRegistry.class })
+public final class RdmaMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaFlowMetrics rdmaFlowMetrics(RdmaRegistry registry) {
+		return new RdmaFlowMetrics(registry);
+	}
+
+}

@@ -1,0 +1,239 @@
+package io.github.rdmacounters.actuate.endpoint;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.CounterSetDescriptor;
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.DeviceDescriptor;
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.testsupport.ScriptedDevice;
+import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaEndpoint}.
+ */
+class RdmaEndpointTests {
+
+	private static final FlowSpec ROCE = FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build();
+
+	private static final FlowSpec HTTPS = FlowSpec.builder()
+		.protocol(L4Protocol.TCP)
+		.destinationPort(443)
+		.priority(2)
+		.dontTrap(false)
+		.build();
+
+	private final ScriptedDevice device = new ScriptedDevice("mlx5_0", "native");
+
+	@Test
+	void rdmaDescribesDeviceWithPortAndEveryCounterSet() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		CounterSet https = this.device.counterSet("https", HTTPS, Duration.ZERO);
+		counters(0).add(3, 3000);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce, https), null));
+
+		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+
+		assertThat(described.getName()).isEqualTo("mlx5_0");
+		assertThat(described.getBackend()).isEqualTo("native");
+		assertThat(described.isAvailable()).isTrue();
+		assertThat(described.getUnavailableReason()).isNull();
+		assertThat(described.getNodeGuid()).isEqualTo("0c42:a103:0065:0f2c");
+		assertThat(described.getFirmwareVersion()).isEqualTo("22.36.1010");
+		assertThat(described.getManagedFlowSteering()).isTrue();
+		PortDescriptor port = described.getPorts().get(1);
+		assertThat(port.getState()).isEqualTo("ACTIVE");
+		assertThat(port.getPhysicalState()).isEqualTo("LinkUp");
+		assertThat(port.getLinkLayer()).isEqualTo("Ethernet");
+		assertThat(port.getActiveMtu()).isEqualTo(1024);
+		assertThat(port.getRate()).isEqualTo("100 Gb/sec (4X)");
+		assertThat(port.getCounters()).isNull();
+		assertThat(described.getCounterSets()).containsOnlyKeys("roce", "https");
+		assertThat(described.getCounterSets().get("roce").getValues())
+			.containsExactly(Map.entry("packets", 3L), Map.entry("bytes", 3000L));
+		assertThat(described.getCounterSets().get("https").getValues()).containsEntry("packets", 0L);
+	}
+
+	@Test
+	void counterSetWithUnknownNameReturnsNull() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
+
+		assertThat(endpoint.counterSet("nope")).isNull();
+	}
+
+	@Test
+	void counterSetReturnsValuesFlowReadModeAndReadTime() {
+		Instant before = Instant.now();
+		CounterSet https = this.device.counterSet("https", HTTPS, Duration.ZERO);
+		counters(0).add(7, 700);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(https), null));
+
+		CounterSetDescriptor set = endpoint.counterSet("https");
+
+		assertThat(set).isNotNull();
+		assertThat(set.getName()).isEqualTo("https");
+		assertThat(set.getDevice()).isEqualTo("mlx5_0");
+		assertThat(set.getPort()).isEqualTo(1);
+		assertThat(set.getFlow().getMatch()).isEqualTo("tcp dst-port 443");
+		assertThat(set.getFlow().getPriority()).isEqualTo(2);
+		assertThat(set.getFlow().isDontTrap()).isFalse();
+		assertThat(set.getReadMode()).isEqualTo("fresh");
+		assertThat(set.getValues()).containsEntry("packets", 7L).containsEntry("bytes", 700L);
+		assertThat(set.getReadAt()).isBetween(before, Instant.now());
+		assertThat(set.isReadSucceeded()).isTrue();
+		assertThat(set.getFailedReads()).isZero();
+		assertThat(set.getLastError()).isNull();
+	}
+
+	@Test
+	void counterSetWhoseReadFailsShowsErrnoTextAndLastGoodValues() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		counters(0).add(5, 500);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
+		endpoint.counterSet("roce");
+		counters(0).add(1, 100);
+		counters(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.EIO));
+
+		CounterSetDescriptor set = endpoint.counterSet("roce");
+
+		assertThat(set.isReadSucceeded()).isFalse();
+		assertThat(set.getFailedReads()).isEqualTo(1);
+		assertThat(set.getLastError()).isEqualTo("ibv_read_counters failed: EIO (5) Input/output error");
+		assertThat(set.getValues()).containsEntry("packets", 5L).containsEntry("bytes", 500L);
+	}
+
+	@Test
+	void callsWithinTheReadCacheTtlShareOneDeviceRead() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ofMinutes(1));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
+
+		endpoint.rdma();
+		endpoint.counterSet("roce");
+		endpoint.rdma();
+
+		assertThat(counters(0).reads()).isEqualTo(1);
+	}
+
+	@Test
+	void unavailableDeviceIsListedWithTheReason() {
+		RdmaUnavailableException cause = new RdmaUnavailableException(
+				RdmaUnavailableException.Reason.LIBRARY_NOT_LOADABLE, "libibverbs.so.1 could not be loaded", null);
+		RdmaEndpoint endpoint = endpoint(ManagedDevice.unavailable("mlx5_0", "native", 1, cause));
+
+		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+
+		assertThat(described.isAvailable()).isFalse();
+		assertThat(described.getUnavailableReason()).isEqualTo("libibverbs.so.1 could not be loaded");
+		assertThat(described.getBackend()).isEqualTo("native");
+		assertThat(described.getPorts()).isEmpty();
+		assertThat(described.getCounterSets()).isEmpty();
+	}
+
+	@Test
+	void portCountersFromTheSourceAreShownForEveryPort() {
+		PortStatus port1 = new PortStatus(1, "ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "InfiniBand",
+				Map.of("port_rcv_data", 4000L, "out_of_buffer", 2L), Map.of("port_rcv_data", "counters",
+						"out_of_buffer", "hw_counters"),
+				List.of("counters/port_xmit_wait"));
+		PortStatus port2 = new PortStatus(2, "DOWN", "Disabled", null, "InfiniBand", Map.of(), Map.of(), List.of());
+		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222",
+				"MT4125", "0c42:a103:0065:0f2c", List.of(port1, port2), Instant.now()));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), source));
+
+		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+
+		assertThat(described.getBoardId()).isEqualTo("MT_0000000222");
+		assertThat(described.getHcaType()).isEqualTo("MT4125");
+		assertThat(described.getPorts()).containsOnlyKeys(1, 2);
+		PortDescriptor first = described.getPorts().get(1);
+		assertThat(first.getRate()).isEqualTo("100 Gb/sec (4X EDR)");
+		assertThat(first.getCounters()).containsEntry("port_rcv_data", 4000L).containsEntry("out_of_buffer", 2L);
+		assertThat(first.getUnreadableCounters()).containsExactly("counters/port_xmit_wait");
+		PortDescriptor second = described.getPorts().get(2);
+		assertThat(second.getState()).isEqualTo("DOWN");
+		assertThat(second.getPhysicalState()).isEqualTo("Disabled");
+		assertThat(second.getActiveMtu()).isNull();
+	}
+
+	@Test
+	void portThatCannotBeQueriedShowsTheError() {
+		this.device.failPortQuery(new RdmaOperationException("ibv_query_port", Errno.ENODEV));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), null));
+
+		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
+
+		assertThat(port.getError()).isEqualTo("ibv_query_port failed: ENODEV (19) No such device");
+		assertThat(port.getState()).isNull();
+	}
+
+	@Test
+	void portDownIsShownAsDown() {
+		this.device.setPortState(PortState.DOWN);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), null));
+
+		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
+
+		assertThat(port.getState()).isEqualTo("DOWN");
+		assertThat(port.getPhysicalState()).isEqualTo("Disabled");
+	}
+
+	@Test
+	void closedDeviceIsShownAsUnavailableWithoutTouchingIt() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		ManagedDevice managed = new ManagedDevice(this.device, 1, List.of(roce), null);
+		RdmaEndpoint endpoint = endpoint(managed);
+		managed.close();
+
+		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+
+		assertThat(described.isAvailable()).isFalse();
+		assertThat(described.getUnavailableReason()).isEqualTo("Device mlx5_0 is closed");
+		assertThat(described.getCounterSets().get("roce").isReadSucceeded()).isFalse();
+		assertThat(described.getCounterSets().get("roce").getLastError()).contains("is closed");
+		assertThat(counters(0).reads()).isZero();
+	}
+
+	private ScriptedCounters counters(int index) {
+		return this.device.counters().get(index);
+	}
+
+	private static RdmaEndpoint endpoint(ManagedDevice device) {
+		return new RdmaEndpoint(new RdmaRegistry(List.of(device)));
+	}
+
+	private static PortCountersSource source(PortCountersSnapshot snapshot) {
+		return new PortCountersSource() {
+
+			@Override
+			public String deviceName() {
+				return snapshot.deviceName();
+			}
+
+			@Override
+			public PortCountersSnapshot snapshot() {
+				return snapshot;
+			}
+
+		};
+	}
+
+}

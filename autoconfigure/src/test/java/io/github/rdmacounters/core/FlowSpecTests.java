@@ -1,0 +1,113 @@
+package io.github.rdmacounters.core;
+
+import java.net.InetAddress;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class FlowSpecTests {
+
+	private static InetAddress ip(String text) throws Exception {
+		return InetAddress.getByName(text);
+	}
+
+	@Test
+	void udpDestinationPortMatchesOnlyThatPortAndProtocol() throws Exception {
+		FlowSpec roce = FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build();
+		assertThat(roce.matches(Packet.udp(ip("10.0.0.1"), 50000, ip("10.0.0.2"), 4791, 1024))).isTrue();
+		assertThat(roce.matches(Packet.udp(ip("fd00::1"), 50000, ip("fd00::2"), 4791, 1024))).isTrue();
+		assertThat(roce.matches(Packet.udp(ip("10.0.0.1"), 50000, ip("10.0.0.2"), 4792, 1024))).isFalse();
+		assertThat(roce.matches(Packet.tcp(ip("10.0.0.1"), 50000, ip("10.0.0.2"), 4791, 1024))).isFalse();
+	}
+
+	@Test
+	void ipv4PrefixImpliesEtherTypeAndMatchesByPrefix() throws Exception {
+		FlowSpec spec = FlowSpec.builder().destinationIp(IpPrefix.parse("192.168.10.0/24")).build();
+		assertThat(spec.etherType()).isEqualTo(Packet.ETHERTYPE_IPV4);
+		assertThat(spec.ipVersion()).isEqualTo(4);
+		assertThat(spec.matches(Packet.tcp(ip("10.0.0.1"), 1, ip("192.168.10.77"), 2, 64))).isTrue();
+		assertThat(spec.matches(Packet.tcp(ip("10.0.0.1"), 1, ip("192.168.11.77"), 2, 64))).isFalse();
+		assertThat(spec.matches(Packet.tcp(ip("fd00::1"), 1, ip("fd00::2"), 2, 64))).isFalse();
+	}
+
+	@Test
+	void ipv6PrefixMatchesByPrefix() throws Exception {
+		FlowSpec spec = FlowSpec.builder().sourceIp(IpPrefix.parse("fd00:1::/32")).build();
+		assertThat(spec.etherType()).isEqualTo(Packet.ETHERTYPE_IPV6);
+		assertThat(spec.matches(Packet.udp(ip("fd00:1:ffff::9"), 1, ip("fd00::2"), 2, 64))).isTrue();
+		assertThat(spec.matches(Packet.udp(ip("fd00:2::9"), 1, ip("fd00::2"), 2, 64))).isFalse();
+	}
+
+	@Test
+	void macAndVlanMustBothMatch() throws Exception {
+		MacAddress mac = MacAddress.parse("0c:42:a1:00:00:01");
+		FlowSpec spec = FlowSpec.builder().destinationMac(mac).vlanId(100).build();
+		Packet packet = Packet.udp(ip("10.0.0.1"), 1, ip("10.0.0.2"), 2, 64)
+			.withMacs(MacAddress.parse("02:00:00:00:00:09"), mac);
+		assertThat(spec.matches(packet)).isFalse();
+		assertThat(spec.matches(packet.withVlan(100))).isTrue();
+		assertThat(spec.matches(packet.withVlan(101))).isFalse();
+	}
+
+	@Test
+	void anyMatchesEveryPacketAndDescribesItself() throws Exception {
+		assertThat(FlowSpec.any().matches(Packet.udp(ip("10.0.0.1"), 1, ip("10.0.0.2"), 2, 64))).isTrue();
+		assertThat(FlowSpec.any().describe()).isEqualTo("any");
+		assertThat(FlowSpec.any().dontTrap()).isTrue();
+	}
+
+	@Test
+	void describeListsTheFieldsAsWritten() {
+		FlowSpec spec = FlowSpec.builder()
+			.sourceIp(IpPrefix.parse("10.0.0.0/8"))
+			.protocol(L4Protocol.UDP)
+			.destinationPort(4791)
+			.build();
+		assertThat(spec.describe()).isEqualTo("src 10.0.0.0/8 udp dst-port 4791");
+	}
+
+	@Test
+	void portsWithoutProtocolAreRejected() {
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().destinationPort(80).build())
+			.withMessageContaining("must name the protocol");
+	}
+
+	@Test
+	void mixedIpFamiliesAreRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> FlowSpec.builder()
+				.sourceIp(IpPrefix.parse("10.0.0.0/8"))
+				.destinationIp(IpPrefix.parse("fd00::/8"))
+				.build())
+			.withMessage("Source 10.0.0.0/8 and destination fd00::/8 must both be IPv4 or both IPv6");
+	}
+
+	@Test
+	void etherTypeContradictingPrefixIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> FlowSpec.builder().etherType(0x86DD).sourceIp(IpPrefix.parse("10.0.0.1")).build())
+			.withMessageContaining("0x86dd")
+			.withMessageContaining("0x0800");
+	}
+
+	@Test
+	void outOfRangeValuesNameTheField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().vlanId(4096))
+			.withMessage("vlanId must be 0 to 4095, but was 4096");
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().destinationPort(70000))
+			.withMessage("destinationPort must be 0 to 65535, but was 70000");
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().priority(-1))
+			.withMessage("priority must be 0 to 65535, but was -1");
+	}
+
+	@Test
+	void equalSpecsAreEqual() {
+		FlowSpec a = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
+		FlowSpec b = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
+		assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+		assertThat(a).isNotEqualTo(FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).dontTrap(false).build());
+	}
+
+}
