@@ -1,0 +1,66 @@
+package io.github.rdmacounters.simulated;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.rdmacounters.core.RdmaOperationException;
+
+/**
+ * Faults injected into the verbs of a simulated backend, by C verb name.
+ *
+ * @author rdma-counters
+ */
+final class Faults {
+
+	/**
+	 * The verbs the simulated device goes through, by their C names.
+	 */
+	static final Set<String> VERBS = Set.of("ibv_get_device_list", "ibv_open_device", "ibv_close_device",
+			"ibv_query_device", "ibv_query_port", "ibv_alloc_pd", "ibv_dealloc_pd", "ibv_create_cq", "ibv_destroy_cq",
+			"ibv_create_qp", "ibv_modify_qp", "ibv_destroy_qp", "ibv_create_counters", "ibv_destroy_counters",
+			"ibv_attach_counters_point_flow", "ibv_read_counters", "ibv_create_flow", "ibv_destroy_flow");
+
+	private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+
+	void failNext(String verb, int errno) {
+		this.faults.put(checkVerb(verb), new Fault(errno, false));
+	}
+
+	void failAlways(String verb, int errno) {
+		this.faults.put(checkVerb(verb), new Fault(errno, true));
+	}
+
+	void clear() {
+		this.faults.clear();
+	}
+
+	/**
+	 * Throw the fault injected for a verb, if any; a one-shot fault is consumed by exactly one
+	 * caller.
+	 * @param verb the verb about to run
+	 */
+	void check(String verb) {
+		Fault fault = this.faults.get(verb);
+		if (fault == null) {
+			return;
+		}
+		if (!fault.always() && !this.faults.remove(verb, fault)) {
+			return;
+		}
+		throw new RdmaOperationException(verb, fault.errno(), "fault injected into the simulated device");
+	}
+
+	private static String checkVerb(String verb) {
+		if (!VERBS.contains(verb)) {
+			throw new IllegalArgumentException(
+					"Unknown verb '" + verb + "'; the simulated device goes through " + new TreeSet<>(VERBS));
+		}
+		return verb;
+	}
+
+	private record Fault(int errno, boolean always) {
+	}
+
+}

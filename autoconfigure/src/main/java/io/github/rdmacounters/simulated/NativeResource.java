@@ -1,0 +1,22 @@
+package io.github.rdmacounters.simulated;
+
+/**
+ * A simulated native object without behaviour of its own (protection domain, completion
+ * queue, queue pair), tracked by identity for {@link SimulatedBackend#liveObjects()}.
+ *
+ * @author rdma-counters
+ */
+final class NativeResource {
+
+	private final String description;
+
+	NativeResource(String description) {
+		this.description = description;
+	}
+
+	@Override
+	public String toString() {
+		return this.description;
+	}
+
+}

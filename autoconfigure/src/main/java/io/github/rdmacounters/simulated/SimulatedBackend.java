@@ -1,0 +1,293 @@
+package io.github.rdmacounters.simulated;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
+import io.github.rdmacounters.sysfs.SysfsTree;
+
+/**
+ * A pure-Java backend of simulated devices with the semantics of the native backend on mlx5:
+ * counter points attached statically ({@code EBUSY} once bound), the same index attached twice
+ * aggregates, reading an unbound handle or into too small an array fails with {@code EINVAL},
+ * a flow needs a handle with at least one point that never fed another flow, managed flow
+ * steering and an existing port; devices whose provider has no flow counters fail
+ * {@code ibv_create_counters} with {@code EOPNOTSUPP}. Objects close once, parents close
+ * their children first, and calls after close throw
+ * {@link io.github.rdmacounters.core.RdmaClosedException}.
+ * <p>
+ * Tests and demos drive it through a control API: {@link #deliver} makes packets arrive at a
+ * port (moving flow counters and port counters), {@link #transmit} sends them (port counters
+ * only), {@link #setPortState} takes a link down or up, {@link #failNext} and
+ * {@link #failAlways} make a verb fail with an errno, {@link #liveObjects()} counts what is
+ * allocated, and {@link #portCounters(String)} reads the device's simulated sysfs tree.
+ * Thread-safe: traffic may be delivered from one thread while others read and close.
+ *
+ * @author rdma-counters
+ */
+public final class SimulatedBackend implements RdmaBackend {
+
+	/**
+	 * The backend name.
+	 */
+	public static final String NAME = "simulated";
+
+	private final Map<String, SimulatedHardware> hardware;
+
+	private final List<SimulatedDeviceSpec> specs;
+
+	private final Faults faults = new Faults();
+
+	private final Set<Object> live = ConcurrentHashMap.newKeySet();
+
+	private final Clock clock;
+
+	private final SimulatedSysfsTree sysfsTree;
+
+	/**
+	 * Create a backend with the given devices and the system clock.
+	 * @param devices the devices, with distinct names
+	 */
+	public SimulatedBackend(List<SimulatedDeviceSpec> devices) {
+		this(devices, Clock.systemUTC());
+	}
+
+	/**
+	 * Create a backend with the given devices.
+	 * @param devices the devices, with distinct names
+	 * @param clock the clock that stamps counter snapshots and port counter snapshots
+	 */
+	public SimulatedBackend(List<SimulatedDeviceSpec> devices, Clock clock) {
+		Map<String, SimulatedHardware> byName = new LinkedHashMap<>();
+		for (SimulatedDeviceSpec spec : devices) {
+			if (byName.put(spec.name(), new SimulatedHardware(spec)) != null) {
+				throw new IllegalArgumentException("Two simulated devices are named '" + spec.name() + "'");
+			}
+		}
+		this.hardware = Map.copyOf(byName);
+		this.specs = List.copyOf(devices);
+		this.clock = clock;
+		this.sysfsTree = new SimulatedSysfsTree(this.hardware);
+	}
+
+	/**
+	 * Create a backend with one default device, {@code sim_mlx5_0}.
+	 * @return the backend
+	 * @see SimulatedDeviceSpec#defaults()
+	 */
+	public static SimulatedBackend withDefaultDevice() {
+		return new SimulatedBackend(List.of(SimulatedDeviceSpec.defaults()));
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public List<DeviceId> devices() {
+		this.faults.check("ibv_get_device_list");
+		return this.specs.stream().map((spec) -> new DeviceId(spec.name(), spec.nodeGuid())).toList();
+	}
+
+	@Override
+	public RdmaDevice open(String deviceName) {
+		Objects.requireNonNull(deviceName, "deviceName");
+		this.faults.check("ibv_get_device_list");
+		SimulatedHardware device = this.hardware.get(deviceName);
+		if (device == null) {
+			throw new DeviceNotFoundException(deviceName, deviceNames());
+		}
+		this.faults.check("ibv_open_device");
+		SimulatedDevice opened = new SimulatedDevice(this, device);
+		track(opened);
+		return opened;
+	}
+
+	/**
+	 * Return the specs of the devices.
+	 * @return the specs, in the order given
+	 */
+	public List<SimulatedDeviceSpec> specs() {
+		return this.specs;
+	}
+
+	/**
+	 * Make a packet arrive at a port. If the port is {@code ACTIVE}, its receive counters move
+	 * ({@code port_rcv_packets}, {@code port_rcv_data}, unicast or multicast by the
+	 * destination MAC) and the packet is steered through the flows installed on that port, by
+	 * any context, in priority order (lower value first, then creation order): every flow whose
+	 * spec {@linkplain io.github.rdmacounters.core.FlowSpec#matches matches} counts it. A flow
+	 * without don't-trap takes the packet: flows after it in that order do not see it. With
+	 * don't-trap (the default) every matching flow counts. A port in any other state drops the
+	 * packet: nothing counts.
+	 * @param device the device name
+	 * @param port the port number
+	 * @param packet the packet
+	 * @return the number of flows that counted the packet
+	 * @throws DeviceNotFoundException if there is no such device
+	 * @throws IllegalArgumentException if the device has no such port
+	 */
+	public int deliver(String device, int port, Packet packet) {
+		Objects.requireNonNull(packet, "packet");
+		return hardware(device).deliver(port, packet);
+	}
+
+	/**
+	 * Make a port send a packet: its transmit counters move ({@code port_xmit_packets},
+	 * {@code port_xmit_data}, unicast or multicast). Steering flows count received traffic
+	 * only, so no flow counter moves.
+	 * @param device the device name
+	 * @param port the port number
+	 * @param packet the packet
+	 * @return {@code true} if the port is {@code ACTIVE} and sent it
+	 * @throws DeviceNotFoundException if there is no such device
+	 * @throws IllegalArgumentException if the device has no such port
+	 */
+	public boolean transmit(String device, int port, Packet packet) {
+		Objects.requireNonNull(packet, "packet");
+		return hardware(device).transmit(port, packet);
+	}
+
+	/**
+	 * Change the logical state of a port; the physical state follows ({@code LinkUp}, or
+	 * {@code Disabled} for {@code DOWN}), and leaving {@code ACTIVE} counts a
+	 * {@code link_downed}.
+	 * @param device the device name
+	 * @param port the port number
+	 * @param state the new state
+	 */
+	public void setPortState(String device, int port, PortState state) {
+		Objects.requireNonNull(state, "state");
+		hardware(device).setPortState(port, state);
+	}
+
+	/**
+	 * Make the next call of a verb fail with an errno (once, whichever thread calls it first).
+	 * @param verb the C verb name, e.g. {@code ibv_read_counters}
+	 * @param errno the errno, e.g. {@link io.github.rdmacounters.core.Errno#EIO}
+	 * @throws IllegalArgumentException if the simulated device does not go through that verb
+	 */
+	public void failNext(String verb, int errno) {
+		this.faults.failNext(verb, errno);
+	}
+
+	/**
+	 * Make every call of a verb fail with an errno until {@link #clearFaults()}.
+	 * @param verb the C verb name, e.g. {@code ibv_create_flow}
+	 * @param errno the errno
+	 * @throws IllegalArgumentException if the simulated device does not go through that verb
+	 */
+	public void failAlways(String verb, int errno) {
+		this.faults.failAlways(verb, errno);
+	}
+
+	/**
+	 * Remove every injected fault.
+	 */
+	public void clearFaults() {
+		this.faults.clear();
+	}
+
+	/**
+	 * Return the number of simulated native objects allocated and not freed: device contexts,
+	 * protection domains, completion queues, queue pairs, counters handles and flows.
+	 * @return the number of live objects
+	 */
+	public int liveObjects() {
+		return this.live.size();
+	}
+
+	/**
+	 * Describe the live objects, for assertion messages.
+	 * @return one description per live object
+	 */
+	public List<String> liveObjectDescriptions() {
+		List<String> descriptions = new ArrayList<>();
+		for (Object object : this.live) {
+			descriptions.add(object.toString());
+		}
+		descriptions.sort(null);
+		return descriptions;
+	}
+
+	/**
+	 * Return the simulated {@code /sys/class/infiniband} tree of every device, generated from
+	 * their live state.
+	 * @return the tree
+	 */
+	public SysfsTree sysfsTree() {
+		return this.sysfsTree;
+	}
+
+	/**
+	 * Return a port counters source over a device's simulated sysfs tree that reads the tree
+	 * on every snapshot.
+	 * @param device the device name
+	 * @return the source
+	 * @throws DeviceNotFoundException if there is no such device
+	 */
+	public PortCountersSource portCounters(String device) {
+		return portCounters(device, Duration.ZERO);
+	}
+
+	/**
+	 * Return a port counters source over a device's simulated sysfs tree.
+	 * @param device the device name
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 * @throws DeviceNotFoundException if there is no such device
+	 */
+	public SysfsPortCountersSource portCounters(String device, Duration readCacheTtl) {
+		hardware(device);
+		return new SysfsPortCountersSource(device, this.sysfsTree, readCacheTtl, this.clock);
+	}
+
+	Faults faults() {
+		return this.faults;
+	}
+
+	Clock clock() {
+		return this.clock;
+	}
+
+	void track(Object object) {
+		this.live.add(object);
+	}
+
+	void untrack(Object object) {
+		this.live.remove(object);
+	}
+
+	private SimulatedHardware hardware(String device) {
+		SimulatedHardware found = this.hardware.get(device);
+		if (found == null) {
+			throw new DeviceNotFoundException(device, deviceNames());
+		}
+		return found;
+	}
+
+	private List<String> deviceNames() {
+		return this.specs.stream().map(SimulatedDeviceSpec::name).toList();
+	}
+
+	@Override
+	public String toString() {
+		return "SimulatedBackend " + deviceNames();
+	}
+
+}

@@ -1,0 +1,239 @@
+package io.github.rdmacounters.simulated;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+import io.github.rdmacounters.core.CounterPoint;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadMode;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A simulated counters handle with mlx5 semantics. Points and values are guarded by the
+ * hardware monitor; calls hold the device's read lock, close holds its write lock.
+ *
+ * @author rdma-counters
+ */
+final class SimulatedCounters implements Counters {
+
+	private final SimulatedDevice device;
+
+	private final SimulatedHardware hardware;
+
+	private final List<CounterPoint> points = new ArrayList<>();
+
+	private @Nullable SimulatedFlow flow;
+
+	private boolean everBound;
+
+	private long[] values = new long[0];
+
+	private volatile boolean closed;
+
+	SimulatedCounters(SimulatedDevice device) {
+		this.device = device;
+		this.hardware = device.hardware();
+	}
+
+	SimulatedDevice device() {
+		return this.device;
+	}
+
+	@Override
+	public void attach(CounterType type, int index) {
+		Objects.requireNonNull(type, "type");
+		CounterPoint point = new CounterPoint(type, index);
+		this.device.run(this::checkOpen, () -> {
+			this.device.owner().faults().check("ibv_attach_counters_point_flow");
+			synchronized (this.hardware) {
+				if (this.flow != null || this.everBound) {
+					throw new RdmaOperationException("ibv_attach_counters_point_flow", Errno.EBUSY,
+							"the counters handle is already bound to a flow; attach every point before creating the flow");
+				}
+				this.points.add(point);
+			}
+			return null;
+		});
+	}
+
+	@Override
+	public List<CounterPoint> points() {
+		synchronized (this.hardware) {
+			return List.copyOf(this.points);
+		}
+	}
+
+	@Override
+	public int size() {
+		synchronized (this.hardware) {
+			return sizeOf(this.points);
+		}
+	}
+
+	private static int sizeOf(List<CounterPoint> points) {
+		return points.stream().mapToInt((point) -> point.index() + 1).max().orElse(0);
+	}
+
+	@Override
+	public boolean isBound() {
+		synchronized (this.hardware) {
+			return this.flow != null;
+		}
+	}
+
+	@Override
+	public void read(long[] destination, ReadMode mode) {
+		Objects.requireNonNull(destination, "destination");
+		Objects.requireNonNull(mode, "mode");
+		this.device.run(this::checkOpen, () -> {
+			this.device.owner().faults().check("ibv_read_counters");
+			synchronized (this.hardware) {
+				if (this.flow == null) {
+					throw new RdmaOperationException("ibv_read_counters", Errno.EINVAL,
+							"the counters handle is bound to no flow; create a flow with it before reading");
+				}
+				if (destination.length < this.values.length) {
+					throw new RdmaOperationException("ibv_read_counters", Errno.EINVAL, "the handle has "
+							+ this.values.length + " counter(s) but the array has room for " + destination.length);
+				}
+				System.arraycopy(this.values, 0, destination, 0, this.values.length);
+				Arrays.fill(destination, this.values.length, destination.length, 0L);
+			}
+			return null;
+		});
+	}
+
+	@Override
+	public CountersSnapshot read(ReadMode mode) {
+		long[] destination = new long[size()];
+		read(destination, mode);
+		return new CountersSnapshot(destination, this.device.owner().clock().instant());
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void close() {
+		this.device.closeChild(this::destroy);
+	}
+
+	private void checkOpen() {
+		if (this.closed) {
+			throw new RdmaClosedException(describe());
+		}
+	}
+
+	/**
+	 * Check that this handle can feed a new flow and bind it; called under the hardware
+	 * monitor.
+	 * @param newFlow the flow
+	 */
+	void bind(SimulatedFlow newFlow) {
+		if (this.points.isEmpty()) {
+			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
+					"the counters handle has no point attached; attach packets and/or bytes first");
+		}
+		if (this.flow != null || this.everBound) {
+			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
+					"the counters handle already fed a flow; mlx5 binds a counters handle to one flow in its lifetime");
+		}
+		this.flow = newFlow;
+		this.everBound = true;
+		this.values = new long[sizeOf(this.points)];
+	}
+
+	/**
+	 * Unbind a flow that was destroyed.
+	 * @param oldFlow the flow
+	 */
+	void unbind(SimulatedFlow oldFlow) {
+		synchronized (this.hardware) {
+			if (this.flow == oldFlow) {
+				this.flow = null;
+			}
+		}
+	}
+
+	/**
+	 * Count a packet; called under the hardware monitor.
+	 * @param packet the packet
+	 */
+	void count(Packet packet) {
+		for (CounterPoint point : this.points) {
+			this.values[point.index()] += (point.type() == CounterType.PACKETS) ? 1 : packet.length();
+		}
+	}
+
+	/**
+	 * Destroy the bound flow, then the handle; the caller holds the device's write lock. A
+	 * handle still bound (its flow failed to be destroyed) fails with {@code EBUSY} and stays
+	 * allocated until the device closes.
+	 */
+	void destroy() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		RuntimeException failure = null;
+		SimulatedFlow bound;
+		synchronized (this.hardware) {
+			bound = this.flow;
+		}
+		if (bound != null) {
+			try {
+				bound.destroy();
+			}
+			catch (RuntimeException ex) {
+				failure = ex;
+			}
+		}
+		try {
+			this.device.owner().faults().check("ibv_destroy_counters");
+			if (isBound()) {
+				throw new RdmaOperationException("ibv_destroy_counters", Errno.EBUSY,
+						"the counters handle is still bound to a flow that could not be destroyed");
+			}
+			release();
+		}
+		catch (RuntimeException ex) {
+			if (failure == null) {
+				failure = ex;
+			}
+			else {
+				failure.addSuppressed(ex);
+			}
+		}
+		if (failure != null) {
+			throw failure;
+		}
+	}
+
+	/**
+	 * Free the handle, whatever state it is in.
+	 */
+	void release() {
+		this.closed = true;
+		this.device.forget(this);
+	}
+
+	private String describe() {
+		return "Counters on " + this.device.name();
+	}
+
+	@Override
+	public String toString() {
+		return describe() + " " + points() + (this.closed ? " (closed)" : "");
+	}
+
+}

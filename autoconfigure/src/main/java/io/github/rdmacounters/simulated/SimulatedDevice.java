@@ -1,0 +1,314 @@
+package io.github.rdmacounters.simulated;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An opened simulated device context. Calls hold the read lock and check "closed"; closing
+ * the device or one of its children holds the write lock, so a call racing a close either
+ * completes first or fails with {@link RdmaClosedException}. The lists of children and the
+ * queue pair resources are guarded by the hardware monitor.
+ *
+ * @author rdma-counters
+ */
+final class SimulatedDevice implements RdmaDevice {
+
+	private final SimulatedBackend backend;
+
+	private final SimulatedHardware hardware;
+
+	private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
+	private final List<SimulatedFlow> flows = new ArrayList<>();
+
+	private final List<SimulatedCounters> counters = new ArrayList<>();
+
+	private final Map<Integer, NativeResource> queuePairs = new TreeMap<>();
+
+	private @Nullable NativeResource protectionDomain;
+
+	private @Nullable NativeResource completionQueue;
+
+	private volatile boolean closed;
+
+	SimulatedDevice(SimulatedBackend backend, SimulatedHardware hardware) {
+		this.backend = backend;
+		this.hardware = hardware;
+	}
+
+	SimulatedBackend owner() {
+		return this.backend;
+	}
+
+	SimulatedHardware hardware() {
+		return this.hardware;
+	}
+
+	@Override
+	public String name() {
+		return this.hardware.name();
+	}
+
+	@Override
+	public String backend() {
+		return SimulatedBackend.NAME;
+	}
+
+	@Override
+	public DeviceAttributes queryDevice() {
+		return run(() -> {
+		}, () -> {
+			this.backend.faults().check("ibv_query_device");
+			SimulatedDeviceSpec spec = this.hardware.spec();
+			long flags = spec.managedFlowSteering() ? DeviceAttributes.MANAGED_FLOW_STEERING : 0;
+			return new DeviceAttributes(spec.firmwareVersion(), spec.nodeGuid(), spec.vendorId(), spec.vendorPartId(),
+					spec.portCount(), flags);
+		});
+	}
+
+	@Override
+	public PortAttributes queryPort(int port) {
+		return run(() -> {
+		}, () -> {
+			this.backend.faults().check("ibv_query_port");
+			if (!this.hardware.hasPort(port)) {
+				throw new RdmaOperationException("ibv_query_port", Errno.EINVAL, noSuchPort(port));
+			}
+			return this.hardware.portAttributes(port);
+		});
+	}
+
+	@Override
+	public Counters createCounters() {
+		return run(() -> {
+		}, () -> {
+			this.backend.faults().check("ibv_create_counters");
+			if (!this.hardware.spec().countersSupported()) {
+				throw new RdmaOperationException("ibv_create_counters", Errno.EOPNOTSUPP,
+						"only the mlx5 provider implements flow counters");
+			}
+			SimulatedCounters created = new SimulatedCounters(this);
+			synchronized (this.hardware) {
+				this.counters.add(created);
+			}
+			this.backend.track(created);
+			return created;
+		});
+	}
+
+	@Override
+	public Flow createFlow(int port, FlowSpec spec, Counters counters) {
+		Objects.requireNonNull(spec, "spec");
+		Objects.requireNonNull(counters, "counters");
+		if (!(counters instanceof SimulatedCounters simulated) || simulated.device() != this) {
+			throw new IllegalArgumentException(
+					"The counters were not created by this device (" + name() + "); use device.createCounters()");
+		}
+		return run(() -> {
+			if (simulated.isClosed()) {
+				throw new RdmaClosedException("Counters on " + name());
+			}
+		}, () -> {
+			if (!this.hardware.hasPort(port)) {
+				throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL, noSuchPort(port));
+			}
+			if (!this.hardware.spec().managedFlowSteering()) {
+				throw new RdmaOperationException("ibv_create_flow", Errno.EOPNOTSUPP,
+						"the device does not report IBV_DEVICE_MANAGED_FLOW_STEERING");
+			}
+			synchronized (this.hardware) {
+				ensureQueuePair(port);
+				this.backend.faults().check("ibv_create_flow");
+				SimulatedFlow flow = new SimulatedFlow(this, port, spec, simulated);
+				simulated.bind(flow);
+				this.hardware.install(flow);
+				this.flows.add(flow);
+				this.backend.track(flow);
+				return flow;
+			}
+		});
+	}
+
+	private void ensureQueuePair(int port) {
+		if (this.protectionDomain == null) {
+			this.backend.faults().check("ibv_alloc_pd");
+			this.protectionDomain = new NativeResource("PD on " + name());
+			this.backend.track(this.protectionDomain);
+		}
+		if (this.completionQueue == null) {
+			this.backend.faults().check("ibv_create_cq");
+			this.completionQueue = new NativeResource("CQ on " + name());
+			this.backend.track(this.completionQueue);
+		}
+		if (!this.queuePairs.containsKey(port)) {
+			this.backend.faults().check("ibv_create_qp");
+			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
+			this.backend.track(queuePair);
+			try {
+				this.backend.faults().check("ibv_modify_qp");
+			}
+			catch (RuntimeException ex) {
+				this.backend.untrack(queuePair);
+				throw ex;
+			}
+			this.queuePairs.put(port, queuePair);
+		}
+	}
+
+	private String noSuchPort(int port) {
+		return "port " + port + " does not exist; " + name() + " has ports 1 to " + this.hardware.portCount();
+	}
+
+	/**
+	 * Run a call under the read lock after checking that the device and the child are open.
+	 * @param <T> the result type
+	 * @param checkChild throws {@link RdmaClosedException} if the child is closed
+	 * @param action the call
+	 * @return the result
+	 */
+	<T> T run(Runnable checkChild, Supplier<T> action) {
+		Lock readLock = this.lock.readLock();
+		readLock.lock();
+		try {
+			if (this.closed) {
+				throw new RdmaClosedException("Device " + name());
+			}
+			checkChild.run();
+			return action.get();
+		}
+		finally {
+			readLock.unlock();
+		}
+	}
+
+	/**
+	 * Close a child under the write lock; nothing to do once the device closed, since that
+	 * closed every child.
+	 * @param destroy the child's destroy action
+	 */
+	void closeChild(Runnable destroy) {
+		Lock writeLock = this.lock.writeLock();
+		writeLock.lock();
+		try {
+			if (this.closed) {
+				return;
+			}
+			destroy.run();
+		}
+		finally {
+			writeLock.unlock();
+		}
+	}
+
+	/**
+	 * Forget a child that was freed.
+	 * @param child the flow or counters
+	 */
+	void forget(Object child) {
+		synchronized (this.hardware) {
+			this.flows.remove(child);
+			this.counters.remove(child);
+		}
+		this.backend.untrack(child);
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	/**
+	 * Destroy flows, counters, queue pairs, the completion queue and the protection domain,
+	 * then close the context. Each destroy goes through its verb (an injected fault is reported
+	 * after everything else was closed), but every object is freed, as closing the device's file
+	 * descriptor makes the kernel do.
+	 */
+	@Override
+	public void close() {
+		Lock writeLock = this.lock.writeLock();
+		writeLock.lock();
+		try {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			List<RuntimeException> failures = new ArrayList<>();
+			List<SimulatedFlow> flowsToClose;
+			List<SimulatedCounters> countersToClose;
+			synchronized (this.hardware) {
+				flowsToClose = List.copyOf(this.flows);
+				countersToClose = List.copyOf(this.counters);
+			}
+			for (SimulatedFlow flow : flowsToClose) {
+				attempt(flow::destroy, failures);
+				flow.release();
+			}
+			for (SimulatedCounters handle : countersToClose) {
+				attempt(handle::destroy, failures);
+				handle.release();
+			}
+			List<NativeResource> resources = new ArrayList<>();
+			synchronized (this.hardware) {
+				resources.addAll(this.queuePairs.values());
+				this.queuePairs.clear();
+			}
+			for (NativeResource queuePair : resources) {
+				attempt(() -> this.backend.faults().check("ibv_destroy_qp"), failures);
+				this.backend.untrack(queuePair);
+			}
+			if (this.completionQueue != null) {
+				attempt(() -> this.backend.faults().check("ibv_destroy_cq"), failures);
+				this.backend.untrack(this.completionQueue);
+				this.completionQueue = null;
+			}
+			if (this.protectionDomain != null) {
+				attempt(() -> this.backend.faults().check("ibv_dealloc_pd"), failures);
+				this.backend.untrack(this.protectionDomain);
+				this.protectionDomain = null;
+			}
+			attempt(() -> this.backend.faults().check("ibv_close_device"), failures);
+			this.backend.untrack(this);
+			if (!failures.isEmpty()) {
+				RuntimeException first = failures.get(0);
+				failures.stream().skip(1).forEach(first::addSuppressed);
+				throw first;
+			}
+		}
+		finally {
+			writeLock.unlock();
+		}
+	}
+
+	private static void attempt(Runnable action, List<RuntimeException> failures) {
+		try {
+			action.run();
+		}
+		catch (RuntimeException ex) {
+			failures.add(ex);
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "SimulatedDevice " + name() + (this.closed ? " (closed)" : "");
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.github.rdmacounters.simulated;
+
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.Packet;
+
+/**
+ * A simulated steering flow with a count action. Installed in the {@link SimulatedHardware}
+ * while it exists; counts matching packets into its counters.
+ *
+ * @author rdma-counters
+ */
+final class SimulatedFlow implements Flow {
+
+	private final SimulatedDevice device;
+
+	private final int port;
+
+	private final FlowSpec spec;
+
+	private final SimulatedCounters counters;
+
+	private long sequence;
+
+	private volatile boolean closed;
+
+	SimulatedFlow(SimulatedDevice device, int port, FlowSpec spec, SimulatedCounters counters) {
+		this.device = device;
+		this.port = port;
+		this.spec = spec;
+		this.counters = counters;
+	}
+
+	void assignSequence(long sequence) {
+		this.sequence = sequence;
+	}
+
+	long sequence() {
+		return this.sequence;
+	}
+
+	SimulatedCounters counters() {
+		return this.counters;
+	}
+
+	/**
+	 * Count a packet; called under the hardware monitor.
+	 * @param packet the packet
+	 */
+	void count(Packet packet) {
+		this.counters.count(packet);
+	}
+
+	@Override
+	public int port() {
+		return this.port;
+	}
+
+	@Override
+	public FlowSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	@Override
+	public void close() {
+		this.device.closeChild(this::destroy);
+	}
+
+	/**
+	 * Destroy the flow; the caller holds the device's write lock. A failed
+	 * {@code ibv_destroy_flow} leaves the flow installed (it keeps counting and keeps its
+	 * counters bound) until the device closes.
+	 */
+	void destroy() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.device.owner().faults().check("ibv_destroy_flow");
+		release();
+	}
+
+	/**
+	 * Remove the flow from the hardware and unbind its counters, whatever state it is in.
+	 */
+	void release() {
+		this.closed = true;
+		this.device.hardware().remove(this);
+		this.counters.unbind(this);
+		this.device.forget(this);
+	}
+
+	@Override
+	public String toString() {
+		return "Flow on " + this.device.name() + " port " + this.port + " (" + this.spec + ")";
+	}
+
+}

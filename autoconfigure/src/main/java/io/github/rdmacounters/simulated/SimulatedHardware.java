@@ -1,0 +1,229 @@
+package io.github.rdmacounters.simulated;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortState;
+
+/**
+ * The state of one simulated adapter, shared by every context opened on it: port states,
+ * port counters and the steering flows installed by any context. Every field is guarded by
+ * this object's monitor.
+ *
+ * @author rdma-counters
+ */
+final class SimulatedHardware {
+
+	/**
+	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; they stay 0 in the
+	 * simulation.
+	 */
+	static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err",
+			"local_ack_timeout_err", "np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence",
+			"packet_seq_err", "req_cqe_error", "req_cqe_flush_error", "req_remote_access_errors",
+			"req_remote_invalid_request", "resp_cqe_error", "resp_cqe_flush_error", "resp_local_length_error",
+			"resp_remote_access_errors", "rnr_nak_retry_err", "rp_cnp_handled", "rp_cnp_ignored", "rx_atomic_requests",
+			"rx_read_requests", "rx_write_requests");
+
+	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator
+		.comparingInt((SimulatedFlow flow) -> flow.spec().priority())
+		.thenComparingLong(SimulatedFlow::sequence);
+
+	private final SimulatedDeviceSpec spec;
+
+	private final SimulatedPortSpec[] ports;
+
+	private final PortCounters[] counters;
+
+	private final List<SimulatedFlow> flows = new ArrayList<>();
+
+	private long flowSequence;
+
+	SimulatedHardware(SimulatedDeviceSpec spec) {
+		this.spec = spec;
+		this.ports = spec.ports().toArray(new SimulatedPortSpec[0]);
+		this.counters = new PortCounters[this.ports.length];
+		for (int i = 0; i < this.counters.length; i++) {
+			this.counters[i] = new PortCounters();
+		}
+	}
+
+	SimulatedDeviceSpec spec() {
+		return this.spec;
+	}
+
+	String name() {
+		return this.spec.name();
+	}
+
+	int portCount() {
+		return this.ports.length;
+	}
+
+	boolean hasPort(int port) {
+		return port >= 1 && port <= this.ports.length;
+	}
+
+	void checkPort(int port) {
+		if (!hasPort(port)) {
+			throw new IllegalArgumentException(
+					"Simulated device " + name() + " has ports 1 to " + this.ports.length + ", not " + port);
+		}
+	}
+
+	synchronized SimulatedPortSpec port(int port) {
+		return this.ports[port - 1];
+	}
+
+	synchronized PortAttributes portAttributes(int port) {
+		SimulatedPortSpec current = this.ports[port - 1];
+		return new PortAttributes(port, current.state(), current.physicalState(), current.linkLayer(),
+				current.activeMtu(), current.activeSpeed(), current.activeWidth());
+	}
+
+	synchronized void setPortState(int port, PortState state) {
+		checkPort(port);
+		SimulatedPortSpec current = this.ports[port - 1];
+		if (current.state() == PortState.ACTIVE && state != PortState.ACTIVE) {
+			this.counters[port - 1].linkDowned++;
+		}
+		this.ports[port - 1] = current.withState(state);
+	}
+
+	synchronized void install(SimulatedFlow flow) {
+		flow.assignSequence(++this.flowSequence);
+		this.flows.add(flow);
+		this.flows.sort(STEERING_ORDER);
+	}
+
+	synchronized void remove(SimulatedFlow flow) {
+		this.flows.remove(flow);
+	}
+
+	synchronized int deliver(int port, Packet packet) {
+		checkPort(port);
+		if (this.ports[port - 1].state() != PortState.ACTIVE) {
+			return 0;
+		}
+		PortCounters portCounters = this.counters[port - 1];
+		portCounters.rcvBytes += packet.length();
+		portCounters.rcvPackets++;
+		if (isMulticast(packet)) {
+			portCounters.multicastRcvPackets++;
+		}
+		else {
+			portCounters.unicastRcvPackets++;
+		}
+		int counted = 0;
+		for (SimulatedFlow flow : this.flows) {
+			if (flow.port() != port || !flow.spec().matches(packet)) {
+				continue;
+			}
+			flow.count(packet);
+			counted++;
+			if (!flow.spec().dontTrap()) {
+				break;
+			}
+		}
+		return counted;
+	}
+
+	synchronized boolean transmit(int port, Packet packet) {
+		checkPort(port);
+		if (this.ports[port - 1].state() != PortState.ACTIVE) {
+			return false;
+		}
+		PortCounters portCounters = this.counters[port - 1];
+		portCounters.xmitBytes += packet.length();
+		portCounters.xmitPackets++;
+		if (isMulticast(packet)) {
+			portCounters.multicastXmitPackets++;
+		}
+		else {
+			portCounters.unicastXmitPackets++;
+		}
+		return true;
+	}
+
+	private static boolean isMulticast(Packet packet) {
+		return (packet.destinationMac().octets()[0] & 1) != 0;
+	}
+
+	/**
+	 * Return the IB PMA counters of a port as sysfs shows them in {@code counters/}, data
+	 * counters in 4-byte words.
+	 * @param port the port number
+	 * @return the counters by file name
+	 */
+	synchronized Map<String, Long> pmaCounters(int port) {
+		PortCounters c = this.counters[port - 1];
+		Map<String, Long> values = new LinkedHashMap<>();
+		values.put("VL15_dropped", 0L);
+		values.put("excessive_buffer_overrun_errors", 0L);
+		values.put("link_downed", c.linkDowned);
+		values.put("link_error_recovery", 0L);
+		values.put("local_link_integrity_errors", 0L);
+		values.put("multicast_rcv_packets", c.multicastRcvPackets);
+		values.put("multicast_xmit_packets", c.multicastXmitPackets);
+		values.put("port_rcv_constraint_errors", 0L);
+		values.put("port_rcv_data", c.rcvBytes / 4);
+		values.put("port_rcv_errors", 0L);
+		values.put("port_rcv_packets", c.rcvPackets);
+		values.put("port_rcv_remote_physical_errors", 0L);
+		values.put("port_rcv_switch_relay_errors", 0L);
+		values.put("port_xmit_constraint_errors", 0L);
+		values.put("port_xmit_data", c.xmitBytes / 4);
+		values.put("port_xmit_discards", 0L);
+		values.put("port_xmit_packets", c.xmitPackets);
+		values.put("port_xmit_wait", 0L);
+		values.put("symbol_error", 0L);
+		values.put("unicast_rcv_packets", c.unicastRcvPackets);
+		values.put("unicast_xmit_packets", c.unicastXmitPackets);
+		return values;
+	}
+
+	/**
+	 * Return whether the ports show mlx5's {@code hw_counters/}: only on a device whose provider
+	 * is modelled as mlx5 (flow counters supported).
+	 * @return {@code true} if {@code hw_counters/} exists
+	 */
+	boolean hasHwCounters() {
+		return this.spec.countersSupported();
+	}
+
+	static String linkLayerText(LinkLayer linkLayer) {
+		return (linkLayer == LinkLayer.ETHERNET) ? "Ethernet" : "InfiniBand";
+	}
+
+	/**
+	 * Port counters of one port; bytes are kept exactly and shown in words.
+	 */
+	private static final class PortCounters {
+
+		long rcvBytes;
+
+		long rcvPackets;
+
+		long unicastRcvPackets;
+
+		long multicastRcvPackets;
+
+		long xmitBytes;
+
+		long xmitPackets;
+
+		long unicastXmitPackets;
+
+		long multicastXmitPackets;
+
+		long linkDowned;
+
+	}
+
+}

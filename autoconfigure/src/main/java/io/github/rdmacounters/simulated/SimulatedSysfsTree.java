@@ -1,0 +1,178 @@
+package io.github.rdmacounters.simulated;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.github.rdmacounters.core.Guids;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.sysfs.SysfsTree;
+
+/**
+ * The {@code /sys/class/infiniband} tree of a simulated backend, generated from the live
+ * state of its devices on every read, laid out like an mlx5 device's: {@code fw_ver},
+ * {@code board_id}, {@code hca_type}, {@code node_guid}, {@code node_type} and
+ * {@code ports/<n>/} with {@code state}, {@code phys_state}, {@code rate},
+ * {@code link_layer}, {@code counters/} and (for devices modelled as mlx5)
+ * {@code hw_counters/}.
+ *
+ * @author rdma-counters
+ */
+final class SimulatedSysfsTree implements SysfsTree {
+
+	private static final List<String> DEVICE_ENTRIES = List.of("board_id", "fw_ver", "hca_type", "node_guid",
+			"node_type", "ports");
+
+	private final Map<String, SimulatedHardware> devices;
+
+	SimulatedSysfsTree(Map<String, SimulatedHardware> devices) {
+		this.devices = devices;
+	}
+
+	@Override
+	public List<String> list(String path) throws IOException {
+		String[] parts = split(path);
+		if (parts.length == 0) {
+			return this.devices.keySet().stream().sorted().toList();
+		}
+		SimulatedHardware hardware = hardware(parts, path);
+		if (parts.length == 1) {
+			return DEVICE_ENTRIES;
+		}
+		if (!"ports".equals(parts[1])) {
+			throw notADirectory(path, parts.length == 2 && DEVICE_ENTRIES.contains(parts[1]));
+		}
+		if (parts.length == 2) {
+			List<String> ports = new ArrayList<>();
+			for (int port = 1; port <= hardware.portCount(); port++) {
+				ports.add(Integer.toString(port));
+			}
+			return ports;
+		}
+		int port = port(hardware, parts[2], path);
+		if (parts.length == 3) {
+			List<String> entries = new ArrayList<>(List.of("counters", "link_layer", "phys_state", "rate", "state"));
+			if (hardware.hasHwCounters()) {
+				entries.add(1, "hw_counters");
+			}
+			return entries;
+		}
+		if (parts.length == 4 && "counters".equals(parts[3])) {
+			return hardware.pmaCounters(port).keySet().stream().sorted().toList();
+		}
+		if (parts.length == 4 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()) {
+			return SimulatedHardware.HW_COUNTERS;
+		}
+		throw notADirectory(path, parts.length == 4 && isPortFile(parts[3]));
+	}
+
+	@Override
+	public String read(String path) throws IOException {
+		String[] parts = split(path);
+		if (parts.length == 0) {
+			throw new IOException(path + ": Is a directory");
+		}
+		SimulatedHardware hardware = hardware(parts, path);
+		SimulatedDeviceSpec spec = hardware.spec();
+		if (parts.length == 2) {
+			return switch (parts[1]) {
+				case "fw_ver" -> spec.firmwareVersion() + "\n";
+				case "board_id" -> spec.boardId() + "\n";
+				case "hca_type" -> spec.hcaType() + "\n";
+				case "node_guid" -> Guids.format(spec.nodeGuid()) + "\n";
+				case "node_type" -> "1: CA\n";
+				case "ports" -> throw new IOException(path + ": Is a directory");
+				default -> throw new NoSuchFileException(path);
+			};
+		}
+		if (parts.length < 4 || !"ports".equals(parts[1])) {
+			throw (parts.length == 3 && "ports".equals(parts[1])) ? new IOException(path + ": Is a directory")
+					: new NoSuchFileException(path);
+		}
+		int port = port(hardware, parts[2], path);
+		if (parts.length == 4) {
+			SimulatedPortSpec current = hardware.port(port);
+			return switch (parts[3]) {
+				case "state" -> current.state().nativeValue() + ": " + stateName(current.state()) + "\n";
+				case "phys_state" -> current.physicalState() + ": " + physicalStateName(current.physicalState()) + "\n";
+				case "rate" -> current.rateText() + "\n";
+				case "link_layer" -> SimulatedHardware.linkLayerText(current.linkLayer()) + "\n";
+				case "counters", "hw_counters" -> throw new IOException(path + ": Is a directory");
+				default -> throw new NoSuchFileException(path);
+			};
+		}
+		if (parts.length == 5 && "counters".equals(parts[3])) {
+			Long value = hardware.pmaCounters(port).get(parts[4]);
+			if (value != null) {
+				return value + "\n";
+			}
+		}
+		if (parts.length == 5 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()
+				&& SimulatedHardware.HW_COUNTERS.contains(parts[4])) {
+			return "0\n";
+		}
+		throw new NoSuchFileException(path);
+	}
+
+	@Override
+	public String describe() {
+		return "the simulated device's sysfs tree";
+	}
+
+	private static boolean isPortFile(String name) {
+		return List.of("state", "phys_state", "rate", "link_layer").contains(name);
+	}
+
+	private static String[] split(String path) {
+		String trimmed = path.startsWith("/") ? path.substring(1) : path;
+		if (trimmed.endsWith("/")) {
+			trimmed = trimmed.substring(0, trimmed.length() - 1);
+		}
+		return trimmed.isEmpty() ? new String[0] : trimmed.split("/");
+	}
+
+	private SimulatedHardware hardware(String[] parts, String path) throws NoSuchFileException {
+		SimulatedHardware hardware = this.devices.get(parts[0]);
+		if (hardware == null) {
+			throw new NoSuchFileException(path);
+		}
+		return hardware;
+	}
+
+	private static int port(SimulatedHardware hardware, String text, String path) throws NoSuchFileException {
+		try {
+			int port = Integer.parseInt(text);
+			if (hardware.hasPort(port) && text.equals(Integer.toString(port))) {
+				return port;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// not a port
+		}
+		throw new NoSuchFileException(path);
+	}
+
+	private static IOException notADirectory(String path, boolean exists) {
+		return exists ? new IOException(path + ": Not a directory") : new NoSuchFileException(path);
+	}
+
+	static String stateName(PortState state) {
+		return state.name();
+	}
+
+	static String physicalStateName(int physicalState) {
+		return switch (physicalState) {
+			case 1 -> "Sleep";
+			case 2 -> "Polling";
+			case 3 -> "Disabled";
+			case 4 -> "PortConfigurationTraining";
+			case 5 -> "LinkUp";
+			case 6 -> "LinkErrorRecovery";
+			case 7 -> "Phy Test";
+			default -> "<unknown>";
+		};
+	}
+
+}

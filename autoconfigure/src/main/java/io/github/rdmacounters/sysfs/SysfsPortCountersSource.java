@@ -1,0 +1,357 @@
+package io.github.rdmacounters.sysfs;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortStatus;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Port counters and device information of one device, read from a {@link SysfsTree}:
+ * {@code <dev>/fw_ver}, {@code board_id}, {@code hca_type}, {@code node_guid}, and for each
+ * port {@code ports/<n>/state}, {@code phys_state}, {@code rate}, {@code link_layer} and every
+ * file in {@code counters/}, {@code counters_ext/} and {@code hw_counters/}.
+ * <p>
+ * Each file is read once per snapshot, and a snapshot is reused for the cache time-to-live:
+ * however many meters, endpoint calls and health checks ask within it, the files are read
+ * once. Concurrent callers wait for the one read in flight. The data counters
+ * ({@code port_rcv_data}, {@code port_xmit_data} and their 64-bit {@code counters_ext}
+ * variants) count 4-byte words; the snapshot reports bytes.
+ * <p>
+ * A file that cannot be read (write-only, a read handler failing with {@code EINVAL} or
+ * {@code EOPNOTSUPP}, {@code N/A (no PMA)}, not a number, vanished between listing and
+ * reading) is skipped, listed in {@link PortStatus#unreadable()} and counted in
+ * {@link #unreadableReads()}; it never sinks the other files. When a counter name occurs in
+ * two groups the first group ({@code counters}, then {@code counters_ext}, then
+ * {@code hw_counters}) keeps the plain name and the later one is keyed
+ * {@code <group>/<name>}.
+ *
+ * @author rdma-counters
+ */
+public final class SysfsPortCountersSource implements PortCountersSource {
+
+	/**
+	 * The counter directories of a port, in the order they are read.
+	 */
+	public static final List<String> GROUPS = List.of("counters", "counters_ext", "hw_counters");
+
+	/**
+	 * The counters that count 4-byte words; reported in bytes.
+	 */
+	public static final Set<String> WORD_COUNTERS = Set.of("port_rcv_data", "port_xmit_data", "port_rcv_data_64",
+			"port_xmit_data_64");
+
+	private final String deviceName;
+
+	private final SysfsTree tree;
+
+	private final Duration ttl;
+
+	private final Clock clock;
+
+	private final Object readLock = new Object();
+
+	private final AtomicLong snapshots = new AtomicLong();
+
+	private final AtomicLong unreadableReads = new AtomicLong();
+
+	private volatile @Nullable PortCountersSnapshot last;
+
+	private volatile @Nullable Instant lastReadAt;
+
+	/**
+	 * Create a source over a tree.
+	 * @param deviceName the device name, the directory under the tree root
+	 * @param tree the tree
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads every time
+	 * @param clock the clock that stamps snapshots and measures their age
+	 */
+	public SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock) {
+		if (readCacheTtl.isNegative()) {
+			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
+		}
+		this.deviceName = deviceName;
+		this.tree = tree;
+		this.ttl = readCacheTtl;
+		this.clock = clock;
+	}
+
+	/**
+	 * Create a source over the file system.
+	 * @param deviceName the device name
+	 * @param root the directory holding the device directories, usually
+	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 */
+	public static SysfsPortCountersSource of(String deviceName, Path root, Duration readCacheTtl) {
+		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl,
+				Clock.systemUTC());
+	}
+
+	@Override
+	public String deviceName() {
+		return this.deviceName;
+	}
+
+	/**
+	 * Return the tree the files are read from.
+	 * @return the tree
+	 */
+	public SysfsTree tree() {
+		return this.tree;
+	}
+
+	/**
+	 * Return whether the device directory exists in the tree.
+	 * @return {@code true} if it can be listed
+	 */
+	public boolean exists() {
+		try {
+			this.tree.list(this.deviceName);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Return how many snapshots were read from the tree so far (not counting reused ones).
+	 * @return the number of snapshots read
+	 */
+	public long snapshotsRead() {
+		return this.snapshots.get();
+	}
+
+	/**
+	 * Return how many file reads failed so far, over all snapshots.
+	 * @return the number of unreadable files met
+	 */
+	public long unreadableReads() {
+		return this.unreadableReads.get();
+	}
+
+	@Override
+	public PortCountersSnapshot snapshot() {
+		PortCountersSnapshot current = this.last;
+		if (current != null && isFresh()) {
+			return current;
+		}
+		synchronized (this.readLock) {
+			current = this.last;
+			if (current != null && isFresh()) {
+				return current;
+			}
+			current = readNow();
+			this.last = current;
+			this.lastReadAt = current.readAt();
+			return current;
+		}
+	}
+
+	private boolean isFresh() {
+		Instant readAt = this.lastReadAt;
+		if (readAt == null || this.ttl.isZero()) {
+			return false;
+		}
+		Duration age = Duration.between(readAt, this.clock.instant());
+		return !age.isNegative() && age.compareTo(this.ttl) < 0;
+	}
+
+	private PortCountersSnapshot readNow() {
+		this.snapshots.incrementAndGet();
+		String base = this.deviceName + "/";
+		List<String> ignored = new ArrayList<>();
+		String firmware = readText(base + "fw_ver", ignored);
+		String boardId = readText(base + "board_id", ignored);
+		String hcaType = readText(base + "hca_type", ignored);
+		String nodeGuid = readText(base + "node_guid", ignored);
+		List<PortStatus> ports = new ArrayList<>();
+		for (int port : listPorts(base + "ports")) {
+			ports.add(readPort(base + "ports/" + port + "/", port));
+		}
+		Instant readAt = this.clock.instant();
+		return new PortCountersSnapshot(this.deviceName, firmware, boardId, hcaType, nodeGuid, List.copyOf(ports),
+				readAt);
+	}
+
+	private List<Integer> listPorts(String path) {
+		List<Integer> ports = new ArrayList<>();
+		for (String name : listOrEmpty(path)) {
+			try {
+				ports.add(Integer.parseInt(name));
+			}
+			catch (NumberFormatException ex) {
+				// not a port directory
+			}
+		}
+		Collections.sort(ports);
+		return ports;
+	}
+
+	private List<String> listOrEmpty(String path) {
+		try {
+			return this.tree.list(path);
+		}
+		catch (IOException ex) {
+			return List.of();
+		}
+	}
+
+	private PortStatus readPort(String base, int port) {
+		List<String> unreadable = new ArrayList<>();
+		String state = stripNumber(readText(base + "state", unreadable));
+		String physicalState = stripNumber(readText(base + "phys_state", unreadable));
+		String rate = readText(base + "rate", unreadable);
+		String linkLayer = readText(base + "link_layer", unreadable);
+		Map<String, Long> counters = new LinkedHashMap<>();
+		Map<String, String> groups = new LinkedHashMap<>();
+		for (String group : GROUPS) {
+			for (String name : listOrEmpty(base + group)) {
+				String path = base + group + "/" + name;
+				Long value = readCounter(path);
+				if (value == null) {
+					unreadable.add(group + "/" + name);
+					this.unreadableReads.incrementAndGet();
+					continue;
+				}
+				if (WORD_COUNTERS.contains(name)) {
+					value = wordsToBytes(value);
+				}
+				String key = counters.containsKey(name) ? group + "/" + name : name;
+				counters.put(key, value);
+				groups.put(key, group);
+			}
+		}
+		List<String> relativeUnreadable = unreadable.stream()
+			.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
+			.toList();
+		return new PortStatus(port, state, physicalState, rate, linkLayer, Collections.unmodifiableMap(counters),
+				Collections.unmodifiableMap(groups), relativeUnreadable);
+	}
+
+	private @Nullable String readText(String path, List<String> unreadable) {
+		try {
+			String text = this.tree.read(path).trim();
+			if (!text.isEmpty() && !text.startsWith("N/A")) {
+				return text;
+			}
+		}
+		catch (IOException ex) {
+			// listed as unreadable below
+		}
+		catch (RuntimeException ex) {
+			// a tree that fails in another way is treated as an unreadable file
+		}
+		unreadable.add(path);
+		this.unreadableReads.incrementAndGet();
+		return null;
+	}
+
+	private @Nullable Long readCounter(String path) {
+		String text;
+		try {
+			text = this.tree.read(path).trim();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+		return parseCounter(text);
+	}
+
+	/**
+	 * Parse the content of a counter file: an unsigned decimal number, optionally followed by
+	 * white space. Anything else ({@code N/A (no PMA)}, an empty file, text) is not a counter.
+	 * @param text the trimmed content
+	 * @return the value (values above {@link Long#MAX_VALUE} saturate), or {@code null}
+	 */
+	static @Nullable Long parseCounter(String text) {
+		if (text.isEmpty() || text.length() > 20) {
+			return null;
+		}
+		for (int i = 0; i < text.length(); i++) {
+			if (!Character.isDigit(text.charAt(i)) || text.charAt(i) > '9') {
+				return null;
+			}
+		}
+		try {
+			long value = Long.parseUnsignedLong(text);
+			return (value < 0) ? Long.MAX_VALUE : value;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	private static long wordsToBytes(long words) {
+		return (words > Long.MAX_VALUE / 4) ? Long.MAX_VALUE : words * 4;
+	}
+
+	/**
+	 * Strip the numeric prefix sysfs prints before a state name: {@code 4: ACTIVE} becomes
+	 * {@code ACTIVE}, {@code 5: LinkUp} becomes {@code LinkUp}.
+	 * @param text the file content
+	 * @return the name, or {@code null} if {@code text} is {@code null}
+	 */
+	static @Nullable String stripNumber(@Nullable String text) {
+		if (text == null) {
+			return null;
+		}
+		int colon = text.indexOf(':');
+		if (colon > 0 && text.substring(0, colon).trim().chars().allMatch(Character::isDigit)) {
+			String name = text.substring(colon + 1).trim();
+			return name.isEmpty() ? null : name;
+		}
+		return text;
+	}
+
+	/**
+	 * Convert a rate as sysfs prints it ({@code 100 Gb/sec (4X EDR)}, {@code 2.5 Gb/sec (1X SDR)})
+	 * to bytes per second, the way node_exporter reports it.
+	 * @param rate the rate text, or {@code null}
+	 * @return the bytes per second, or {@code NaN} if the text is not a rate
+	 */
+	public static double rateBytesPerSecond(@Nullable String rate) {
+		if (rate == null) {
+			return Double.NaN;
+		}
+		String[] parts = rate.trim().split("\\s+");
+		if (parts.length < 2) {
+			return Double.NaN;
+		}
+		double value;
+		try {
+			value = Double.parseDouble(parts[0]);
+		}
+		catch (NumberFormatException ex) {
+			return Double.NaN;
+		}
+		String unit = parts[1].toLowerCase(Locale.ROOT);
+		double scale = switch (unit) {
+			case "gb/sec", "gb/s" -> 1e9;
+			case "mb/sec", "mb/s" -> 1e6;
+			default -> Double.NaN;
+		};
+		return value * scale / 8;
+	}
+
+	@Override
+	public String toString() {
+		return "SysfsPortCountersSource " + this.deviceName + " in " + this.tree.describe();
+	}
+
+}

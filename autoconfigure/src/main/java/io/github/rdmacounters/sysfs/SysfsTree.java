@@ -1,0 +1,43 @@
+package io.github.rdmacounters.sysfs;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The part of a file tree the port counters reader needs: list a directory, read a small file.
+ * Paths are relative to the tree root (the equivalent of {@code /sys/class/infiniband}) and use
+ * {@code /} as separator, e.g. {@code mlx5_0/ports/1/counters/port_rcv_data}.
+ * <p>
+ * {@link FileSystemSysfsTree} reads the real file system; the simulated device serves its own
+ * state through the same interface, so one parser serves both. Implementations are
+ * thread-safe.
+ *
+ * @author rdma-counters
+ */
+public interface SysfsTree {
+
+	/**
+	 * List the names of the entries of a directory.
+	 * @param path the directory, relative to the root; the empty string is the root
+	 * @return the entry names, sorted
+	 * @throws IOException if the directory does not exist or cannot be listed
+	 * ({@link java.nio.file.NoSuchFileException} when it does not exist)
+	 */
+	List<String> list(String path) throws IOException;
+
+	/**
+	 * Read a file as text.
+	 * @param path the file, relative to the root
+	 * @return the content, untrimmed
+	 * @throws IOException if the file cannot be read: missing, a directory, not readable, or
+	 * the driver's read handler failed (e.g. {@code EINVAL}, {@code EOPNOTSUPP})
+	 */
+	String read(String path) throws IOException;
+
+	/**
+	 * Describe where the tree comes from, for messages.
+	 * @return e.g. the root directory
+	 */
+	String describe();
+
+}
