@@ -36,6 +36,8 @@ public final class NativeBackend implements RdmaBackend {
 
 	private final String library;
 
+	private final boolean preparedReads;
+
 	private final Object loadLock = new Object();
 
 	private volatile @Nullable Holder holder;
@@ -52,7 +54,18 @@ public final class NativeBackend implements RdmaBackend {
 	 * @param library a library name such as {@value #DEFAULT_LIBRARY} or a path to one
 	 */
 	public NativeBackend(String library) {
+		this(library, true);
+	}
+
+	/**
+	 * Create a backend that loads the given library.
+	 * @param library a library name or path
+	 * @param preparedReads whether counter reads use prepared libffi calls where the platform
+	 * allows ({@code false} forces {@link com.sun.jna.Function#invokeInt(Object[])})
+	 */
+	NativeBackend(String library, boolean preparedReads) {
 		this.library = library;
+		this.preparedReads = preparedReads;
 	}
 
 	@Override
@@ -110,7 +123,7 @@ public final class NativeBackend implements RdmaBackend {
 										? "; the user needs read-write access to the uverbs device (group rdma)"
 										: ""));
 					}
-					return new NativeDevice(lib, deviceName, context);
+					return new NativeDevice(lib, deviceName, context, this.preparedReads);
 				}
 				names.add(name);
 			}
