@@ -1,0 +1,178 @@
+package io.github.rdmacounters.verbs;
+
+import com.sun.jna.Library;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
+import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
+import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
+import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The symbols {@code libibverbs.so.1} exports that this binding calls, with their C names.
+ * Functions returning {@code int} return 0 or an errno value, as libibverbs does; functions
+ * returning a handle return {@code null} and set {@code errno}. The counters and flow verbs
+ * and the full-size {@code ibv_query_port} are {@code static inline} in {@code verbs.h} and
+ * are reached through {@link VerbsOps} instead.
+ *
+ * @author rdma-counters
+ */
+public interface IbvLibrary extends Library {
+
+	/** {@code IBV_DEVICE_MANAGED_FLOW_STEERING}: bit of {@code device_cap_flags}. */
+	int IBV_DEVICE_MANAGED_FLOW_STEERING = 1 << 29;
+
+	/** {@code IBV_QPT_RAW_PACKET}: queue pair type that receives raw Ethernet frames. */
+	int IBV_QPT_RAW_PACKET = 8;
+
+	/** {@code IBV_FLOW_ATTR_NORMAL}: steering by the rule's specs. */
+	int IBV_FLOW_ATTR_NORMAL = 0;
+
+	/** {@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}: matched packets still go to the kernel. */
+	int IBV_FLOW_ATTR_FLAGS_DONT_TRAP = 1 << 1;
+
+	/** {@code IBV_FLOW_SPEC_ETH}. */
+	int IBV_FLOW_SPEC_ETH = 0x20;
+
+	/** {@code IBV_FLOW_SPEC_IPV4}. */
+	int IBV_FLOW_SPEC_IPV4 = 0x30;
+
+	/** {@code IBV_FLOW_SPEC_IPV6}. */
+	int IBV_FLOW_SPEC_IPV6 = 0x31;
+
+	/** {@code IBV_FLOW_SPEC_TCP}. */
+	int IBV_FLOW_SPEC_TCP = 0x40;
+
+	/** {@code IBV_FLOW_SPEC_UDP}. */
+	int IBV_FLOW_SPEC_UDP = 0x41;
+
+	/** {@code IBV_FLOW_SPEC_ACTION_COUNT}: feeds a counters handle. */
+	int IBV_FLOW_SPEC_ACTION_COUNT = 0x1003;
+
+	/** {@code IBV_COUNTER_PACKETS}. */
+	int IBV_COUNTER_PACKETS = 0;
+
+	/** {@code IBV_COUNTER_BYTES}. */
+	int IBV_COUNTER_BYTES = 1;
+
+	/** {@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}. */
+	int IBV_READ_COUNTERS_ATTR_PREFER_CACHED = 1;
+
+	/**
+	 * {@code struct ibv_device **ibv_get_device_list(int *num_devices)}.
+	 * @param numDevices receives the number of devices
+	 * @return a NULL-terminated array, or {@code null} with errno set
+	 */
+	@Nullable
+	Pointer ibv_get_device_list(IntByReference numDevices);
+
+	/**
+	 * {@code void ibv_free_device_list(struct ibv_device **list)}.
+	 * @param list the list
+	 */
+	void ibv_free_device_list(Pointer list);
+
+	/**
+	 * {@code const char *ibv_get_device_name(struct ibv_device *device)}.
+	 * @param device the device
+	 * @return the kernel device name
+	 */
+	@Nullable
+	String ibv_get_device_name(IbvDevice device);
+
+	/**
+	 * {@code __be64 ibv_get_device_guid(struct ibv_device *device)}.
+	 * @param device the device
+	 * @return the node GUID in network byte order
+	 */
+	long ibv_get_device_guid(IbvDevice device);
+
+	/**
+	 * {@code struct ibv_context *ibv_open_device(struct ibv_device *device)}.
+	 * @param device the device
+	 * @return the context, or {@code null} with errno set
+	 */
+	@Nullable
+	IbvContext ibv_open_device(IbvDevice device);
+
+	/**
+	 * {@code int ibv_close_device(struct ibv_context *context)}.
+	 * @param context the context
+	 * @return 0 or an errno value
+	 */
+	int ibv_close_device(IbvContext context);
+
+	/**
+	 * {@code int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *attr)}.
+	 * @param context the context
+	 * @param attr receives the attributes
+	 * @return 0 or an errno value
+	 */
+	int ibv_query_device(IbvContext context, IbvDeviceAttr attr);
+
+	/**
+	 * The exported compat {@code ibv_query_port}, which fills the fields up to {@code flags}.
+	 * @param context the context
+	 * @param port the port number ({@code uint8_t})
+	 * @param attr receives the attributes
+	 * @return 0 or an errno value
+	 */
+	int ibv_query_port(IbvContext context, byte port, IbvPortAttr attr);
+
+	/**
+	 * {@code struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)}.
+	 * @param context the context
+	 * @return the protection domain, or {@code null} with errno set
+	 */
+	@Nullable
+	IbvPd ibv_alloc_pd(IbvContext context);
+
+	/**
+	 * {@code int ibv_dealloc_pd(struct ibv_pd *pd)}.
+	 * @param pd the protection domain
+	 * @return 0 or an errno value
+	 */
+	int ibv_dealloc_pd(IbvPd pd);
+
+	/**
+	 * {@code struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+	 * struct ibv_comp_channel *channel, int comp_vector)}.
+	 * @param context the context
+	 * @param cqe the minimum number of entries
+	 * @param cqContext user data, here {@code null}
+	 * @param channel the completion channel, here {@code null}
+	 * @param compVector the completion vector
+	 * @return the completion queue, or {@code null} with errno set
+	 */
+	@Nullable
+	IbvCq ibv_create_cq(IbvContext context, int cqe, @Nullable Pointer cqContext, @Nullable Pointer channel,
+			int compVector);
+
+	/**
+	 * {@code int ibv_destroy_cq(struct ibv_cq *cq)}.
+	 * @param cq the completion queue
+	 * @return 0 or an errno value
+	 */
+	int ibv_destroy_cq(IbvCq cq);
+
+	/**
+	 * {@code struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)}.
+	 * @param pd the protection domain
+	 * @param attr the initial attributes
+	 * @return the queue pair, or {@code null} with errno set
+	 */
+	@Nullable
+	IbvQp ibv_create_qp(IbvPd pd, IbvQpInitAttr attr);
+
+	/**
+	 * {@code int ibv_destroy_qp(struct ibv_qp *qp)}.
+	 * @param qp the queue pair
+	 * @return 0 or an errno value
+	 */
+	int ibv_destroy_qp(IbvQp qp);
+
+}

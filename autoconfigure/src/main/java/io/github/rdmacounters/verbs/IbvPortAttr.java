@@ -1,0 +1,93 @@
+package io.github.rdmacounters.verbs;
+
+import com.sun.jna.Native;
+import com.sun.jna.Structure;
+import com.sun.jna.Structure.FieldOrder;
+
+/**
+ * {@code struct ibv_port_attr} as the installed header defines it (up to
+ * {@code port_cap_flags2}). The full-size query fills all of it; the exported compat
+ * {@code ibv_query_port} fills the fields up to {@code flags}.
+ *
+ * @author rdma-counters
+ */
+@FieldOrder({ "state", "max_mtu", "active_mtu", "gid_tbl_len", "port_cap_flags", "max_msg_sz", "bad_pkey_cntr",
+		"qkey_viol_cntr", "pkey_tbl_len", "lid", "sm_lid", "lmc", "max_vl_num", "sm_sl", "subnet_timeout",
+		"init_type_reply", "active_width", "active_speed", "phys_state", "link_layer", "flags", "port_cap_flags2" })
+public class IbvPortAttr extends Structure {
+
+	/** {@code enum ibv_port_state state}. */
+	public int state;
+
+	/** {@code enum ibv_mtu max_mtu}. */
+	public int max_mtu;
+
+	/** {@code enum ibv_mtu active_mtu}: 1 is 256 bytes, 5 is 4096. */
+	public int active_mtu;
+
+	/** {@code int gid_tbl_len}. */
+	public int gid_tbl_len;
+
+	/** {@code uint32_t port_cap_flags}. */
+	public int port_cap_flags;
+
+	/** {@code uint32_t max_msg_sz}. */
+	public int max_msg_sz;
+
+	/** {@code uint32_t bad_pkey_cntr}. */
+	public int bad_pkey_cntr;
+
+	/** {@code uint32_t qkey_viol_cntr}. */
+	public int qkey_viol_cntr;
+
+	/** {@code uint16_t pkey_tbl_len}. */
+	public short pkey_tbl_len;
+
+	/** {@code uint16_t lid}. */
+	public short lid;
+
+	/** {@code uint16_t sm_lid}. */
+	public short sm_lid;
+
+	/** {@code uint8_t lmc}. */
+	public byte lmc;
+
+	/** {@code uint8_t max_vl_num}. */
+	public byte max_vl_num;
+
+	/** {@code uint8_t sm_sl}. */
+	public byte sm_sl;
+
+	/** {@code uint8_t subnet_timeout}. */
+	public byte subnet_timeout;
+
+	/** {@code uint8_t init_type_reply}. */
+	public byte init_type_reply;
+
+	/** {@code uint8_t active_width}. */
+	public byte active_width;
+
+	/** {@code uint8_t active_speed}. */
+	public byte active_speed;
+
+	/** {@code uint8_t phys_state}. */
+	public byte phys_state;
+
+	/** {@code uint8_t link_layer}. */
+	public byte link_layer;
+
+	/** {@code uint8_t flags}. */
+	public byte flags;
+
+	/** {@code uint16_t port_cap_flags2}. */
+	public short port_cap_flags2;
+
+	static int offsetOf(String field) {
+		return new IbvPortAttr().fieldOffset(field);
+	}
+
+	static int sizeOf() {
+		return Native.getNativeSize(IbvPortAttr.class);
+	}
+
+}

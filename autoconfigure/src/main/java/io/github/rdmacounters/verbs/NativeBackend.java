@@ -1,0 +1,216 @@
+package io.github.rdmacounters.verbs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+
+import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link RdmaBackend} that calls libibverbs through JNA. The library is loaded on first
+ * use; if it cannot be loaded, or the kernel has no RDMA stack, every call fails with a
+ * {@link RdmaUnavailableException} that names the cause and what to install.
+ *
+ * @author rdma-counters
+ */
+public final class NativeBackend implements RdmaBackend {
+
+	/** The backend name. */
+	public static final String NAME = "native";
+
+	/** The library loaded by default: the runtime library, present without the -dev package. */
+	public static final String DEFAULT_LIBRARY = "libibverbs.so.1";
+
+	private final String library;
+
+	private final Object loadLock = new Object();
+
+	private volatile @Nullable Holder holder;
+
+	/**
+	 * Create a backend that loads {@value #DEFAULT_LIBRARY}.
+	 */
+	public NativeBackend() {
+		this(DEFAULT_LIBRARY);
+	}
+
+	/**
+	 * Create a backend that loads the given library.
+	 * @param library a library name such as {@value #DEFAULT_LIBRARY} or a path to one
+	 */
+	public NativeBackend(String library) {
+		this.library = library;
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	/**
+	 * Return the library this backend loads.
+	 * @return the library name or path
+	 */
+	public String library() {
+		return this.library;
+	}
+
+	/**
+	 * Return why the library cannot be loaded, loading it if needed. This does not probe the
+	 * kernel: {@link #devices()} does.
+	 * @return the cause, or {@code null} if the library loads
+	 */
+	public @Nullable RdmaUnavailableException unavailabilityCause() {
+		return holder().cause;
+	}
+
+	@Override
+	public List<DeviceId> devices() {
+		IbvLibrary lib = lib();
+		List<DeviceId> devices = new ArrayList<>();
+		Pointer list = deviceList(lib);
+		try {
+			for (IbvDevice device : entries(list)) {
+				devices.add(new DeviceId(deviceName(lib, device), Verbs.be64ToHost(lib.ibv_get_device_guid(device))));
+			}
+		}
+		finally {
+			lib.ibv_free_device_list(list);
+		}
+		return List.copyOf(devices);
+	}
+
+	@Override
+	public RdmaDevice open(String deviceName) {
+		IbvLibrary lib = lib();
+		Pointer list = deviceList(lib);
+		try {
+			List<String> names = new ArrayList<>();
+			for (IbvDevice device : entries(list)) {
+				String name = deviceName(lib, device);
+				if (name.equals(deviceName)) {
+					IbvContext context = lib.ibv_open_device(device);
+					if (context == null || context.getPointer() == null) {
+						int errno = Native.getLastError();
+						throw Verbs.failure("ibv_open_device", errno,
+								"cannot open " + deviceName + ((errno == Errno.EACCES || errno == Errno.EPERM)
+										? "; the user needs read-write access to the uverbs device (group rdma)"
+										: ""));
+					}
+					return new NativeDevice(lib, deviceName, context);
+				}
+				names.add(name);
+			}
+			throw new DeviceNotFoundException(deviceName, names);
+		}
+		finally {
+			lib.ibv_free_device_list(list);
+		}
+	}
+
+	private static String deviceName(IbvLibrary lib, IbvDevice device) {
+		String name = lib.ibv_get_device_name(device);
+		return (name != null) ? name : "";
+	}
+
+	private Pointer deviceList(IbvLibrary lib) {
+		IntByReference count = new IntByReference();
+		Pointer list = lib.ibv_get_device_list(count);
+		if (list == null) {
+			int errno = Native.getLastError();
+			if (errno == Errno.ENOSYS) {
+				throw new RdmaUnavailableException(Reason.NO_KERNEL_STACK, "ibv_get_device_list failed: ENOSYS ("
+						+ Errno.ENOSYS + ") " + Errno.message(Errno.ENOSYS)
+						+ ": the kernel has no RDMA stack (no /sys/class/infiniband_verbs); load the RDMA kernel "
+						+ "modules (ib_uverbs and the NIC's driver, e.g. mlx5_ib) on a host with an RDMA NIC, "
+						+ "or configure the simulated backend", null);
+			}
+			throw Verbs.failure("ibv_get_device_list", errno, null);
+		}
+		return list;
+	}
+
+	private static List<IbvDevice> entries(Pointer list) {
+		List<IbvDevice> entries = new ArrayList<>();
+		for (int i = 0;; i++) {
+			Pointer device = list.getPointer((long) i * Native.POINTER_SIZE);
+			if (device == null) {
+				return entries;
+			}
+			entries.add(new IbvDevice(device));
+		}
+	}
+
+	private IbvLibrary lib() {
+		Holder current = holder();
+		IbvLibrary library = current.library;
+		if (library == null) {
+			RdmaUnavailableException cause = current.cause;
+			throw (cause != null) ? cause
+					: new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE, this.library + " is not loaded", null);
+		}
+		return library;
+	}
+
+	private Holder holder() {
+		Holder current = this.holder;
+		if (current == null) {
+			synchronized (this.loadLock) {
+				current = this.holder;
+				if (current == null) {
+					current = Holder.load(this.library);
+					this.holder = current;
+				}
+			}
+		}
+		return current;
+	}
+
+	@Override
+	public String toString() {
+		return "NativeBackend[" + this.library + "]";
+	}
+
+	/**
+	 * The loaded library, or why it could not be loaded.
+	 */
+	private static final class Holder {
+
+		private final @Nullable IbvLibrary library;
+
+		private final @Nullable RdmaUnavailableException cause;
+
+		private Holder(@Nullable IbvLibrary library, @Nullable RdmaUnavailableException cause) {
+			this.library = library;
+			this.cause = cause;
+		}
+
+		static Holder load(String library) {
+			try {
+				return new Holder(Native.load(library, IbvLibrary.class), null);
+			}
+			catch (LinkageError | SecurityException ex) {
+				return new Holder(null, new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE,
+						"Cannot load the libibverbs library '" + library + "' (" + ex.getMessage()
+								+ "); install rdma-core's runtime library (Debian/Ubuntu: libibverbs1, "
+								+ "RHEL/Fedora: libibverbs), or point the native backend at the library to load",
+						ex));
+			}
+		}
+
+	}
+
+}

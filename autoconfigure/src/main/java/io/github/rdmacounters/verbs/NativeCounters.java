@@ -1,0 +1,256 @@
+package io.github.rdmacounters.verbs;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.sun.jna.Function;
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+
+import io.github.rdmacounters.core.CounterPoint;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCounters;
+import io.github.rdmacounters.verbs.VerbsOps.Op;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A native counters handle ({@code struct ibv_counters}) owned by a {@link NativeDevice}.
+ * <p>
+ * A read reuses a native buffer and argument arrays built when points are attached, so it
+ * allocates next to nothing: it holds the device's read lock, checks that nothing is closed,
+ * and calls the provider's {@code read_counters} op under this handle's monitor (the buffer is
+ * shared).
+ *
+ * @author rdma-counters
+ */
+final class NativeCounters implements Counters {
+
+	private static final int ATTACH_ATTR_SIZE = 12;
+
+	private final NativeDevice device;
+
+	private final IbvCounters handle;
+
+	private final Pointer pointer;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private final List<CounterPoint> points = new ArrayList<>();
+
+	private final @Nullable Function readCounters;
+
+	private volatile int size;
+
+	private volatile @Nullable NativeFlow bound;
+
+	private Memory buffer = new Memory(Long.BYTES);
+
+	private Object[] freshArgs;
+
+	private Object[] cachedArgs;
+
+	NativeCounters(NativeDevice device, IbvCounters handle) {
+		this.device = device;
+		this.handle = handle;
+		this.pointer = handle.getPointer();
+		this.readCounters = device.ops().get(Op.READ_COUNTERS);
+		this.freshArgs = readArgs(0, ReadMode.FRESH.flags());
+		this.cachedArgs = readArgs(0, ReadMode.PREFER_CACHED.flags());
+	}
+
+	NativeDevice device() {
+		return this.device;
+	}
+
+	IbvCounters handle() {
+		return this.handle;
+	}
+
+	private Object[] readArgs(int count, int flags) {
+		return new Object[] { this.pointer, this.buffer, count, flags };
+	}
+
+	/**
+	 * Throw if this handle or its device is closed; call with a device lock held.
+	 */
+	void ensureOpen() {
+		if (this.closed.get() || this.device.isClosed()) {
+			throw new RdmaClosedException(describe());
+		}
+	}
+
+	@Override
+	public void attach(CounterType type, int index) {
+		CounterPoint point = new CounterPoint(type, index);
+		this.device.readLock().lock();
+		try {
+			ensureOpen();
+			Function attach = this.device.ops().get(Op.ATTACH_COUNTERS_POINT_FLOW);
+			if (attach == null) {
+				throw Verbs.failure(Op.ATTACH_COUNTERS_POINT_FLOW.verb(), Errno.EOPNOTSUPP,
+						this.device.ops().whyMissing(Op.ATTACH_COUNTERS_POINT_FLOW));
+			}
+			Memory attr = new Memory(ATTACH_ATTR_SIZE);
+			attr.setInt(0, type.nativeValue());
+			attr.setInt(4, index);
+			attr.setInt(8, 0);
+			int rc = attach.invokeInt(new Object[] { this.pointer, attr, null });
+			if (rc != 0) {
+				throw Verbs.failure(Op.ATTACH_COUNTERS_POINT_FLOW.verb(), rc, attachFailureDetail(rc, point));
+			}
+			synchronized (this) {
+				this.points.add(point);
+				int newSize = Math.max(this.size, index + 1);
+				if (newSize != this.size) {
+					this.buffer = new Memory((long) newSize * Long.BYTES);
+					this.buffer.clear();
+					this.size = newSize;
+					this.freshArgs = readArgs(newSize, ReadMode.FRESH.flags());
+					this.cachedArgs = readArgs(newSize, ReadMode.PREFER_CACHED.flags());
+				}
+			}
+		}
+		finally {
+			this.device.readLock().unlock();
+		}
+	}
+
+	private String attachFailureDetail(int errno, CounterPoint point) {
+		String what = point.type() + " at index " + point.index() + " on " + this.device.name();
+		if (errno == Errno.EBUSY) {
+			return what + ": points can only be attached before the counters are bound to a flow";
+		}
+		if (errno == Errno.EOPNOTSUPP) {
+			return what + ": only the mlx5 provider implements flow counters";
+		}
+		return what;
+	}
+
+	@Override
+	public synchronized List<CounterPoint> points() {
+		return List.copyOf(this.points);
+	}
+
+	@Override
+	public int size() {
+		return this.size;
+	}
+
+	@Override
+	public boolean isBound() {
+		NativeFlow flow = this.bound;
+		return flow != null && !flow.isClosed();
+	}
+
+	void bind(NativeFlow flow) {
+		this.bound = flow;
+	}
+
+	void unbind(NativeFlow flow) {
+		if (this.bound == flow) {
+			this.bound = null;
+		}
+	}
+
+	@Override
+	public void read(long[] values, ReadMode mode) {
+		this.device.readLock().lock();
+		try {
+			ensureOpen();
+			Function read = this.readCounters;
+			if (read == null) {
+				throw Verbs.failure(Op.READ_COUNTERS.verb(), Errno.EOPNOTSUPP,
+						this.device.ops().whyMissing(Op.READ_COUNTERS));
+			}
+			synchronized (this) {
+				int count = this.size;
+				Object[] args;
+				if (values.length >= count) {
+					args = (mode == ReadMode.FRESH) ? this.freshArgs : this.cachedArgs;
+				}
+				else {
+					args = new Object[] { this.pointer, this.buffer, values.length, mode.flags() };
+				}
+				int rc = read.invokeInt(args);
+				if (rc != 0) {
+					throw Verbs.failure(Op.READ_COUNTERS.verb(), rc, readFailureDetail(rc, values.length));
+				}
+				this.buffer.read(0, values, 0, count);
+			}
+		}
+		finally {
+			this.device.readLock().unlock();
+		}
+	}
+
+	private String readFailureDetail(int errno, int slots) {
+		String what = describe();
+		if (errno == Errno.EINVAL && this.bound == null) {
+			return what + " are bound to no flow; create a flow with them first";
+		}
+		if (errno == Errno.EINVAL && slots < this.size) {
+			return what + " need " + this.size + " slots, but the array has " + slots;
+		}
+		return what;
+	}
+
+	@Override
+	public CountersSnapshot read(ReadMode mode) {
+		long[] values = new long[this.size];
+		read(values, mode);
+		return new CountersSnapshot(values, Instant.now());
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed.get() || this.device.isClosed();
+	}
+
+	@Override
+	public void close() {
+		this.device.writeLock().lock();
+		try {
+			closeLocked();
+		}
+		finally {
+			this.device.writeLock().unlock();
+		}
+	}
+
+	/**
+	 * Destroy the bound flow, then the handle; call with the device's write lock held.
+	 */
+	void closeLocked() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		this.device.removed(this);
+		NativeFlow flow = this.bound;
+		if (flow != null) {
+			flow.closeLocked();
+		}
+		Function destroy = this.device.ops().get(Op.DESTROY_COUNTERS);
+		int rc = (destroy != null) ? destroy.invokeInt(new Object[] { this.pointer }) : Errno.EOPNOTSUPP;
+		if (rc != 0) {
+			throw Verbs.failure(Op.DESTROY_COUNTERS.verb(), rc, describe());
+		}
+	}
+
+	private String describe() {
+		return "Counters on " + this.device.name();
+	}
+
+	@Override
+	public String toString() {
+		return describe() + " " + points() + (isBound() ? ", bound" : "") + (isClosed() ? ", closed" : "");
+	}
+
+}

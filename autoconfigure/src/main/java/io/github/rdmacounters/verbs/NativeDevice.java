@@ -1,0 +1,386 @@
+package io.github.rdmacounters.verbs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import com.sun.jna.Function;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCounters;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
+import io.github.rdmacounters.verbs.IbvHandles.IbvFlow;
+import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
+import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
+import io.github.rdmacounters.verbs.VerbsOps.Op;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An open libibverbs context and everything created from it.
+ * <p>
+ * One device-wide read-write lock guards every native handle: calls take the read lock and
+ * check that the device (and their object) is open before touching native code; creating and
+ * closing objects take the write lock. So a close racing a read either waits for the read or
+ * makes it fail with {@link RdmaClosedException}; no call ever reaches a destroyed handle.
+ * Closing the device destroys its flows, counters, queue pair, completion queue and
+ * protection domain, in that order, then closes the context.
+ *
+ * @author rdma-counters
+ */
+final class NativeDevice implements RdmaDevice {
+
+	private final IbvLibrary lib;
+
+	private final String name;
+
+	private final IbvContext context;
+
+	private final VerbsOps ops;
+
+	private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private final List<NativeCounters> counters = new ArrayList<>();
+
+	private final List<NativeFlow> flows = new ArrayList<>();
+
+	private @Nullable IbvPd pd;
+
+	private @Nullable IbvCq cq;
+
+	private @Nullable IbvQp qp;
+
+	private long capabilityFlags = -1;
+
+	NativeDevice(IbvLibrary lib, String name, IbvContext context) {
+		this.lib = lib;
+		this.name = name;
+		this.context = context;
+		this.ops = VerbsOps.of(context.getPointer());
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String backend() {
+		return NativeBackend.NAME;
+	}
+
+	Lock readLock() {
+		return this.lock.readLock();
+	}
+
+	Lock writeLock() {
+		return this.lock.writeLock();
+	}
+
+	VerbsOps ops() {
+		return this.ops;
+	}
+
+	/**
+	 * Throw if the device is closed; call with a lock held.
+	 */
+	void ensureOpen() {
+		if (this.closed.get()) {
+			throw new RdmaClosedException("Device " + this.name);
+		}
+	}
+
+	@Override
+	public DeviceAttributes queryDevice() {
+		readLock().lock();
+		try {
+			ensureOpen();
+			IbvDeviceAttr attr = queryDeviceAttr();
+			long flags = attr.device_cap_flags & 0xFFFF_FFFFL;
+			return new DeviceAttributes(attr.firmwareVersion(), Verbs.be64ToHost(attr.node_guid), attr.vendor_id,
+					attr.vendor_part_id, attr.phys_port_cnt & 0xFF, flags);
+		}
+		finally {
+			readLock().unlock();
+		}
+	}
+
+	private IbvDeviceAttr queryDeviceAttr() {
+		IbvDeviceAttr attr = new IbvDeviceAttr();
+		int rc = this.lib.ibv_query_device(this.context, attr);
+		if (rc != 0) {
+			throw Verbs.failure("ibv_query_device", rc, "device " + this.name);
+		}
+		return attr;
+	}
+
+	@Override
+	public PortAttributes queryPort(int port) {
+		IbvPortAttr attr = queryPortAttr(port);
+		return new PortAttributes(port, PortState.of(attr.state), attr.phys_state & 0xFF,
+				LinkLayer.of(attr.link_layer & 0xFF), Verbs.mtuBytes(attr.active_mtu), attr.active_speed & 0xFF,
+				attr.active_width & 0xFF);
+	}
+
+	/**
+	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does: through the
+	 * full-size {@code query_port} op with the size of the structure, or through the exported
+	 * compat symbol where the context has no such op.
+	 * @param port the port number
+	 * @return the attributes
+	 */
+	IbvPortAttr queryPortAttr(int port) {
+		checkPort(port);
+		readLock().lock();
+		try {
+			ensureOpen();
+			IbvPortAttr attr = new IbvPortAttr();
+			Function queryPort = this.ops.get(Op.QUERY_PORT);
+			int rc;
+			if (queryPort != null) {
+				rc = queryPort.invokeInt(
+						new Object[] { this.context.getPointer(), (byte) port, attr, (long) attr.size() });
+				attr.read();
+			}
+			else {
+				rc = this.lib.ibv_query_port(this.context, (byte) port, attr);
+			}
+			if (rc != 0) {
+				throw Verbs.failure("ibv_query_port", rc, "device " + this.name + " port " + port);
+			}
+			return attr;
+		}
+		finally {
+			readLock().unlock();
+		}
+	}
+
+	private static void checkPort(int port) {
+		if (port < 1 || port > 255) {
+			throw new IllegalArgumentException("Port numbers start at 1 and end at 255, but was " + port);
+		}
+	}
+
+	@Override
+	public Counters createCounters() {
+		writeLock().lock();
+		try {
+			ensureOpen();
+			Function create = this.ops.get(Op.CREATE_COUNTERS);
+			if (create == null) {
+				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_COUNTERS));
+			}
+			Memory initAttr = new Memory(4);
+			initAttr.setInt(0, 0);
+			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { this.context.getPointer(), initAttr });
+			if (handle == null) {
+				int errno = Native.getLastError();
+				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP)
+						? "only the mlx5 provider implements flow counters; device " + this.name + " has none" : null);
+			}
+			NativeCounters created = new NativeCounters(this, new IbvCounters(handle));
+			this.counters.add(created);
+			return created;
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
+	@Override
+	public Flow createFlow(int port, FlowSpec spec, Counters counters) {
+		checkPort(port);
+		if (!(counters instanceof NativeCounters nativeCounters) || nativeCounters.device() != this) {
+			throw new IllegalArgumentException("The counters of a flow on " + this.name
+					+ " must be created by the same device, but were " + counters);
+		}
+		writeLock().lock();
+		try {
+			ensureOpen();
+			nativeCounters.ensureOpen();
+			if (!managedFlowSteering()) {
+				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP, "device " + this.name
+						+ " does not support managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING), "
+						+ "which flow counters need");
+			}
+			Function create = this.ops.get(Op.CREATE_FLOW);
+			if (create == null) {
+				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_FLOW));
+			}
+			IbvQp queuePair = queuePair();
+			Memory attr = FlowEncoder.encode(port, spec, nativeCounters.handle().getPointer());
+			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { queuePair.getPointer(), attr });
+			if (handle == null) {
+				int errno = Native.getLastError();
+				throw Verbs.failure(Op.CREATE_FLOW.verb(), errno, flowFailureDetail(errno, port, spec, nativeCounters));
+			}
+			NativeFlow flow = new NativeFlow(this, new IbvFlow(handle), port, spec, nativeCounters);
+			nativeCounters.bind(flow);
+			this.flows.add(flow);
+			return flow;
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
+	private String flowFailureDetail(int errno, int port, FlowSpec spec, NativeCounters counters) {
+		String what = "flow '" + spec.describe() + "' on " + this.name + " port " + port;
+		if (errno == Errno.EINVAL && counters.points().isEmpty()) {
+			return what + ": the counters have no point attached; attach packets or bytes first";
+		}
+		if (errno == Errno.EBUSY && counters.isBound()) {
+			return what + ": the counters already feed another flow";
+		}
+		if (errno == Errno.EPERM || errno == Errno.EACCES) {
+			return what + ": steering rules need CAP_NET_RAW";
+		}
+		return what;
+	}
+
+	private boolean managedFlowSteering() {
+		if (this.capabilityFlags < 0) {
+			this.capabilityFlags = queryDeviceAttr().device_cap_flags & 0xFFFF_FFFFL;
+		}
+		return (this.capabilityFlags & DeviceAttributes.MANAGED_FLOW_STEERING) != 0;
+	}
+
+	/**
+	 * Return the raw packet queue pair the flows hang on, creating it with its protection
+	 * domain and completion queue on first use. Call with the write lock held.
+	 */
+	private IbvQp queuePair() {
+		IbvQp existing = this.qp;
+		if (existing != null) {
+			return existing;
+		}
+		IbvPd newPd = this.lib.ibv_alloc_pd(this.context);
+		if (newPd == null) {
+			throw Verbs.failure("ibv_alloc_pd", Native.getLastError(), "device " + this.name);
+		}
+		IbvCq newCq = this.lib.ibv_create_cq(this.context, 1, null, null, 0);
+		if (newCq == null) {
+			int errno = Native.getLastError();
+			this.lib.ibv_dealloc_pd(newPd);
+			throw Verbs.failure("ibv_create_cq", errno, "device " + this.name);
+		}
+		IbvQpInitAttr attr = new IbvQpInitAttr();
+		attr.send_cq = newCq.getPointer();
+		attr.recv_cq = newCq.getPointer();
+		attr.max_send_wr = 1;
+		attr.max_recv_wr = 1;
+		attr.max_send_sge = 1;
+		attr.max_recv_sge = 1;
+		attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
+		IbvQp newQp = this.lib.ibv_create_qp(newPd, attr);
+		if (newQp == null) {
+			int errno = Native.getLastError();
+			this.lib.ibv_destroy_cq(newCq);
+			this.lib.ibv_dealloc_pd(newPd);
+			throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
+					? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
+					: "raw packet queue pair on " + this.name);
+		}
+		this.pd = newPd;
+		this.cq = newCq;
+		this.qp = newQp;
+		return newQp;
+	}
+
+	void removed(NativeCounters child) {
+		this.counters.remove(child);
+	}
+
+	void removed(NativeFlow child) {
+		this.flows.remove(child);
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed.get();
+	}
+
+	@Override
+	public void close() {
+		writeLock().lock();
+		try {
+			if (!this.closed.compareAndSet(false, true)) {
+				return;
+			}
+			RdmaOperationException failure = null;
+			for (NativeFlow flow : List.copyOf(this.flows)) {
+				failure = collect(failure, flow::closeLocked);
+			}
+			for (NativeCounters child : List.copyOf(this.counters)) {
+				failure = collect(failure, child::closeLocked);
+			}
+			IbvQp oldQp = this.qp;
+			IbvCq oldCq = this.cq;
+			IbvPd oldPd = this.pd;
+			this.qp = null;
+			this.cq = null;
+			this.pd = null;
+			if (oldQp != null) {
+				failure = collect(failure, () -> check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp)));
+			}
+			if (oldCq != null) {
+				failure = collect(failure, () -> check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq)));
+			}
+			if (oldPd != null) {
+				failure = collect(failure, () -> check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd)));
+			}
+			failure = collect(failure, () -> check("ibv_close_device", this.lib.ibv_close_device(this.context)));
+			if (failure != null) {
+				throw failure;
+			}
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
+	private void check(String verb, int rc) {
+		if (rc != 0) {
+			throw Verbs.failure(verb, rc, "closing " + this.name);
+		}
+	}
+
+	private static @Nullable RdmaOperationException collect(@Nullable RdmaOperationException failure,
+			Runnable action) {
+		try {
+			action.run();
+			return failure;
+		}
+		catch (RdmaOperationException ex) {
+			if (failure == null) {
+				return ex;
+			}
+			failure.addSuppressed(ex);
+			return failure;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "NativeDevice[" + this.name + (isClosed() ? ", closed]" : "]");
+	}
+
+}

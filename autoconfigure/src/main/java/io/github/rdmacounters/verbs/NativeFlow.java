@@ -1,0 +1,92 @@
+package io.github.rdmacounters.verbs;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.sun.jna.Function;
+
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.verbs.IbvHandles.IbvFlow;
+import io.github.rdmacounters.verbs.VerbsOps.Op;
+
+/**
+ * A native steering flow ({@code struct ibv_flow}) with a count action, owned by a
+ * {@link NativeDevice}.
+ *
+ * @author rdma-counters
+ */
+final class NativeFlow implements Flow {
+
+	private final NativeDevice device;
+
+	private final IbvFlow handle;
+
+	private final int port;
+
+	private final FlowSpec spec;
+
+	private final NativeCounters counters;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	NativeFlow(NativeDevice device, IbvFlow handle, int port, FlowSpec spec, NativeCounters counters) {
+		this.device = device;
+		this.handle = handle;
+		this.port = port;
+		this.spec = spec;
+		this.counters = counters;
+	}
+
+	@Override
+	public int port() {
+		return this.port;
+	}
+
+	@Override
+	public FlowSpec spec() {
+		return this.spec;
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed.get() || this.device.isClosed();
+	}
+
+	@Override
+	public void close() {
+		this.device.writeLock().lock();
+		try {
+			closeLocked();
+		}
+		finally {
+			this.device.writeLock().unlock();
+		}
+	}
+
+	/**
+	 * Destroy the flow; call with the device's write lock held.
+	 */
+	void closeLocked() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		this.device.removed(this);
+		this.counters.unbind(this);
+		Function destroy = this.device.ops().get(Op.DESTROY_FLOW);
+		int rc = (destroy != null) ? destroy.invokeInt(new Object[] { this.handle.getPointer() }) : Errno.EOPNOTSUPP;
+		if (rc != 0) {
+			throw Verbs.failure(Op.DESTROY_FLOW.verb(), rc, describe());
+		}
+	}
+
+	private String describe() {
+		return "flow '" + this.spec.describe() + "' on " + this.device.name() + " port " + this.port;
+	}
+
+	@Override
+	public String toString() {
+		return "Flow[" + describe() + (isClosed() ? ", closed]" : "]");
+	}
+
+}

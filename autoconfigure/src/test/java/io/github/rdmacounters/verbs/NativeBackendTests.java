@@ -1,0 +1,157 @@
+package io.github.rdmacounters.verbs;
+
+import java.net.InetAddress;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link NativeBackend} against the fake libibverbs: device list, open, query.
+ *
+ * @author rdma-counters
+ */
+class NativeBackendTests {
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final NativeBackend backend = this.fake.backend();
+
+	@BeforeEach
+	void reset() {
+		this.fake.reset();
+	}
+
+	@AfterEach
+	void nothingLeaked() {
+		this.fake.assertClean();
+	}
+
+	@Test
+	void devicesListsNamesAndGuidsInHostOrder() {
+		this.fake.device("mlx5_0").guid(0x0c42_a103_0065_0f2cL).add();
+		this.fake.device("rxe0").guid(0x0200_00ff_fe00_0001L).add();
+		assertThat(this.backend.devices()).containsExactly(new DeviceId("mlx5_0", 0x0c42_a103_0065_0f2cL),
+				new DeviceId("rxe0", 0x0200_00ff_fe00_0001L));
+		assertThat(this.backend.devices().get(0).formattedGuid()).isEqualTo("0c42:a103:0065:0f2c");
+	}
+
+	@Test
+	void devicesWithStackButNoDeviceIsEmpty() {
+		assertThat(this.backend.devices()).isEmpty();
+	}
+
+	@Test
+	void devicesWithoutKernelStackThrowsNoKernelStack() {
+		this.fake.noKernelStack(true);
+		assertThatExceptionOfType(RdmaUnavailableException.class).isThrownBy(this.backend::devices)
+			.satisfies((ex) -> assertThat(ex.reason()).isEqualTo(Reason.NO_KERNEL_STACK))
+			.withMessageContaining("ibv_get_device_list failed: ENOSYS (38) Function not implemented")
+			.withMessageContaining("no RDMA stack");
+	}
+
+	@Test
+	void devicesWhenListingFailsNamesVerbAndErrno() {
+		this.fake.failNext("ibv_get_device_list", Errno.ENOMEM);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(this.backend::devices)
+			.withMessageStartingWith("ibv_get_device_list failed: ENOMEM (12) Cannot allocate memory");
+	}
+
+	@Test
+	void openUnknownDeviceListsTheDevicesThatExist() {
+		this.fake.device("mlx5_0").add().device("mlx5_1").add();
+		assertThatExceptionOfType(DeviceNotFoundException.class).isThrownBy(() -> this.backend.open("mlx5_9"))
+			.withMessage("No RDMA device named 'mlx5_9'; devices found: mlx5_0, mlx5_1");
+	}
+
+	@Test
+	void openWhenOpenFailsNamesVerbAndErrno() {
+		this.fake.device("mlx5_0").add();
+		this.fake.failNext("ibv_open_device", Errno.EACCES);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> this.backend.open("mlx5_0"))
+			.withMessageStartingWith("ibv_open_device failed: EACCES (13) Permission denied")
+			.withMessageContaining("group rdma");
+	}
+
+	@Test
+	void queryDeviceReportsFirmwareGuidVendorPortsAndFlowSteering() {
+		this.fake.device("mlx5_0").guid(0x1122_3344_5566_7788L).firmware("22.36.1010").vendor(0x02c9, 4125).ports(2)
+			.add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			DeviceAttributes attributes = device.queryDevice();
+			assertThat(attributes.firmwareVersion()).isEqualTo("22.36.1010");
+			assertThat(attributes.nodeGuid()).isEqualTo(0x1122_3344_5566_7788L);
+			assertThat(attributes.vendorId()).isEqualTo(0x02c9);
+			assertThat(attributes.vendorPartId()).isEqualTo(4125);
+			assertThat(attributes.physicalPortCount()).isEqualTo(2);
+			assertThat(attributes.managedFlowSteering()).isTrue();
+			assertThat(device.name()).isEqualTo("mlx5_0");
+			assertThat(device.backend()).isEqualTo("native");
+		}
+	}
+
+	@Test
+	void queryPortReportsStateLinkLayerMtuAndSpeed() {
+		this.fake.device("mlx5_0").ports(2).portState(2, PortState.DOWN).physicalState(2, 3)
+			.linkLayer(2, LinkLayer.INFINIBAND).activeMtu(2, 4096).speed(2, 32, 2).add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			PortAttributes port1 = device.queryPort(1);
+			assertThat(port1.state()).isEqualTo(PortState.ACTIVE);
+			assertThat(port1.physicalStateName()).isEqualTo("LinkUp");
+			assertThat(port1.linkLayer()).isEqualTo(LinkLayer.ETHERNET);
+			assertThat(port1.activeMtu()).isEqualTo(1024);
+			PortAttributes port2 = device.queryPort(2);
+			assertThat(port2).isEqualTo(new PortAttributes(2, PortState.DOWN, 3, LinkLayer.INFINIBAND, 4096, 32, 2));
+			assertThat(port2.rateGbps()).isEqualTo(100.0);
+		}
+	}
+
+	@Test
+	void udpFlowCountsOnlyRoceV2Packets() throws Exception {
+		this.fake.device("mlx5_0").add();
+		InetAddress a = InetAddress.getByName("192.168.10.1");
+		InetAddress b = InetAddress.getByName("192.168.10.2");
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			counters.attach(CounterType.BYTES, 1);
+			Flow flow = device.createFlow(1,
+					FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(Packet.ROCE_V2_PORT).build(), counters);
+			assertThat(counters.isBound()).isTrue();
+			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 4791, 1000))).isEqualTo(1);
+			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 4791, 300))).isEqualTo(1);
+			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 53, 100))).isZero();
+			assertThat(this.fake.deliver("mlx5_0", 1, Packet.tcp(a, 50000, b, 4791, 100))).isZero();
+			long[] values = new long[2];
+			counters.read(values, ReadMode.FRESH);
+			assertThat(values).containsExactly(2, 1300);
+			assertThat(counters.read(ReadMode.PREFER_CACHED).values()).containsExactly(2, 1300);
+			assertThat(flow.isClosed()).isFalse();
+			counters.close();
+			assertThat(flow.isClosed()).isTrue();
+			assertThat(counters.isClosed()).isTrue();
+		}
+	}
+
+}
