@@ -1,0 +1,19 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.Map;
+
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.ReadMode;
+
+/**
+ * A validated counter set: what {@code rdma.counter-sets.<name>} asks for.
+ *
+ * @param name the set name
+ * @param indexes the index of each counter type, in configuration order
+ * @param readMode how the counters are read
+ * @param spec the flow that feeds the counters
+ */
+record CounterSetDefinition(String name, Map<CounterType, Integer> indexes, ReadMode readMode, FlowSpec spec) {
+
+}

@@ -1,0 +1,27 @@
+package io.github.rdmacounters.autoconfigure;
+
+import io.github.rdmacounters.core.DeviceNotFoundException;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Analyzes {@link DeviceNotFoundException}: the configured device does not exist; lists the
+ * devices that do.
+ *
+ * @author rdma-counters
+ */
+class DeviceNotFoundFailureAnalyzer extends AbstractFailureAnalyzer<DeviceNotFoundException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, DeviceNotFoundException cause) {
+		String found = cause.available().isEmpty() ? "none" : String.join(", ", cause.available());
+		String description = "The RDMA device '" + cause.deviceName() + "' (rdma.device) was not found. Devices found: "
+				+ found + ".";
+		String action = cause.available().isEmpty() ? RdmaFailureActions.NO_DEVICE
+				: "Set rdma.device to one of the devices found (" + found + "), or remove rdma.device when there is "
+						+ "only one. " + RdmaFailureActions.START_WITHOUT;
+		return new FailureAnalysis(description, action, cause);
+	}
+
+}

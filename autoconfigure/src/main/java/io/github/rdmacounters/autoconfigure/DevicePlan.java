@@ -1,0 +1,17 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A validated device configuration: which device, which port, which counter sets.
+ *
+ * @param device the device name, or {@code null} to use the only device there is
+ * @param port the port number
+ * @param counterSets the counter sets to create
+ * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for messages
+ */
+record DevicePlan(@Nullable String device, int port, List<CounterSetDefinition> counterSets, String propertyPrefix) {
+
+}

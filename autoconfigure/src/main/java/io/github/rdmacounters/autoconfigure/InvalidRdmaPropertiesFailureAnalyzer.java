@@ -1,0 +1,29 @@
+package io.github.rdmacounters.autoconfigure;
+
+import io.github.rdmacounters.autoconfigure.InvalidRdmaPropertiesException.Problem;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Analyzes {@link InvalidRdmaPropertiesException}: lists each property with its value and
+ * what is allowed.
+ *
+ * @author rdma-counters
+ */
+class InvalidRdmaPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRdmaPropertiesException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidRdmaPropertiesException cause) {
+		StringBuilder description = new StringBuilder("Invalid RDMA configuration:\n");
+		for (Problem problem : cause.problems()) {
+			description.append("\n    Property: ").append(problem.property());
+			description.append("\n    Value: ")
+				.append((problem.value() != null) ? "\"" + problem.value() + "\"" : "(not set)");
+			description.append("\n    Reason: ").append(problem.requirement()).append('\n');
+		}
+		String action = "Update the rdma properties of your application's configuration as each reason says.";
+		return new FailureAnalysis(description.toString(), action, cause);
+	}
+
+}

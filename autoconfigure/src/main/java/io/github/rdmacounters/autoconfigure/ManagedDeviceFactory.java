@@ -1,0 +1,169 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Opens the device of a {@link DevicePlan} and creates its counter sets: for each set a
+ * counters handle with its points attached, then the flow that feeds it. On failure
+ * everything created so far is closed again, in reverse order, before the failure is thrown
+ * or, when the application may start without the device, turned into an unavailable
+ * {@link ManagedDevice}.
+ *
+ * @author rdma-counters
+ */
+final class ManagedDeviceFactory {
+
+	private static final Log logger = LogFactory.getLog(ManagedDeviceFactory.class);
+
+	private final RdmaBackend backend;
+
+	private final Duration readCacheTtl;
+
+	private final Clock clock;
+
+	private final Function<String, @Nullable PortCountersSource> portCounters;
+
+	/**
+	 * Create a factory.
+	 * @param backend the backend that opens devices
+	 * @param readCacheTtl how long a read of a counter set is reused
+	 * @param clock the clock that stamps reads
+	 * @param portCounters the port counters source of a device name, or {@code null} for none
+	 */
+	ManagedDeviceFactory(RdmaBackend backend, Duration readCacheTtl, Clock clock,
+			Function<String, @Nullable PortCountersSource> portCounters) {
+		this.backend = backend;
+		this.readCacheTtl = readCacheTtl;
+		this.clock = clock;
+		this.portCounters = portCounters;
+	}
+
+	/**
+	 * Open the planned device and create its counter sets.
+	 * @param plan the validated configuration
+	 * @param failOnUnavailable whether a missing or unsupported device fails; otherwise an
+	 * unavailable device is returned
+	 * @return the managed device
+	 */
+	ManagedDevice create(DevicePlan plan, boolean failOnUnavailable) {
+		String name = plan.device();
+		try {
+			if (name == null) {
+				name = onlyDevice();
+			}
+			return open(name, plan);
+		}
+		catch (InvalidRdmaPropertiesException ex) {
+			throw ex;
+		}
+		catch (NoUniqueRdmaDeviceException ex) {
+			if (failOnUnavailable || !ex.devices().isEmpty()) {
+				throw ex;
+			}
+			return unavailable("(none)", plan, ex);
+		}
+		catch (RdmaException ex) {
+			if (failOnUnavailable) {
+				throw ex;
+			}
+			return unavailable((name != null) ? name : "(none)", plan, ex);
+		}
+		catch (LinkageError ex) {
+			RdmaUnavailableException unavailable = new RdmaUnavailableException(
+					RdmaUnavailableException.Reason.LIBRARY_NOT_LOADABLE,
+					"The " + this.backend.name() + " backend could not load its library: " + ex, ex);
+			if (failOnUnavailable) {
+				throw unavailable;
+			}
+			return unavailable((name != null) ? name : "(none)", plan, unavailable);
+		}
+	}
+
+	private ManagedDevice unavailable(String name, DevicePlan plan, RuntimeException cause) {
+		logger.warn("Starting without RDMA device " + name + " (" + plan.propertyPrefix()
+				+ ".fail-on-unavailable=false): " + cause.getMessage());
+		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause);
+	}
+
+	private String onlyDevice() {
+		List<String> names = this.backend.devices().stream().map(DeviceId::name).toList();
+		if (names.size() != 1) {
+			throw new NoUniqueRdmaDeviceException(this.backend.name(), names);
+		}
+		return names.get(0);
+	}
+
+	private ManagedDevice open(String name, DevicePlan plan) {
+		RdmaDevice device = this.backend.open(name);
+		List<CounterSet> sets = new ArrayList<>();
+		try {
+			checkPort(device, plan);
+			for (CounterSetDefinition definition : plan.counterSets()) {
+				sets.add(createSet(device, plan.port(), definition));
+			}
+			PortCountersSource source = this.portCounters.apply(name);
+			return new ManagedDevice(device, plan.port(), sets, source);
+		}
+		catch (RuntimeException ex) {
+			for (int i = sets.size() - 1; i >= 0; i--) {
+				closeQuietly(sets.get(i), ex);
+			}
+			closeQuietly(device, ex);
+			throw ex;
+		}
+	}
+
+	private static void checkPort(RdmaDevice device, DevicePlan plan) {
+		int ports = device.queryDevice().physicalPortCount();
+		if (plan.port() > ports) {
+			throw new InvalidRdmaPropertiesException(plan.propertyPrefix() + ".port", plan.port(),
+					"must be 1 to " + ports + ": " + device.name() + " has " + ports
+							+ ((ports == 1) ? " port" : " ports"));
+		}
+	}
+
+	private CounterSet createSet(RdmaDevice device, int port, CounterSetDefinition definition) {
+		Counters counters = null;
+		try {
+			counters = device.createCounters();
+			Counters attached = counters;
+			definition.indexes().forEach(attached::attach);
+			device.createFlow(port, definition.spec(), counters);
+			return new CounterSet(definition.name(), device.name(), port, definition.spec(), definition.indexes(),
+					definition.readMode(), counters, this.readCacheTtl, this.clock);
+		}
+		catch (RuntimeException ex) {
+			if (counters != null) {
+				closeQuietly(counters, ex);
+			}
+			throw new CounterSetCreationException(definition.name(), device.name(), port, ex);
+		}
+	}
+
+	private static void closeQuietly(AutoCloseable closeable, RuntimeException failure) {
+		try {
+			closeable.close();
+		}
+		catch (Exception ex) {
+			failure.addSuppressed(ex);
+		}
+	}
+
+}

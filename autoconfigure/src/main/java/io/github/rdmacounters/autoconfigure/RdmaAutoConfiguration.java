@@ -1,0 +1,96 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
+import io.github.rdmacounters.verbs.NativeBackend;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of RDMA counters: the backend
+ * ({@code rdma.backend}), the configured device with its counter sets and port counters as a
+ * {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
+ * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after the
+ * set ({@code @Qualifier("roce") Counters}).
+ * <p>
+ * The context closes them in the order rdma-core needs: each set's flow, then its counters,
+ * then the device's queue pair, completion queue and protection domain, then the device. An
+ * application that builds its own flows asks the device for plain counters:
+ * {@code managedDevice.device().createCounters()}, then attaches points and calls
+ * {@code device.createFlow(port, spec, counters)}; the device closes them when the context
+ * closes. Every bean backs off when the application defines its own.
+ *
+ * @author rdma-counters
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(prefix = RdmaProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RdmaProperties.class)
+@Import(CountersBeanRegistrar.class)
+public final class RdmaAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaBackend rdmaBackend(RdmaProperties properties) {
+		return switch (properties.getBackend()) {
+			case NATIVE -> new NativeBackend(properties.getNative().getLibrary());
+			case SIMULATED -> new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));
+		};
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend) {
+		DevicePlan plan = RdmaPropertiesValidator.validate(properties);
+		Duration ttl = properties.getReadCacheTtl();
+		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters(properties, backend))
+			.create(plan, properties.isFailOnUnavailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaRegistry rdmaRegistry(List<ManagedDevice> devices) {
+		return new RdmaRegistry(devices);
+	}
+
+	private static SimulatedDeviceSpec simulatedDevice(RdmaProperties.Simulated simulated) {
+		return SimulatedDeviceSpec.builder()
+			.name(simulated.getDeviceName())
+			.portCount(simulated.getPorts())
+			.linkLayer(simulated.getLinkLayer())
+			.countersSupported(simulated.isCountersSupported())
+			.managedFlowSteering(simulated.isManagedFlowSteering())
+			.build();
+	}
+
+	private static Function<String, @Nullable PortCountersSource> portCounters(RdmaProperties properties,
+			RdmaBackend backend) {
+		Duration ttl = properties.getReadCacheTtl();
+		if (!properties.getPortCounters().isEnabled()) {
+			return (device) -> null;
+		}
+		if (backend instanceof SimulatedBackend simulated) {
+			return (device) -> simulated.portCounters(device, ttl);
+		}
+		Path root = Path.of(properties.getPortCounters().getSysfsRoot());
+		return (device) -> SysfsPortCountersSource.of(device, root, ttl);
+	}
+
+}

@@ -1,0 +1,75 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.Set;
+
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaOperationException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Analyzes {@link RdmaOperationException}: a verb failed while the device or a counter set
+ * was set up. Recognises counters the provider does not implement, flow steering the device
+ * does not support, and missing permissions; names the counter set when one was being
+ * created.
+ *
+ * @author rdma-counters
+ */
+class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperationException> {
+
+	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
+			"ibv_read_counters", "ibv_destroy_counters");
+
+	private static final Set<String> FLOW_VERBS = Set.of("ibv_create_flow", "ibv_create_qp");
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, RdmaOperationException cause) {
+		CounterSetCreationException set = findCause(rootFailure, CounterSetCreationException.class);
+		String where = where(set);
+		int errno = cause.errno();
+		String verb = cause.verb();
+		if (errno == Errno.EPERM || errno == Errno.EACCES) {
+			return new FailureAnalysis(where + " was not permitted: " + cause.getMessage()
+					+ ". Flow counters need a raw packet queue pair and steering rules, which need CAP_NET_RAW.",
+					"Give the process CAP_NET_RAW: e.g. setcap cap_net_raw+ep on the java binary, "
+							+ "AmbientCapabilities=CAP_NET_RAW in a systemd unit, or capabilities add [NET_RAW] in "
+							+ "a Kubernetes securityContext; or run as root. " + RdmaFailureActions.START_WITHOUT,
+					cause);
+		}
+		if (COUNTER_VERBS.contains(verb) && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
+			return new FailureAnalysis(where + " failed: " + cause.getMessage()
+					+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
+					+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
+					"Remove rdma.counter-sets to keep only the port counters of this device, set rdma.device to an "
+							+ "mlx5 device, or set rdma.fail-on-unavailable=false to start without the device and "
+							+ "report it through health.",
+					cause);
+		}
+		if (FLOW_VERBS.contains(verb)) {
+			return new FailureAnalysis(where + " failed: " + cause.getMessage()
+					+ ". The device could not steer the flow: flow counters need a device with managed flow "
+					+ "steering and a flow the provider accepts on this port.",
+					"Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
+							+ ((set != null) ? "rdma.counter-sets." + set.setName() + ".flow" : "rdma.counter-sets")
+							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "
+							+ "flow, or remove rdma.counter-sets to keep only the port counters. "
+							+ RdmaFailureActions.START_WITHOUT,
+					cause);
+		}
+		return new FailureAnalysis(where + " failed: " + cause.getMessage() + ".",
+				"Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno) + " from "
+						+ verb + ". " + RdmaFailureActions.START_WITHOUT,
+				cause);
+	}
+
+	private static String where(@Nullable CounterSetCreationException set) {
+		if (set == null) {
+			return "Setting up the RDMA device";
+		}
+		return "Creating counter set '" + set.setName() + "' (rdma.counter-sets." + set.setName() + ") on "
+				+ set.deviceName() + " port " + set.port();
+	}
+
+}

@@ -1,0 +1,72 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.List;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
+import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the failure analyzers registered in {@code META-INF/spring.factories} on a startup
+ * failure, in the order Spring Boot does, and checks the first analysis.
+ *
+ * @author rdma-counters
+ */
+final class FailureAnalysisAssert {
+
+	private final Throwable failure;
+
+	private final FailureAnalyzer analyzer;
+
+	private final FailureAnalysis analysis;
+
+	private FailureAnalysisAssert(Throwable failure, FailureAnalyzer analyzer, FailureAnalysis analysis) {
+		this.failure = failure;
+		this.analyzer = analyzer;
+		this.analysis = analysis;
+	}
+
+	static FailureAnalysisAssert of(Throwable failure) {
+		assertThat(failure).as("startup failure").isNotNull();
+		ArgumentResolver arguments = ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
+			.and(Environment.class, new StandardEnvironment());
+		List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class, arguments, FailureHandler.handleMessage((message, ex) -> {
+			}));
+		for (FailureAnalyzer analyzer : analyzers) {
+			FailureAnalysis analysis = analyzer.analyze(failure);
+			if (analysis != null) {
+				return new FailureAnalysisAssert(failure, analyzer, analysis);
+			}
+		}
+		throw new AssertionError("No failure analyzer analyzed " + failure);
+	}
+
+	FailureAnalysisAssert analyzedBy(Class<? extends FailureAnalyzer> type) {
+		assertThat(this.analyzer).as("analyzer of %s", this.failure).isInstanceOf(type);
+		return this;
+	}
+
+	FailureAnalysisAssert descriptionContains(String... parts) {
+		assertThat(this.analysis.getDescription()).contains(parts);
+		return this;
+	}
+
+	FailureAnalysisAssert actionContains(String... parts) {
+		assertThat(this.analysis.getAction()).contains(parts);
+		return this;
+	}
+
+	FailureAnalysis analysis() {
+		return this.analysis;
+	}
+
+}

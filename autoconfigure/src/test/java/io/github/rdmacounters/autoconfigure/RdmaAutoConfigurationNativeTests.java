@@ -1,0 +1,325 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.verbs.NativeBackend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaAutoConfiguration} on the native backend, against the fake
+ * libibverbs.
+ *
+ * @author rdma-counters
+ */
+class RdmaAutoConfigurationNativeTests {
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final ApplicationContextRunner nativeRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+		.withPropertyValues("rdma.native.library=" + this.fake.libraryPath());
+
+	private final ApplicationContextRunner contextRunner = this.nativeRunner.withPropertyValues(
+			"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791",
+			"rdma.counter-sets.all.counters.packets=0");
+
+	@BeforeEach
+	void resetFake() {
+		this.fake.reset();
+	}
+
+	@AfterEach
+	void forgetFake() {
+		this.fake.reset();
+	}
+
+	@Test
+	void nativeBackendOpensTheOnlyDeviceAndCountsDeliveredTrafficPerSet() {
+		this.fake.device("mlx5_0").add();
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(NativeBackend.class);
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.name()).isEqualTo("mlx5_0");
+			assertThat(device.backend()).isEqualTo("native");
+			assertThat(device.isAvailable()).isTrue();
+			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
+			InetAddress a = InetAddress.getByName("192.168.1.1");
+			InetAddress b = InetAddress.getByName("192.168.1.2");
+			this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4791, 1024));
+			this.fake.deliver("mlx5_0", 1, Packet.tcp(a, 40000, b, 22, 60));
+			CountersSnapshot roce = context.getBean("roce", Counters.class).read(ReadMode.FRESH);
+			assertThat(roce.get(0)).isEqualTo(1);
+			assertThat(roce.get(1)).isEqualTo(1024);
+			CounterSetReading all = context.getBean(RdmaRegistry.class).counterSet("all").read();
+			assertThat(all.value(CounterType.PACKETS)).isEqualTo(2);
+			assertThat(all.has(CounterType.BYTES)).isFalse();
+		});
+	}
+
+	@Test
+	void closingTheContextLeavesNoLiveNativeObjectsAndNoMisuse() {
+		this.fake.device("mlx5_0").add();
+		this.contextRunner.run((context) -> {
+			assertThat(this.fake.liveObjects()).isGreaterThan(0);
+			context.close();
+			this.fake.assertClean();
+		});
+	}
+
+	@Test
+	void readsRacingTheContextCloseFailWithRdmaClosedExceptionAndNeverReachFreedHandles() throws Exception {
+		for (int round = 0; round < 10; round++) {
+			this.fake.reset();
+			this.fake.device("mlx5_0").add();
+			this.contextRunner.run((context) -> {
+				List<Counters> counters = List.of(context.getBean("roce", Counters.class),
+						context.getBean("all", Counters.class));
+				List<CounterSet> sets = context.getBean(RdmaRegistry.class).counterSets();
+				int threads = 4;
+				CountDownLatch reading = new CountDownLatch(threads);
+				Queue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
+				AtomicLong closedFailures = new AtomicLong();
+				List<Thread> readers = new ArrayList<>();
+				for (int i = 0; i < threads; i++) {
+					Counters mine = counters.get(i % counters.size());
+					CounterSet set = sets.get(i % sets.size());
+					Thread reader = new Thread(() -> readUntilClosed(mine, set, reading, closedFailures, unexpected),
+							"reader-" + i);
+					readers.add(reader);
+					reader.start();
+				}
+				assertThat(reading.await(10, TimeUnit.SECONDS)).as("every reader read once").isTrue();
+				context.close();
+				for (Thread reader : readers) {
+					reader.join(10_000);
+					assertThat(reader.isAlive()).as("%s finished", reader.getName()).isFalse();
+				}
+				assertThat(unexpected).isEmpty();
+				assertThat(closedFailures).hasValue(threads);
+			});
+			this.fake.assertClean();
+		}
+	}
+
+	private static void readUntilClosed(Counters counters, CounterSet set, CountDownLatch reading,
+			AtomicLong closedFailures, Queue<Throwable> unexpected) {
+		long[] values = new long[counters.size()];
+		boolean first = true;
+		try {
+			while (true) {
+				counters.read(values, ReadMode.FRESH);
+				set.read();
+				if (first) {
+					reading.countDown();
+					first = false;
+				}
+			}
+		}
+		catch (RdmaClosedException ex) {
+			closedFailures.incrementAndGet();
+		}
+		catch (Throwable ex) {
+			unexpected.add(ex);
+		}
+		finally {
+			if (first) {
+				reading.countDown();
+			}
+		}
+	}
+
+	@Test
+	void namedDeviceIsOpenedAmongSeveral() {
+		this.fake.device("mlx5_0").add().device("mlx5_1").add();
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_1").run((context) -> {
+			assertThat(context.getBean(ManagedDevice.class).name()).isEqualTo("mlx5_1");
+			context.close();
+			this.fake.assertClean();
+		});
+	}
+
+	@Test
+	void severalDevicesWithoutANameFailStartupListingThemEvenWhenAllowedToStartWithout() {
+		this.fake.device("mlx5_0").add().device("mlx5_1").add();
+		this.contextRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
+				.descriptionContains("rdma.device is not set", "found 2 RDMA devices: mlx5_0, mlx5_1")
+				.actionContains("Set rdma.device", "rdma.device=mlx5_0");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void noDeviceAtAllFailsStartupSayingHowToLoadADriver() {
+		this.contextRunner.run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
+				.descriptionContains("found no RDMA device")
+				.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated", "rdma.fail-on-unavailable=false");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void noDeviceAtAllStartsUnavailableWhenAllowed() {
+		this.contextRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.isAvailable()).isFalse();
+			assertThat(device.unavailabilityCause()).isInstanceOf(NoUniqueRdmaDeviceException.class);
+			assertThat(context.getBean("roce", Counters.class).isClosed()).isTrue();
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void unknownDeviceFailsStartupListingTheDevicesFound() {
+		this.fake.device("mlx5_0").add().device("mlx5_1").add();
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_9").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
+				.descriptionContains("'mlx5_9'", "Devices found: mlx5_0, mlx5_1")
+				.actionContains("(mlx5_0, mlx5_1)");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void unloadableLibraryFailsStartupSayingWhatToInstall() {
+		this.contextRunner.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+				.descriptionContains("libibverbs could not be loaded", "/nonexistent/libibverbs.so.1")
+				.actionContains("libibverbs1", "rdma-core", "rdma.native.library", "rdma.backend=simulated");
+		});
+	}
+
+	@Test
+	void unloadableLibraryStartsUnavailableWhenAllowed() {
+		this.contextRunner
+			.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
+			});
+	}
+
+	@Test
+	void missingKernelStackFailsStartupSayingWhichModulesToLoad() {
+		this.fake.device("mlx5_0").add();
+		this.fake.noKernelStack(true);
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_0").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+				.descriptionContains("no RDMA stack", "ENOSYS")
+				.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void providerWithoutCountersFailsStartupNamingTheSetAndLeavesNothingOpen() {
+		this.fake.device("rxe0").countersSupported(false).add();
+		this.contextRunner.run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on rxe0 port 1",
+						"ibv_create_counters", "EOPNOTSUPP (95)", "only the mlx5")
+				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void providerWithoutCountersKeepsPortCountersWhenNoSetIsConfigured() {
+		this.fake.device("rxe0").countersSupported(false).add();
+		this.nativeRunner.run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.isAvailable()).isTrue();
+			assertThat(device.portCounters()).isNotNull();
+			assertThat(device.counterSets()).isEmpty();
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void deviceWithoutFlowSteeringFailsStartupWithFlowSteeringAnalysis() {
+		this.fake.device("mlx5_0").flowSteering(false).add();
+		this.contextRunner.run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("ibv_create_flow", "EOPNOTSUPP")
+				.actionContains("MANAGED_FLOW_STEERING");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void flowNotPermittedFailsStartupAskingForCapNetRaw() {
+		this.fake.device("mlx5_0").add();
+		this.fake.failAlways("ibv_create_flow", Errno.EPERM);
+		this.contextRunner.run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("was not permitted", "ibv_create_flow failed: EPERM (1)", "CAP_NET_RAW")
+				.actionContains("cap_net_raw+ep", "NET_RAW");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void portBeyondTheDevicesPortsFailsStartupAsAnInvalidProperty() {
+		this.fake.device("mlx5_0").add();
+		this.contextRunner.withPropertyValues("rdma.port=2", "rdma.fail-on-unavailable=false").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.port", "Value: \"2\"", "must be 1 to 1: mlx5_0 has 1 port");
+		});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void runWithoutActuatorAndMicrometerOnTheClasspathStillOpensTheDevice() {
+		this.fake.device("mlx5_0").add();
+		this.contextRunner
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
+					"io.micrometer"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
+			});
+		this.fake.assertClean();
+	}
+
+}

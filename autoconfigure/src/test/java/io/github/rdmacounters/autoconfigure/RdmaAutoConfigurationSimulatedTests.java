@@ -1,0 +1,301 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.net.InetAddress;
+import java.util.List;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link RdmaAutoConfiguration} on the simulated backend.
+ *
+ * @author rdma-counters
+ */
+class RdmaAutoConfigurationSimulatedTests {
+
+	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+		.withPropertyValues("rdma.backend=simulated");
+
+	private final ApplicationContextRunner contextRunner = this.simulatedRunner
+		.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
+				"rdma.counter-sets.roce.flow.destination-port=4791", "rdma.counter-sets.tcp.counters.packets=0",
+				"rdma.counter-sets.tcp.flow.protocol=tcp", "rdma.counter-sets.tcp.flow.destination-ip=10.0.0.0/24");
+
+	@Test
+	void runWithSimulatedBackendCreatesDeviceRegistryAndOneCountersBeanPerSet() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RdmaBackend.class).hasSingleBean(ManagedDevice.class)
+				.hasSingleBean(RdmaRegistry.class);
+			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
+			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.name()).isEqualTo("sim_mlx5_0");
+			assertThat(device.backend()).isEqualTo("simulated");
+			assertThat(device.isAvailable()).isTrue();
+			assertThat(device.portCounters()).isNotNull();
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
+			CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
+			assertThat(roce).isNotNull();
+			assertThat(roce.spec().protocol()).isEqualTo(L4Protocol.UDP);
+			assertThat(roce.spec().destinationPort()).isEqualTo(4791);
+			assertThat(roce.spec().dontTrap()).isTrue();
+			assertThat(roce.indexes()).containsEntry(CounterType.PACKETS, 0).containsEntry(CounterType.BYTES, 1);
+			assertThat(context.getBean("roce")).isSameAs(roce.counters());
+			CounterSet tcp = context.getBean(RdmaRegistry.class).counterSet("tcp");
+			assertThat(tcp.indexes()).containsOnlyKeys(CounterType.PACKETS);
+		});
+	}
+
+	@Test
+	void countersInjectedByQualifierCountTheTrafficOfTheirOwnFlow() {
+		this.contextRunner.withUserConfiguration(QualifiedCountersConfiguration.class).run((context) -> {
+			SimulatedBackend backend = context.getBean(SimulatedBackend.class);
+			InetAddress source = InetAddress.getByName("10.0.0.1");
+			InetAddress destination = InetAddress.getByName("10.0.0.2");
+			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4791, 1000));
+			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4791, 500));
+			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 53, 100));
+			QualifiedCountersUser user = context.getBean(QualifiedCountersUser.class);
+			CountersSnapshot roce = user.roce.read(ReadMode.FRESH);
+			assertThat(roce.get(0)).isEqualTo(2);
+			assertThat(roce.get(1)).isEqualTo(1500);
+			assertThat(user.tcp.read(ReadMode.FRESH).get(0)).isZero();
+		});
+	}
+
+	@Test
+	void closingTheContextClosesFlowsCountersAndDeviceLeavingNoLiveObjects() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
+			assertThat(backend.liveObjects()).isGreaterThan(0);
+			Counters roce = context.getBean("roce", Counters.class);
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			context.close();
+			assertThat(roce.isClosed()).isTrue();
+			assertThat(device.device().isClosed()).isTrue();
+			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+		});
+	}
+
+	@Test
+	void userDefinedBackendWinsOverTheConfiguredOne() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withPropertyValues("rdma.backend=native")
+			.withBean(SimulatedBackend.class, () -> backend)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RdmaBackend.class);
+				assertThat(context.getBean(RdmaBackend.class)).isSameAs(backend);
+				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+			});
+	}
+
+	@Test
+	void userDefinedManagedDeviceAndRegistryBackOff() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.simulatedRunner.withBean("myDevice", ManagedDevice.class,
+					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
+			.withBean("myRegistry", RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ManagedDevice.class).hasSingleBean(RdmaRegistry.class);
+				assertThat(context).hasBean("myDevice").hasBean("myRegistry").doesNotHaveBean("rdmaManagedDevice");
+			});
+	}
+
+	@Test
+	void userDefinedBeanNamedLikeACounterSetWins() {
+		this.contextRunner.withUserConfiguration(OwnRoceCountersConfiguration.class).run((context) -> {
+			Counters roce = context.getBean("roce", Counters.class);
+			CounterSet set = context.getBean(RdmaRegistry.class).counterSet("roce");
+			assertThat(roce).isNotSameAs(set.counters());
+			assertThat(context.getBean("tcp")).isSameAs(context.getBean(RdmaRegistry.class).counterSet("tcp").counters());
+		});
+	}
+
+	@Test
+	void runWhenDisabledCreatesNoRdmaBeans() {
+		this.contextRunner.withPropertyValues("rdma.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RdmaBackend.class)
+				.doesNotHaveBean(ManagedDevice.class)
+				.doesNotHaveBean(RdmaRegistry.class)
+				.doesNotHaveBean(Counters.class)
+				.doesNotHaveBean(RdmaProperties.class);
+		});
+	}
+
+	@Test
+	void runWithoutActuatorAndMicrometerOnTheClasspathStillCreatesTheBeans() {
+		this.contextRunner
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
+					"io.micrometer"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class);
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
+			});
+	}
+
+	@Test
+	void runWithoutCounterSetsOpensTheDeviceWithPortCountersOnly() {
+		this.simulatedRunner.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.counterSets()).isEmpty();
+				assertThat(context).doesNotHaveBean(Counters.class);
+				assertThat(device.portCounters().snapshot().port(1)).isNotNull();
+			});
+	}
+
+	@Test
+	void disablingPortCountersLeavesTheDeviceWithoutASource() {
+		this.contextRunner.withPropertyValues("rdma.port-counters.enabled=false")
+			.run((context) -> assertThat(context.getBean(ManagedDevice.class).portCounters()).isNull());
+	}
+
+	@Test
+	void simulatedPropertiesShapeTheSimulatedDevice() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.simulated.device-name=sim_ib_0", "rdma.simulated.ports=2",
+					"rdma.simulated.link-layer=infiniband", "rdma.port=2")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.name()).isEqualTo("sim_ib_0");
+				assertThat(device.port()).isEqualTo(2);
+				assertThat(device.device().queryDevice().physicalPortCount()).isEqualTo(2);
+				assertThat(device.device().queryPort(2).linkLayer().name()).isEqualTo("INFINIBAND");
+			});
+	}
+
+	@Test
+	void deviceWithoutCounterSupportFailsStartupWithCounterSetNamedInTheAnalysis() {
+		this.contextRunner.withPropertyValues("rdma.simulated.counters-supported=false").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
+			analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on sim_mlx5_0 port 1",
+						"EOPNOTSUPP (95)", "only the mlx5", "provider")
+				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
+		});
+	}
+
+	@Test
+	void deviceWithoutCounterSupportStartsUnavailableWhenAllowed() {
+		this.contextRunner
+			.withPropertyValues("rdma.simulated.counters-supported=false", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.name()).isEqualTo("sim_mlx5_0");
+				assertThat(device.unavailabilityCause()).isInstanceOf(CounterSetCreationException.class)
+					.hasMessageContaining("EOPNOTSUPP");
+				Counters roce = context.getBean("roce", Counters.class);
+				assertThat(roce.isClosed()).isTrue();
+				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
+					.withMessageContaining("Counter set 'roce' is unavailable")
+					.withMessageContaining("EOPNOTSUPP");
+				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
+				assertThat(backend.liveObjects()).as("partly created objects are closed").isZero();
+			});
+	}
+
+	@Test
+	void deviceWithoutFlowSteeringFailsStartupWithFlowSteeringAnalysis() {
+		this.contextRunner.withPropertyValues("rdma.simulated.managed-flow-steering=false").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("ibv_create_flow", "managed flow steering")
+				.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.roce.flow");
+		});
+	}
+
+	@Test
+	void rawPacketQueuePairNotPermittedFailsStartupAskingForCapNetRaw() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		backend.failAlways("ibv_create_qp", Errno.EPERM);
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.descriptionContains("was not permitted", "EPERM (1)", "CAP_NET_RAW")
+				.actionContains("setcap cap_net_raw+ep");
+			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+		});
+	}
+
+	@Test
+	void unknownDeviceFailsStartupListingTheDevicesFound() {
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
+				.descriptionContains("'mlx5_7'", "Devices found: sim_mlx5_0")
+				.actionContains("Set rdma.device to one of the devices found (sim_mlx5_0)");
+		});
+	}
+
+	@Test
+	void unknownDeviceStartsUnavailableWhenAllowed() {
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.name()).isEqualTo("mlx5_7");
+				assertThat(device.backend()).isEqualTo("simulated");
+				assertThat(context.getBean(RdmaRegistry.class).devices()).containsExactly(device);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class QualifiedCountersConfiguration {
+
+		@Bean
+		QualifiedCountersUser qualifiedCountersUser(@Qualifier("roce") Counters roce, @Qualifier("tcp") Counters tcp) {
+			return new QualifiedCountersUser(roce, tcp);
+		}
+
+	}
+
+	static class QualifiedCountersUser {
+
+		final Counters roce;
+
+		final Counters tcp;
+
+		QualifiedCountersUser(Counters roce, Counters tcp) {
+			this.roce = roce;
+			this.tcp = tcp;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnRoceCountersConfiguration {
+
+		@Bean
+		Counters roce(ManagedDevice device) {
+			return device.device().createCounters();
+		}
+
+	}
+
+}
