@@ -32,6 +32,11 @@ final class ManagedDeviceFactory {
 
 	private static final Log logger = LogFactory.getLog(ManagedDeviceFactory.class);
 
+	/**
+	 * The name of an unavailable device when none was configured.
+	 */
+	static final String ANY_DEVICE = "(any)";
+
 	private final RdmaBackend backend;
 
 	private final Duration readCacheTtl;
@@ -77,13 +82,13 @@ final class ManagedDeviceFactory {
 			if (failOnUnavailable || !ex.devices().isEmpty()) {
 				throw ex;
 			}
-			return unavailable("(none)", plan, ex);
+			return unavailable(ANY_DEVICE, plan, ex);
 		}
 		catch (RdmaException ex) {
 			if (failOnUnavailable) {
 				throw ex;
 			}
-			return unavailable((name != null) ? name : "(none)", plan, ex);
+			return unavailable((name != null) ? name : ANY_DEVICE, plan, ex);
 		}
 		catch (LinkageError ex) {
 			RdmaUnavailableException unavailable = new RdmaUnavailableException(
@@ -92,12 +97,13 @@ final class ManagedDeviceFactory {
 			if (failOnUnavailable) {
 				throw unavailable;
 			}
-			return unavailable((name != null) ? name : "(none)", plan, unavailable);
+			return unavailable((name != null) ? name : ANY_DEVICE, plan, unavailable);
 		}
 	}
 
 	private ManagedDevice unavailable(String name, DevicePlan plan, RuntimeException cause) {
-		logger.warn("Starting without RDMA device " + name + " (" + plan.propertyPrefix()
+		String device = ANY_DEVICE.equals(name) ? "" : " " + name;
+		logger.warn("Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
 				+ ".fail-on-unavailable=false): " + cause.getMessage());
 		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause);
 	}

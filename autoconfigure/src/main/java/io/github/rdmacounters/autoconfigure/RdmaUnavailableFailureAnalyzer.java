@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import io.github.rdmacounters.core.RdmaUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -17,21 +18,28 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaUnavailableException cause) {
 		return switch (cause.reason()) {
 			case LIBRARY_NOT_LOADABLE -> new FailureAnalysis(
-					"The RDMA library libibverbs could not be loaded: " + cause.getMessage(),
+					"The RDMA library libibverbs could not be loaded: " + firstLine(cause.getMessage()),
 					"Install the libibverbs runtime (package libibverbs1 on Debian and Ubuntu, rdma-core on Fedora, "
 							+ "RHEL and SUSE), or set rdma.native.library to the name or path of the library if it "
 							+ "is installed elsewhere. " + RdmaFailureActions.SIMULATED + " "
 							+ RdmaFailureActions.START_WITHOUT,
 					cause);
 			case NO_KERNEL_STACK -> new FailureAnalysis(
-					"The kernel has no RDMA stack: listing RDMA devices failed with ENOSYS (Function not "
-							+ "implemented) because /sys/class/infiniband_verbs is missing. " + cause.getMessage(),
+					"The kernel has no RDMA stack, so listing RDMA devices failed: " + firstLine(cause.getMessage()),
 					"Load the RDMA kernel modules (ib_uverbs and the NIC's driver, e.g. modprobe mlx5_ib for "
 							+ "NVIDIA/Mellanox ConnectX, or modprobe rdma_rxe for a software RoCE device); in a "
 							+ "container, run on a host that has them and pass /dev/infiniband. "
 							+ RdmaFailureActions.SIMULATED + " " + RdmaFailureActions.START_WITHOUT,
 					cause);
 		};
+	}
+
+	private static String firstLine(@Nullable String message) {
+		if (message == null) {
+			return "(no message)";
+		}
+		int end = message.indexOf('\n');
+		return (end < 0) ? message : message.substring(0, end).stripTrailing() + " ...";
 	}
 
 }

@@ -241,7 +241,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * @return the source
 	 * @throws DeviceNotFoundException if there is no such device
 	 */
-	public PortCountersSource portCounters(String device) {
+	public SysfsPortCountersSource portCounters(String device) {
 		return portCounters(device, Duration.ZERO);
 	}
 

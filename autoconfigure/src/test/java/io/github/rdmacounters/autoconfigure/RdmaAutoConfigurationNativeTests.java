@@ -15,10 +15,13 @@ import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.ReadMode;
@@ -29,8 +32,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -91,6 +96,25 @@ class RdmaAutoConfigurationNativeTests {
 		this.contextRunner.run((context) -> {
 			assertThat(this.fake.liveObjects()).isGreaterThan(0);
 			context.close();
+			this.fake.assertClean();
+		});
+	}
+
+	@Test
+	void flowsTheApplicationBuildsOnPlainCountersOfTheDeviceCountAndCloseWithTheContext() {
+		this.fake.device("mlx5_0").add();
+		this.nativeRunner.run((context) -> {
+			RdmaDevice device = context.getBean(ManagedDevice.class).device();
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			FlowSpec spec = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(5201).build();
+			device.createFlow(1, spec, counters);
+			InetAddress a = InetAddress.getByName("10.1.0.1");
+			InetAddress b = InetAddress.getByName("10.1.0.2");
+			this.fake.deliver("mlx5_0", 1, Packet.tcp(a, 40000, b, 5201, 1500));
+			assertThat(counters.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+			context.close();
+			assertThat(counters.isClosed()).isTrue();
 			this.fake.assertClean();
 		});
 	}
@@ -311,15 +335,29 @@ class RdmaAutoConfigurationNativeTests {
 	@Test
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillOpensTheDevice() {
 		this.fake.device("mlx5_0").add();
-		this.contextRunner
+		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
 					"io.micrometer"))
 			.run((context) -> {
-				assertThat(context).hasNotFailed();
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean("rdmaEndpoint")
+					.doesNotHaveBean("rdmaHealthContributor")
+					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
 			});
 		this.fake.assertClean();
+	}
+
+	/**
+	 * Imports every auto-configuration of the starter the way an application does, so that
+	 * the class conditions filter out the optional ones whose classes are missing.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
+			RdmaHealthContributorAutoConfiguration.class, RdmaMetricsAutoConfiguration.class })
+	static class WholeStarterConfiguration {
+
 	}
 
 }

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.util.List;
 
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
@@ -11,6 +12,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -148,11 +151,14 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillCreatesTheBeans() {
-		this.contextRunner
+		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
 					"io.micrometer"))
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class)
+					.doesNotHaveBean("rdmaEndpoint")
+					.doesNotHaveBean("rdmaHealthContributor")
+					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
 			});
 	}
@@ -265,6 +271,59 @@ class RdmaAutoConfigurationSimulatedTests {
 			});
 	}
 
+	@Test
+	void invalidPropertiesFailStartupListingEachEvenWhenAllowedToStartWithout() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
+			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.port=0",
+					"rdma.counter-sets.bad.flow.destination-port=80", "rdma.counter-sets.bad.flow.source-ip=10.0.0.0/40")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.descriptionContains("Property: rdma.port\n    Value: \"0\"\n    Reason: must be 1 or more",
+							"Property: rdma.counter-sets.bad.flow.source-ip\n    Value: \"10.0.0.0/40\"",
+							"Property: rdma.counter-sets.bad.flow.protocol\n    Value: (not set)\n"
+									+ "    Reason: must be tcp or udp")
+					.actionContains("Update the rdma properties");
+				assertThat(backend.liveObjects()).as("nothing opened").isZero();
+			});
+	}
+
+	@Test
+	void unknownProtocolFailsStartupNamingPropertyValueAndValidValues() {
+		this.contextRunner.withPropertyValues("rdma.counter-sets.roce.flow.protocol=sctp").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.counter-sets.roce.flow.protocol", "sctp")
+				.actionContains("TCP", "UDP");
+		});
+	}
+
+	@Test
+	void unknownBackendFailsStartupNamingTheValidBackends() {
+		this.contextRunner.withPropertyValues("rdma.backend=emulated").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.backend", "emulated")
+				.actionContains("NATIVE", "SIMULATED");
+		});
+	}
+
+	@Test
+	void countersBeanClosedEarlyClosesOnceAndTheContextStillClosesCleanly() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
+			Counters roce = context.getBean("roce", Counters.class);
+			int before = backend.liveObjects();
+			roce.close();
+			roce.close();
+			assertThat(backend.liveObjects()).as("flow and counters of roce destroyed").isEqualTo(before - 2);
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> roce.read(ReadMode.FRESH));
+			CounterSetReading reading = context.getBean(RdmaRegistry.class).counterSet("roce").read();
+			assertThat(reading.isSuccess()).isFalse();
+			context.close();
+			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+		});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class QualifiedCountersConfiguration {
 
@@ -295,6 +354,17 @@ class RdmaAutoConfigurationSimulatedTests {
 		Counters roce(ManagedDevice device) {
 			return device.device().createCounters();
 		}
+
+	}
+
+	/**
+	 * Imports every auto-configuration of the starter the way an application does, so that
+	 * the class conditions filter out the optional ones whose classes are missing.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
+			RdmaHealthContributorAutoConfiguration.class, RdmaMetricsAutoConfiguration.class })
+	static class WholeStarterConfiguration {
 
 	}
 
