@@ -124,6 +124,7 @@ struct fake_flow {
 	struct fake_match match;
 	struct fake_counters *counters;
 	uint64_t packets;
+	char specs[64]; /* the spec kinds in the order received, e.g. "eth,ipv4,udp,count" */
 };
 
 /* A packet handed in by fake_deliver; network byte order where the wire has it. */
@@ -811,7 +812,15 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 	return rc;
 }
 
-static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct fake_counters **counters)
+static void append_kind(char *kinds, size_t len, const char *kind)
+{
+	size_t used = strlen(kinds);
+
+	snprintf(kinds + used, len - used, "%s%s", used ? "," : "", kind);
+}
+
+static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct fake_counters **counters,
+		char *kinds, size_t kinds_len)
 {
 	uint8_t *p = (uint8_t *)(attr + 1);
 	uint8_t *end = (uint8_t *)attr + attr->size;
@@ -831,6 +840,7 @@ static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct 
 			if (spec->hdr.size != sizeof(struct ibv_flow_spec_eth) || m->has_eth)
 				return EINVAL;
 			m->has_eth = 1;
+			append_kind(kinds, kinds_len, "eth");
 			m->eth_val = spec->eth.val;
 			m->eth_mask = spec->eth.mask;
 			break;
@@ -838,6 +848,7 @@ static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct 
 			if (spec->hdr.size != sizeof(struct ibv_flow_spec_ipv4) || m->has_ipv4 || m->has_ipv6)
 				return EINVAL;
 			m->has_ipv4 = 1;
+			append_kind(kinds, kinds_len, "ipv4");
 			m->ipv4_val = spec->ipv4.val;
 			m->ipv4_mask = spec->ipv4.mask;
 			break;
@@ -845,6 +856,7 @@ static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct 
 			if (spec->hdr.size != sizeof(struct ibv_flow_spec_ipv6) || m->has_ipv4 || m->has_ipv6)
 				return EINVAL;
 			m->has_ipv6 = 1;
+			append_kind(kinds, kinds_len, "ipv6");
 			m->ipv6_val = spec->ipv6.val;
 			m->ipv6_mask = spec->ipv6.mask;
 			break;
@@ -853,6 +865,7 @@ static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct 
 			if (spec->hdr.size != sizeof(struct ibv_flow_spec_tcp_udp) || m->l4_type)
 				return EINVAL;
 			m->l4_type = spec->hdr.type;
+			append_kind(kinds, kinds_len, spec->hdr.type == IBV_FLOW_SPEC_TCP ? "tcp" : "udp");
 			m->l4_val = spec->tcp_udp.val;
 			m->l4_mask = spec->tcp_udp.mask;
 			break;
@@ -864,6 +877,7 @@ static int parse_specs(struct ibv_flow_attr *attr, struct fake_match *m, struct 
 			if (!check("create_flow", action->counters, FAKE_COUNTERS))
 				return EINVAL;
 			*counters = (struct fake_counters *)action->counters;
+			append_kind(kinds, kinds_len, "count");
 			break;
 		}
 		default:
@@ -883,6 +897,7 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 	struct fake_counters *counters = NULL;
 	struct fake_flow *f;
 	struct fake_match match;
+	char kinds[64] = "";
 	int err;
 
 	pthread_mutex_lock(&lock);
@@ -901,7 +916,7 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 		else if (attr->port < 1 || attr->port > dev->nports)
 			err = EINVAL;
 		else
-			err = parse_specs(attr, &match, &counters);
+			err = parse_specs(attr, &match, &counters, kinds, sizeof(kinds));
 	}
 	if (!err && counters) {
 		if (counters->counters.context != qp->context || counters->npoints == 0)
@@ -924,6 +939,7 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 	f->flags = attr->flags;
 	f->match = match;
 	f->counters = counters;
+	snprintf(f->specs, sizeof(f->specs), "%s", kinds);
 	if (counters)
 		counters->bound = f;
 	remember(f, FAKE_FLOW, obj->device);
@@ -1209,6 +1225,30 @@ FAKE_EXPORT void fake_live_description(char *buf, int len)
 		if (objects[i].alive)
 			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "", type_names[objects[i].type]);
 	pthread_mutex_unlock(&lock);
+}
+
+/* Describe the n-th live flow as the fake received it; return -1 if there is none. */
+FAKE_EXPORT int fake_flow_describe(int n, char *buf, int len)
+{
+	int rc = -1;
+
+	if (len <= 0)
+		return -1;
+	buf[0] = '\0';
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nobjects; i++) {
+		struct fake_flow *f;
+
+		if (!objects[i].alive || objects[i].type != FAKE_FLOW || n-- > 0)
+			continue;
+		f = objects[i].ptr;
+		snprintf(buf, len, "%s port %d priority %d flags 0x%x specs %s", devices[f->device].dev.name, f->port,
+				f->priority, f->flags, f->specs);
+		rc = 0;
+		break;
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
 }
 
 FAKE_EXPORT int fake_misuse_count(void)

@@ -19,8 +19,8 @@ import io.github.rdmacounters.metrics.RdmaFlowMetrics;
  *
  * @author rdma-counters
  */
-@AutoConfiguration(afterName = { "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+@AutoConfiguration(after = RdmaAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, RdmaRegistry.class })

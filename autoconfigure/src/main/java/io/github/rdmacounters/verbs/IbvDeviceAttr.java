@@ -2,7 +2,6 @@ package io.github.rdmacounters.verbs;
 
 import java.nio.charset.StandardCharsets;
 
-import com.sun.jna.Native;
 import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
 
@@ -157,7 +156,7 @@ public class IbvDeviceAttr extends Structure {
 	}
 
 	static int sizeOf() {
-		return Native.getNativeSize(IbvDeviceAttr.class);
+		return new IbvDeviceAttr().size();
 	}
 
 }

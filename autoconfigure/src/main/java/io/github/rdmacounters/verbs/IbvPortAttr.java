@@ -1,6 +1,5 @@
 package io.github.rdmacounters.verbs;
 
-import com.sun.jna.Native;
 import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
 
@@ -87,7 +86,7 @@ public class IbvPortAttr extends Structure {
 	}
 
 	static int sizeOf() {
-		return Native.getNativeSize(IbvPortAttr.class);
+		return new IbvPortAttr().size();
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.verbs;
 
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
@@ -55,7 +54,7 @@ public class IbvQpInitAttr extends Structure {
 	}
 
 	static int sizeOf() {
-		return Native.getNativeSize(IbvQpInitAttr.class);
+		return new IbvQpInitAttr().size();
 	}
 
 }

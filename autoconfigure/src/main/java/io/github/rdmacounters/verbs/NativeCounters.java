@@ -33,7 +33,17 @@ import org.jspecify.annotations.Nullable;
  */
 final class NativeCounters implements Counters {
 
-	private static final int ATTACH_ATTR_SIZE = 12;
+	/** {@code sizeof(struct ibv_counter_attach_attr)}. */
+	static final int ATTACH_ATTR_SIZE = 12;
+
+	/** {@code offsetof(struct ibv_counter_attach_attr, counter_desc)}. */
+	static final int ATTACH_ATTR_COUNTER_DESC = 0;
+
+	/** {@code offsetof(struct ibv_counter_attach_attr, index)}. */
+	static final int ATTACH_ATTR_INDEX = 4;
+
+	/** {@code offsetof(struct ibv_counter_attach_attr, comp_mask)}. */
+	static final int ATTACH_ATTR_COMP_MASK = 8;
 
 	private final NativeDevice device;
 
@@ -48,6 +58,8 @@ final class NativeCounters implements Counters {
 	private final @Nullable Function readCounters;
 
 	private volatile int size;
+
+	private boolean destroyed;
 
 	private volatile @Nullable NativeFlow bound;
 
@@ -99,9 +111,9 @@ final class NativeCounters implements Counters {
 						this.device.ops().whyMissing(Op.ATTACH_COUNTERS_POINT_FLOW));
 			}
 			Memory attr = new Memory(ATTACH_ATTR_SIZE);
-			attr.setInt(0, type.nativeValue());
-			attr.setInt(4, index);
-			attr.setInt(8, 0);
+			attr.setInt(ATTACH_ATTR_COUNTER_DESC, type.nativeValue());
+			attr.setInt(ATTACH_ATTR_INDEX, index);
+			attr.setInt(ATTACH_ATTR_COMP_MASK, 0);
 			int rc = attach.invokeInt(new Object[] { this.pointer, attr, null });
 			if (rc != 0) {
 				throw Verbs.failure(Op.ATTACH_COUNTERS_POINT_FLOW.verb(), rc, attachFailureDetail(rc, point));
@@ -226,13 +238,15 @@ final class NativeCounters implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle; call with the device's write lock held.
+	 * Close this handle: destroy the bound flow, then the handle. Call with the device's write
+	 * lock held. If destroying fails the handle stays closed for Java and the next close (or
+	 * the device's close) tries again.
 	 */
 	void closeLocked() {
-		if (!this.closed.compareAndSet(false, true)) {
+		this.closed.set(true);
+		if (this.destroyed) {
 			return;
 		}
-		this.device.removed(this);
 		NativeFlow flow = this.bound;
 		if (flow != null) {
 			flow.closeLocked();
@@ -242,6 +256,8 @@ final class NativeCounters implements Counters {
 		if (rc != 0) {
 			throw Verbs.failure(Op.DESTROY_COUNTERS.verb(), rc, describe());
 		}
+		this.destroyed = true;
+		this.device.removed(this);
 	}
 
 	private String describe() {

@@ -46,6 +46,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class NativeDevice implements RdmaDevice {
 
+	/** {@code sizeof(struct ibv_counters_init_attr)}: just {@code comp_mask}. */
+	static final int COUNTERS_INIT_ATTR_SIZE = 4;
+
+	/** {@code offsetof(struct ibv_counters_init_attr, comp_mask)}. */
+	static final int COUNTERS_INIT_ATTR_COMP_MASK = 0;
+
 	private final IbvLibrary lib;
 
 	private final String name;
@@ -69,6 +75,8 @@ final class NativeDevice implements RdmaDevice {
 	private @Nullable IbvQp qp;
 
 	private long capabilityFlags = -1;
+
+	private boolean contextClosed;
 
 	NativeDevice(IbvLibrary lib, String name, IbvContext context) {
 		this.lib = lib;
@@ -188,8 +196,8 @@ final class NativeDevice implements RdmaDevice {
 			if (create == null) {
 				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_COUNTERS));
 			}
-			Memory initAttr = new Memory(4);
-			initAttr.setInt(0, 0);
+			Memory initAttr = new Memory(COUNTERS_INIT_ATTR_SIZE);
+			initAttr.setInt(COUNTERS_INIT_ATTR_COMP_MASK, 0);
 			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { this.context.getPointer(), initAttr });
 			if (handle == null) {
 				int errno = Native.getLastError();
@@ -318,11 +326,19 @@ final class NativeDevice implements RdmaDevice {
 		return this.closed.get();
 	}
 
+	/**
+	 * Close the flows, the counters, the queue pair, the completion queue, the protection
+	 * domain, then the context. A step that fails is reported (the first failure is thrown,
+	 * later ones are suppressed into it) without stopping the rest: closing the context
+	 * releases in the kernel whatever a failed destroy left. Calling close again retries the
+	 * steps that failed.
+	 */
 	@Override
 	public void close() {
 		writeLock().lock();
 		try {
-			if (!this.closed.compareAndSet(false, true)) {
+			this.closed.set(true);
+			if (this.contextClosed) {
 				return;
 			}
 			RdmaOperationException failure = null;
@@ -332,28 +348,38 @@ final class NativeDevice implements RdmaDevice {
 			for (NativeCounters child : List.copyOf(this.counters)) {
 				failure = collect(failure, child::closeLocked);
 			}
-			IbvQp oldQp = this.qp;
-			IbvCq oldCq = this.cq;
-			IbvPd oldPd = this.pd;
-			this.qp = null;
-			this.cq = null;
-			this.pd = null;
-			if (oldQp != null) {
-				failure = collect(failure, () -> check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp)));
-			}
-			if (oldCq != null) {
-				failure = collect(failure, () -> check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq)));
-			}
-			if (oldPd != null) {
-				failure = collect(failure, () -> check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd)));
-			}
-			failure = collect(failure, () -> check("ibv_close_device", this.lib.ibv_close_device(this.context)));
+			failure = collect(failure, this::destroyQueuePair);
+			failure = collect(failure, () -> {
+				int rc = this.lib.ibv_close_device(this.context);
+				if (rc != 0) {
+					throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
+				}
+				this.contextClosed = true;
+			});
 			if (failure != null) {
 				throw failure;
 			}
 		}
 		finally {
 			writeLock().unlock();
+		}
+	}
+
+	private void destroyQueuePair() {
+		IbvQp oldQp = this.qp;
+		if (oldQp != null) {
+			check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp));
+			this.qp = null;
+		}
+		IbvCq oldCq = this.cq;
+		if (oldCq != null) {
+			check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq));
+			this.cq = null;
+		}
+		IbvPd oldPd = this.pd;
+		if (oldPd != null) {
+			check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd));
+			this.pd = null;
 		}
 	}
 

@@ -30,6 +30,8 @@ final class NativeFlow implements Flow {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private boolean destroyed;
+
 	NativeFlow(NativeDevice device, IbvFlow handle, int port, FlowSpec spec, NativeCounters counters) {
 		this.device = device;
 		this.handle = handle;
@@ -65,19 +67,22 @@ final class NativeFlow implements Flow {
 	}
 
 	/**
-	 * Destroy the flow; call with the device's write lock held.
+	 * Destroy the flow. Call with the device's write lock held. If destroying fails the flow
+	 * stays closed for Java and the next close (or the device's close) tries again.
 	 */
 	void closeLocked() {
-		if (!this.closed.compareAndSet(false, true)) {
+		this.closed.set(true);
+		if (this.destroyed) {
 			return;
 		}
-		this.device.removed(this);
-		this.counters.unbind(this);
 		Function destroy = this.device.ops().get(Op.DESTROY_FLOW);
 		int rc = (destroy != null) ? destroy.invokeInt(new Object[] { this.handle.getPointer() }) : Errno.EOPNOTSUPP;
 		if (rc != 0) {
 			throw Verbs.failure(Op.DESTROY_FLOW.verb(), rc, describe());
 		}
+		this.destroyed = true;
+		this.counters.unbind(this);
+		this.device.removed(this);
 	}
 
 	private String describe() {

@@ -1,19 +1,10 @@
 package io.github.rdmacounters.testsupport;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -30,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The fake libibverbs of the tests: compiles {@code fake-ibverbs/fake_ibverbs.c} (a test
- * resource) with {@code gcc} against the installed {@code <infiniband/verbs.h>} once per JVM,
- * loads it, and drives it: devices and ports, packet delivery, fault injection, misuse and
- * live-object accounting. Point a {@link NativeBackend} at {@link #libraryPath()} to test the
+ * resource) with {@code gcc} against the installed {@code <infiniband/verbs.h>} (see
+ * {@link NativeBuild}), loads it once per JVM, and drives it: devices and ports, packet
+ * delivery, fault injection, misuse and live-object accounting. Point a {@link NativeBackend} at {@link #libraryPath()} to test the
  * binding against it.
  * <p>
  * The fake is process-wide state: call {@link #reset()} before each test and
@@ -41,9 +32,6 @@ import org.jspecify.annotations.Nullable;
  * @author rdma-counters
  */
 public final class FakeVerbs {
-
-	/** The install hint when the fake cannot be built. */
-	public static final String INSTALL_HINT = "apt-get install -y gcc libibverbs-dev";
 
 	private static final String SOURCE = "fake-ibverbs/fake_ibverbs.c";
 
@@ -71,7 +59,7 @@ public final class FakeVerbs {
 			synchronized (FakeVerbs.class) {
 				current = instance;
 				if (current == null) {
-					current = new FakeVerbs(compile().toString());
+					current = new FakeVerbs(NativeBuild.sharedLibrary(SOURCE, "fakeibverbs").toString());
 					instance = current;
 				}
 			}
@@ -203,6 +191,20 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Describe the live flows as the fake decoded them, e.g.
+	 * {@code mlx5_0 port 1 priority 0 flags 0x2 specs eth,ipv4,udp,count}.
+	 * @return one line per live flow, oldest first
+	 */
+	public List<String> flows() {
+		List<String> flows = new ArrayList<>();
+		byte[] text = new byte[TEXT_SIZE];
+		while (this.control.fake_flow_describe(flows.size(), text, text.length) == 0) {
+			flows.add(Native.toString(text, StandardCharsets.US_ASCII));
+		}
+		return flows;
+	}
+
+	/**
 	 * Return the number of calls on destroyed or unknown handles and other misuse.
 	 * @return the misuse count
 	 */
@@ -244,68 +246,6 @@ public final class FakeVerbs {
 	 */
 	public int noop() {
 		return this.control.fake_noop();
-	}
-
-	private static Path compile() {
-		byte[] source = readSource();
-		String hash = hash(source);
-		Path dir = Path.of(System.getProperty("fakeverbs.dir", "target/fake-ibverbs")).toAbsolutePath();
-		Path library = dir.resolve("libfakeibverbs-" + hash + ".so");
-		if (Files.isRegularFile(library)) {
-			return library;
-		}
-		try {
-			Files.createDirectories(dir);
-			Path sourceFile = dir.resolve("fake_ibverbs-" + hash + ".c");
-			Files.write(sourceFile, source);
-			Path temporary = Files.createTempFile(dir, "libfakeibverbs-", ".so.tmp");
-			List<String> command = List.of("gcc", "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-Wall", "-o",
-					temporary.toString(), sourceFile.toString(), "-lpthread");
-			Process process;
-			try {
-				process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Cannot run gcc to build the fake libibverbs the tests need ("
-						+ ex.getMessage() + "); install it: " + INSTALL_HINT, ex);
-			}
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				Files.deleteIfExists(temporary);
-				throw new IllegalStateException("gcc could not build the fake libibverbs against "
-						+ "<infiniband/verbs.h>; install the compiler and the header: " + INSTALL_HINT + "\n" + output);
-			}
-			Files.move(temporary, library, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-			return library;
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot build the fake libibverbs in " + dir, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while building the fake libibverbs", ex);
-		}
-	}
-
-	private static byte[] readSource() {
-		try (InputStream in = FakeVerbs.class.getClassLoader().getResourceAsStream(SOURCE)) {
-			if (in == null) {
-				throw new IllegalStateException("Test resource " + SOURCE + " is missing from the class path");
-			}
-			return in.readAllBytes();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read " + SOURCE, ex);
-		}
-	}
-
-	private static String hash(byte[] source) {
-		try {
-			return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(source)).substring(0, 16);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	/**
@@ -598,6 +538,8 @@ public final class FakeVerbs {
 		int fake_live_objects();
 
 		void fake_live_description(byte[] buffer, int length);
+
+		int fake_flow_describe(int index, byte[] buffer, int length);
 
 		int fake_misuse_count();
 

@@ -20,9 +20,9 @@ import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.FakeVerbs;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -32,21 +32,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author rdma-counters
  */
+@ExtendWith(FakeVerbsExtension.class)
 class NativeBackendTests {
 
 	private final FakeVerbs fake = FakeVerbs.get();
 
 	private final NativeBackend backend = this.fake.backend();
-
-	@BeforeEach
-	void reset() {
-		this.fake.reset();
-	}
-
-	@AfterEach
-	void nothingLeaked() {
-		this.fake.assertClean();
-	}
 
 	@Test
 	void devicesListsNamesAndGuidsInHostOrder() {

@@ -1,0 +1,289 @@
+package io.github.rdmacounters.verbs;
+
+import java.net.InetAddress;
+
+import io.github.rdmacounters.core.CounterPoint;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link NativeCounters} and the counters verbs reached through the context's op
+ * table, against the fake libibverbs.
+ *
+ * @author rdma-counters
+ */
+@ExtendWith(FakeVerbsExtension.class)
+class NativeCountersTests {
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final NativeBackend backend = this.fake.backend();
+
+	private static Packet udp(int port, int length) throws Exception {
+		return Packet.udp(InetAddress.getByName("10.0.0.1"), 40000, InetAddress.getByName("10.0.0.2"), port, length);
+	}
+
+	@Test
+	void createCountersWhereProviderHasDummyOpsFailsWithEopnotsuppNamingMlx5() {
+		this.fake.device("rxe0").countersSupported(false).add();
+		try (RdmaDevice device = this.backend.open("rxe0")) {
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::createCounters)
+				.withMessageStartingWith("ibv_create_counters failed: EOPNOTSUPP (95) Operation not supported")
+				.withMessageContaining("only the mlx5 provider implements flow counters")
+				.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EOPNOTSUPP))
+				.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_create_counters"));
+		}
+	}
+
+	@Test
+	void createCountersOnLegacyContextFailsWithEopnotsuppLikeTheInline() {
+		this.fake.device("mthca0").legacyContext(true).add();
+		try (RdmaDevice device = this.backend.open("mthca0")) {
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::createCounters)
+				.withMessageStartingWith("ibv_create_counters failed: EOPNOTSUPP (95)")
+				.withMessageContaining("not an extended one");
+		}
+	}
+
+	@Test
+	void createCountersWhenSzIsTooShortForTheOpFailsWithEopnotsupp() {
+		this.fake.device("mlx5_0").contextSize(607).add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::createCounters)
+				.withMessageStartingWith("ibv_create_counters failed: EOPNOTSUPP (95)")
+				.withMessageContaining("sz 607")
+				.withMessageContaining("needs sz 608");
+		}
+	}
+
+	@Test
+	void createCountersWhenSzJustCoversTheOpsWorks() throws Exception {
+		this.fake.device("mlx5_0").contextSize(624).add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(9, 64));
+			assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(1);
+		}
+	}
+
+	@Test
+	void createCountersWhenProviderFailsReportsErrno() {
+		this.fake.device("mlx5_0").add();
+		this.fake.failNext("ibv_create_counters", Errno.ENOMEM);
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::createCounters)
+				.withMessage("ibv_create_counters failed: ENOMEM (12) Cannot allocate memory");
+			assertThat(device.createCounters().isClosed()).isFalse();
+		}
+	}
+
+	@Test
+	void attachRecordsPointsAndSizeIsHighestIndexPlusOne() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			assertThat(counters.size()).isZero();
+			assertThat(counters.isBound()).isFalse();
+			counters.attach(CounterType.BYTES, 3);
+			counters.attach(CounterType.PACKETS, 1);
+			assertThat(counters.points()).containsExactly(new CounterPoint(CounterType.BYTES, 3),
+					new CounterPoint(CounterType.PACKETS, 1));
+			assertThat(counters.size()).isEqualTo(4);
+		}
+	}
+
+	@Test
+	void readOfSparseIndexesFillsUnattachedSlotsWithZero() throws Exception {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.BYTES, 3);
+			counters.attach(CounterType.PACKETS, 1);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
+			this.fake.deliver("mlx5_0", 1, udp(4791, 60));
+			long[] values = { -1, -1, -1, -1, -7 };
+			counters.read(values, ReadMode.FRESH);
+			assertThat(values).containsExactly(0, 2, 0, 160, -7);
+		}
+	}
+
+	@Test
+	void attachingTheSameIndexTwiceAggregatesTheValues() throws Exception {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			counters.attach(CounterType.BYTES, 0);
+			counters.attach(CounterType.PACKETS, 1);
+			counters.attach(CounterType.PACKETS, 1);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
+			this.fake.deliver("mlx5_0", 1, udp(4791, 200));
+			assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(302, 4);
+		}
+	}
+
+	@Test
+	void attachAfterBindingFailsWithEbusy() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			device.createFlow(1, FlowSpec.any(), counters);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> counters.attach(CounterType.BYTES, 1))
+				.withMessageStartingWith("ibv_attach_counters_point_flow failed: EBUSY (16) Device or resource busy")
+				.withMessageContaining("before the counters are bound to a flow");
+			assertThat(counters.points()).hasSize(1);
+			assertThat(counters.size()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void readOfUnboundCountersFailsWithEinval() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> counters.read(new long[1], ReadMode.FRESH))
+				.withMessageStartingWith("ibv_read_counters failed: EINVAL (22) Invalid argument")
+				.withMessageContaining("bound to no flow");
+		}
+	}
+
+	@Test
+	void readIntoTooFewSlotsFailsWithEinvalFromTheKernel() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			counters.attach(CounterType.BYTES, 1);
+			device.createFlow(1, FlowSpec.any(), counters);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> counters.read(new long[1], ReadMode.PREFER_CACHED))
+				.withMessageStartingWith("ibv_read_counters failed: EINVAL (22) Invalid argument")
+				.withMessageContaining("need 2 slots, but the array has 1");
+		}
+	}
+
+	@Test
+	void readFailureInjectedOnceReportsErrnoAndNextReadWorks() throws Exception {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(1, 64));
+			this.fake.failNext("ibv_read_counters", Errno.EIO);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> counters.read(ReadMode.FRESH))
+				.withMessage("ibv_read_counters failed: EIO (5) Input/output error: Counters on mlx5_0");
+			CountersSnapshot snapshot = counters.read(ReadMode.FRESH);
+			assertThat(snapshot.values()).containsExactly(1);
+			assertThat(snapshot.readAt()).isNotNull();
+		}
+	}
+
+	@Test
+	void readAfterCloseThrowsClosedWithoutNativeCall() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			device.createFlow(1, FlowSpec.any(), counters);
+			counters.close();
+			this.fake.failAlways("ibv_read_counters", Errno.EIO);
+			this.fake.failAlways("ibv_attach_counters_point_flow", Errno.EIO);
+			assertThat(counters.isClosed()).isTrue();
+			assertThatExceptionOfType(RdmaClosedException.class)
+				.isThrownBy(() -> counters.read(new long[1], ReadMode.FRESH))
+				.withMessage("Counters on mlx5_0 is closed");
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
+			assertThatExceptionOfType(RdmaClosedException.class)
+				.isThrownBy(() -> counters.attach(CounterType.BYTES, 1));
+			assertThatExceptionOfType(RdmaClosedException.class)
+				.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters));
+			this.fake.clearFaults();
+		}
+		assertThat(this.fake.misuseCount()).isZero();
+	}
+
+	@Test
+	void closeDestroysTheBoundFlowFirstAndIsIdempotent() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			var flow = device.createFlow(1, FlowSpec.any(), counters);
+			assertThat(this.fake.flows()).hasSize(1);
+			counters.close();
+			assertThat(flow.isClosed()).isTrue();
+			assertThat(counters.isBound()).isFalse();
+			assertThat(this.fake.flows()).isEmpty();
+			int live = this.fake.liveObjects();
+			counters.close();
+			flow.close();
+			assertThat(this.fake.liveObjects()).isEqualTo(live);
+		}
+	}
+
+	@Test
+	void closeWhenDestroyFailsThrowsAndDeviceCloseRetries() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		Counters counters = device.createCounters();
+		this.fake.failNext("ibv_destroy_counters", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(counters::close)
+			.withMessageStartingWith("ibv_destroy_counters failed: EIO (5)");
+		assertThat(counters.isClosed()).isTrue();
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
+		device.close();
+		assertThat(this.fake.liveObjects()).isZero();
+	}
+
+	@Test
+	void countersAreUsableWithoutFlowByAdvancedUsersAndCloseCleanly() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			try (Counters counters = device.createCounters()) {
+				counters.attach(CounterType.PACKETS, 0);
+				assertThat(counters.isBound()).isFalse();
+			}
+		}
+	}
+
+	@Test
+	void toStringNamesDeviceAndPointsButNoAddress() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			var flow = device.createFlow(1, FlowSpec.builder().destinationPort(4791)
+				.protocol(io.github.rdmacounters.core.L4Protocol.UDP).build(), counters);
+			assertThat(counters.toString()).isEqualTo("Counters on mlx5_0 [CounterPoint[type=PACKETS, index=0]], bound");
+			assertThat(flow.toString()).isEqualTo("Flow[flow 'udp dst-port 4791' on mlx5_0 port 1]");
+			assertThat(device.toString()).isEqualTo("NativeDevice[mlx5_0]");
+			assertThat(counters + " " + flow + " " + device).doesNotContainPattern("(?i)0x[0-9a-f]{6,}|native@");
+		}
+	}
+
+}

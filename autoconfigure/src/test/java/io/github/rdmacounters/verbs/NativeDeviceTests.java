@@ -1,0 +1,269 @@
+package io.github.rdmacounters.verbs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.Flow;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link NativeDevice}: the query-port paths of {@code verbs.h}, close order,
+ * closed-object behaviour and reads racing a close.
+ *
+ * @author rdma-counters
+ */
+@ExtendWith(FakeVerbsExtension.class)
+class NativeDeviceTests {
+
+	/** The fake marks ports queried through the full-size op with this bit. */
+	private static final int FULL_SIZE_MARK = 0x8000;
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final NativeBackend backend = this.fake.backend();
+
+	@Test
+	void queryPortUsesTheFullSizeOpOfAnExtendedContext() {
+		this.fake.device("mlx5_0").add();
+		try (NativeDevice device = (NativeDevice) this.backend.open("mlx5_0")) {
+			IbvPortAttr attr = device.queryPortAttr(1);
+			assertThat(attr.port_cap_flags2 & FULL_SIZE_MARK).isEqualTo(FULL_SIZE_MARK);
+			assertThat(attr.state).isEqualTo(PortState.ACTIVE.nativeValue());
+		}
+	}
+
+	@Test
+	void queryPortFallsBackToTheExportedCompatSymbolWhenSzHidesTheOp() {
+		this.fake.device("mlx5_0").contextSize(647).add();
+		try (NativeDevice device = (NativeDevice) this.backend.open("mlx5_0")) {
+			IbvPortAttr attr = device.queryPortAttr(1);
+			assertThat(attr.port_cap_flags2).isZero();
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+			assertThat(device.queryPort(1).activeMtu()).isEqualTo(1024);
+		}
+	}
+
+	@Test
+	void queryPortFallsBackToTheExportedCompatSymbolOnLegacyContext() {
+		this.fake.device("mthca0").legacyContext(true).portState(1, PortState.INIT).add();
+		try (NativeDevice device = (NativeDevice) this.backend.open("mthca0")) {
+			assertThat(device.queryPortAttr(1).port_cap_flags2).isZero();
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.INIT);
+		}
+	}
+
+	@Test
+	void queryPortSeesStateChanges() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			this.fake.setPortState("mlx5_0", 1, PortState.DOWN);
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.DOWN);
+			assertThat(device.queryPort(1).physicalStateName()).isEqualTo("Disabled");
+		}
+	}
+
+	@Test
+	void queryPortOfMissingPortFailsWithEinval() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> device.queryPort(2))
+				.withMessage("ibv_query_port failed: EINVAL (22) Invalid argument: device mlx5_0 port 2");
+			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> device.queryPort(0));
+		}
+	}
+
+	@Test
+	void queryFailuresNameVerbAndErrno() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			this.fake.failNext("ibv_query_device", Errno.EIO);
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::queryDevice)
+				.withMessage("ibv_query_device failed: EIO (5) Input/output error: device mlx5_0");
+			this.fake.failNext("ibv_query_port", Errno.ENODEV);
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> device.queryPort(1))
+				.withMessageStartingWith("ibv_query_port failed: ENODEV (19) No such device");
+		}
+	}
+
+	@Test
+	void closeDestroysChildrenBeforeParentsAndLeavesNothingAlive() {
+		this.fake.device("mlx5_0").ports(2).add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		List<Counters> counters = new ArrayList<>();
+		List<Flow> flows = new ArrayList<>();
+		for (int port = 1; port <= 2; port++) {
+			Counters c = device.createCounters();
+			c.attach(CounterType.PACKETS, 0);
+			flows.add(device.createFlow(port, FlowSpec.any(), c));
+			counters.add(c);
+		}
+		counters.add(device.createCounters());
+		assertThat(this.fake.liveObjects()).as("context, pd, cq, qp, 3 counters, 2 flows").isEqualTo(9);
+		device.close();
+		assertThat(this.fake.liveObjects()).isZero();
+		assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
+		assertThat(device.isClosed()).isTrue();
+		assertThat(counters).allMatch(Counters::isClosed);
+		assertThat(flows).allMatch(Flow::isClosed);
+		device.close();
+		counters.forEach(Counters::close);
+		flows.forEach(Flow::close);
+	}
+
+	@Test
+	void everyCallAfterCloseThrowsClosedWithoutNativeCall() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		Counters counters = device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		device.createFlow(1, FlowSpec.any(), counters);
+		device.close();
+		for (String verb : List.of("ibv_query_device", "ibv_query_port", "ibv_create_counters",
+				"ibv_read_counters", "ibv_attach_counters_point_flow", "ibv_create_flow")) {
+			this.fake.failAlways(verb, Errno.EIO);
+		}
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(device::queryDevice)
+			.withMessage("Device mlx5_0 is closed");
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> device.queryPort(1));
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(device::createCounters);
+		assertThatExceptionOfType(RdmaClosedException.class)
+			.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters));
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH))
+			.withMessage("Counters on mlx5_0 is closed");
+		assertThatExceptionOfType(RdmaClosedException.class)
+			.isThrownBy(() -> counters.attach(CounterType.BYTES, 1));
+		this.fake.clearFaults();
+	}
+
+	@Test
+	void closeWhenCloseDeviceFailsThrowsAndSecondCloseRetries() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		this.fake.failNext("ibv_close_device", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
+			.withMessageStartingWith("ibv_close_device failed: EIO (5)");
+		assertThat(device.isClosed()).isTrue();
+		assertThat(this.fake.liveObjects()).isEqualTo(1);
+		device.close();
+		assertThat(this.fake.liveObjects()).isZero();
+	}
+
+	@Test
+	void readsRacingACloseEitherSucceedOrFailClosedAndNeverReachADestroyedHandle() throws Exception {
+		this.fake.device("mlx5_0").add();
+		int threads = 4;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			for (int round = 0; round < 25; round++) {
+				RdmaDevice device = this.backend.open("mlx5_0");
+				Counters counters = device.createCounters();
+				counters.attach(CounterType.PACKETS, 0);
+				counters.attach(CounterType.BYTES, 1);
+				device.createFlow(1, FlowSpec.any(), counters);
+				CyclicBarrier start = new CyclicBarrier(threads + 1);
+				CountDownLatch someReads = new CountDownLatch(threads);
+				List<Future<int[]>> results = new ArrayList<>();
+				for (int t = 0; t < threads; t++) {
+					results.add(pool.submit(() -> {
+						start.await();
+						long[] values = new long[2];
+						int ok = 0;
+						int closed = 0;
+						while (true) {
+							try {
+								counters.read(values, ((ok & 1) == 0) ? ReadMode.FRESH : ReadMode.PREFER_CACHED);
+								ok++;
+								if (ok == 10) {
+									someReads.countDown();
+								}
+							}
+							catch (RdmaClosedException ex) {
+								closed++;
+								if (ok < 10) {
+									someReads.countDown();
+								}
+								return new int[] { ok, closed };
+							}
+						}
+					}));
+				}
+				start.await();
+				assertThat(someReads.await(10, TimeUnit.SECONDS)).isTrue();
+				if ((round & 1) == 0) {
+					device.close();
+				}
+				else {
+					counters.close();
+					device.close();
+				}
+				for (Future<int[]> result : results) {
+					int[] counts = result.get(10, TimeUnit.SECONDS);
+					assertThat(counts[1]).isEqualTo(1);
+				}
+				assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
+				assertThat(this.fake.liveObjects()).isZero();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
+	void concurrentClosesOfDeviceAndCountersDestroyEachObjectOnce() throws Exception {
+		this.fake.device("mlx5_0").add();
+		ExecutorService pool = Executors.newFixedThreadPool(3);
+		try {
+			for (int round = 0; round < 25; round++) {
+				RdmaDevice device = this.backend.open("mlx5_0");
+				Counters counters = device.createCounters();
+				counters.attach(CounterType.PACKETS, 0);
+				Flow flow = device.createFlow(1, FlowSpec.any(), counters);
+				CyclicBarrier start = new CyclicBarrier(3);
+				List<Future<?>> closes = List.of(pool.submit(() -> {
+					start.await();
+					device.close();
+					return null;
+				}), pool.submit(() -> {
+					start.await();
+					counters.close();
+					return null;
+				}), pool.submit(() -> {
+					start.await();
+					flow.close();
+					return null;
+				}));
+				for (Future<?> close : closes) {
+					close.get(10, TimeUnit.SECONDS);
+				}
+				assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
+				assertThat(this.fake.liveObjects()).isZero();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+}
