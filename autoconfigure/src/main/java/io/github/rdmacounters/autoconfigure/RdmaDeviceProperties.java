@@ -189,12 +189,12 @@ public class RdmaDeviceProperties {
 		private @Nullable Integer etherType;
 
 		/**
-		 * Source MAC address to match, e.g. 02:00:5e:10:00:01.
+		 * Source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in YAML).
 		 */
 		private @Nullable String sourceMac;
 
 		/**
-		 * Destination MAC address to match.
+		 * Destination MAC address to match (quoted in YAML).
 		 */
 		private @Nullable String destinationMac;
 

@@ -290,6 +290,15 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void invalidSimulatedDeviceFailsStartupAsAnInvalidPropertyBeforeTheBackendIsBuilt() {
+		this.simulatedRunner.withPropertyValues("rdma.simulated.ports=0").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.simulated.ports", "Value: \"0\"", "must be 1 or more");
+		});
+	}
+
+	@Test
 	void unknownProtocolFailsStartupNamingPropertyValueAndValidValues() {
 		this.contextRunner.withPropertyValues("rdma.counter-sets.roce.flow.protocol=sctp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
