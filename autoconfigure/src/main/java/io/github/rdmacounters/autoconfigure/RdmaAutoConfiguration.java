@@ -37,6 +37,10 @@ import org.springframework.context.annotation.Import;
  * {@code managedDevice.device().createCounters()}, then attaches points and calls
  * {@code device.createFlow(port, spec, counters)}; the device closes them when the context
  * closes. Every bean backs off when the application defines its own.
+ * <p>
+ * With {@code rdma.fail-on-unavailable=false}, a device that is missing or does not support
+ * the counter sets becomes an unavailable {@link ManagedDevice} that health reports; the
+ * {@code Counters} beans of its sets then fail every read with the reason.
  *
  * @author rdma-counters
  */
@@ -49,6 +53,7 @@ public final class RdmaAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaBackend rdmaBackend(RdmaProperties properties) {
+		RdmaPropertiesValidator.validate(properties);
 		return switch (properties.getBackend()) {
 			case NATIVE -> new NativeBackend(properties.getNative().getLibrary());
 			case SIMULATED -> new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));

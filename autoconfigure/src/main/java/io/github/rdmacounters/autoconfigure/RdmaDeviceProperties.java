@@ -41,7 +41,10 @@ public class RdmaDeviceProperties {
 
 	/**
 	 * Counter sets by name, each counting the packets of one flow. The name is the bean name of
-	 * the set's Counters.
+	 * the set's Counters. Each set has counters (counter type to index, e.g. packets: 0),
+	 * read-mode (fresh or prefer-cached) and flow (ether-type, source-mac, destination-mac,
+	 * vlan-id, source-ip, destination-ip, protocol, source-port, destination-port, priority,
+	 * dont-trap).
 	 */
 	private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
@@ -186,12 +189,12 @@ public class RdmaDeviceProperties {
 		private @Nullable Integer etherType;
 
 		/**
-		 * Source MAC address to match, e.g. 02:00:5e:10:00:01.
+		 * Source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in YAML).
 		 */
 		private @Nullable String sourceMac;
 
 		/**
-		 * Destination MAC address to match.
+		 * Destination MAC address to match (quoted in YAML).
 		 */
 		private @Nullable String destinationMac;
 

@@ -18,7 +18,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  *
  * @author rdma-counters
  */
-@AutoConfiguration(afterName = "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration")
+@AutoConfiguration(after = RdmaAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnAvailableEndpoint(RdmaEndpoint.class)
 @ConditionalOnBean(RdmaRegistry.class)

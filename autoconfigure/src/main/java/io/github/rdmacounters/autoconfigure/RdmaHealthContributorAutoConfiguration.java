@@ -25,7 +25,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  *
  * @author rdma-counters
  */
-@AutoConfiguration(afterName = "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration")
+@AutoConfiguration(after = RdmaAutoConfiguration.class)
 @ConditionalOnClass({ ConditionalOnEnabledHealthIndicator.class, HealthContributor.class })
 @ConditionalOnBean(RdmaRegistry.class)
 @ConditionalOnEnabledHealthIndicator("rdma")

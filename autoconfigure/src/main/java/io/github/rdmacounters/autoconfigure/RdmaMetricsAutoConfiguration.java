@@ -5,31 +5,46 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the flow
- * counter sets ({@link RdmaFlowMetrics}) and of the port counters. Boot binds the binders to
- * every meter registry.
+ * counter sets ({@link RdmaFlowMetrics}) and of the port counters
+ * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered by
+ * {@code rdma.port-counters.include} and {@code exclude}). Boot binds the binders to every
+ * meter registry and closes them, removing their meters, before the devices close.
  *
  * @author rdma-counters
  */
-@AutoConfiguration(afterName = { "io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@AutoConfiguration(after = RdmaAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ MeterRegistry.class, RdmaRegistry.class })
+@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaFlowMetrics rdmaFlowMetrics(RdmaRegistry registry) {
 		return new RdmaFlowMetrics(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
+	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties) {
+		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
+		return new PortCountersMetrics(registry,
+				PortCountersMetrics.filter(portCounters.getInclude(), portCounters.getExclude()));
 	}
 
 }

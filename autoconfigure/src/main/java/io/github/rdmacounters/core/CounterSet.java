@@ -183,6 +183,14 @@ public final class CounterSet implements AutoCloseable {
 	}
 
 	/**
+	 * Let the next {@link #read()} read the device whatever the cache time-to-live, as if the
+	 * last read had just expired. For benchmarks and tests that need one read per round.
+	 */
+	public void expire() {
+		this.lastReadNanos = System.nanoTime() - this.ttlNanos;
+	}
+
+	/**
 	 * Destroy the flow and the counters. Idempotent.
 	 */
 	@Override

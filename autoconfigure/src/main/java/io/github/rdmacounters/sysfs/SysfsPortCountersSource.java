@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,7 +76,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * @param deviceName the device name, the directory under the tree root
 	 * @param tree the tree
 	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads every time
-	 * @param clock the clock that stamps snapshots and measures their age
+	 * @param clock the clock that stamps snapshots and measures their age (a fixed clock never
+	 * lets a snapshot expire)
 	 */
 	public SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock) {
 		if (readCacheTtl.isNegative()) {
@@ -214,8 +214,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	private PortStatus readPort(String base, int port) {
 		List<String> unreadable = new ArrayList<>();
-		String state = stripNumber(readText(base + "state", unreadable));
-		String physicalState = stripNumber(readText(base + "phys_state", unreadable));
+		String state = SysfsValues.stripNumber(readText(base + "state", unreadable));
+		String physicalState = SysfsValues.stripNumber(readText(base + "phys_state", unreadable));
 		String rate = readText(base + "rate", unreadable);
 		String linkLayer = readText(base + "link_layer", unreadable);
 		Map<String, Long> counters = new LinkedHashMap<>();
@@ -270,83 +270,11 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 		catch (IOException | RuntimeException ex) {
 			return null;
 		}
-		return parseCounter(text);
-	}
-
-	/**
-	 * Parse the content of a counter file: an unsigned decimal number, optionally followed by
-	 * white space. Anything else ({@code N/A (no PMA)}, an empty file, text) is not a counter.
-	 * @param text the trimmed content
-	 * @return the value (values above {@link Long#MAX_VALUE} saturate), or {@code null}
-	 */
-	static @Nullable Long parseCounter(String text) {
-		if (text.isEmpty() || text.length() > 20) {
-			return null;
-		}
-		for (int i = 0; i < text.length(); i++) {
-			if (!Character.isDigit(text.charAt(i)) || text.charAt(i) > '9') {
-				return null;
-			}
-		}
-		try {
-			long value = Long.parseUnsignedLong(text);
-			return (value < 0) ? Long.MAX_VALUE : value;
-		}
-		catch (NumberFormatException ex) {
-			return null;
-		}
+		return SysfsValues.parseCounter(text);
 	}
 
 	private static long wordsToBytes(long words) {
 		return (words > Long.MAX_VALUE / 4) ? Long.MAX_VALUE : words * 4;
-	}
-
-	/**
-	 * Strip the numeric prefix sysfs prints before a state name: {@code 4: ACTIVE} becomes
-	 * {@code ACTIVE}, {@code 5: LinkUp} becomes {@code LinkUp}.
-	 * @param text the file content
-	 * @return the name, or {@code null} if {@code text} is {@code null}
-	 */
-	static @Nullable String stripNumber(@Nullable String text) {
-		if (text == null) {
-			return null;
-		}
-		int colon = text.indexOf(':');
-		if (colon > 0 && text.substring(0, colon).trim().chars().allMatch(Character::isDigit)) {
-			String name = text.substring(colon + 1).trim();
-			return name.isEmpty() ? null : name;
-		}
-		return text;
-	}
-
-	/**
-	 * Convert a rate as sysfs prints it ({@code 100 Gb/sec (4X EDR)}, {@code 2.5 Gb/sec (1X SDR)})
-	 * to bytes per second, the way node_exporter reports it.
-	 * @param rate the rate text, or {@code null}
-	 * @return the bytes per second, or {@code NaN} if the text is not a rate
-	 */
-	public static double rateBytesPerSecond(@Nullable String rate) {
-		if (rate == null) {
-			return Double.NaN;
-		}
-		String[] parts = rate.trim().split("\\s+");
-		if (parts.length < 2) {
-			return Double.NaN;
-		}
-		double value;
-		try {
-			value = Double.parseDouble(parts[0]);
-		}
-		catch (NumberFormatException ex) {
-			return Double.NaN;
-		}
-		String unit = parts[1].toLowerCase(Locale.ROOT);
-		double scale = switch (unit) {
-			case "gb/sec", "gb/s" -> 1e9;
-			case "mb/sec", "mb/s" -> 1e6;
-			default -> Double.NaN;
-		};
-		return value * scale / 8;
 	}
 
 	@Override

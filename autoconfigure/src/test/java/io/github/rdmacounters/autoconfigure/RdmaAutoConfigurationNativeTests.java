@@ -32,8 +32,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -333,15 +335,29 @@ class RdmaAutoConfigurationNativeTests {
 	@Test
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillOpensTheDevice() {
 		this.fake.device("mlx5_0").add();
-		this.contextRunner
+		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
 					"io.micrometer"))
 			.run((context) -> {
-				assertThat(context).hasNotFailed();
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean("rdmaEndpoint")
+					.doesNotHaveBean("rdmaHealthContributor")
+					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
 			});
 		this.fake.assertClean();
+	}
+
+	/**
+	 * Imports every auto-configuration of the starter the way an application does, so that
+	 * the class conditions filter out the optional ones whose classes are missing.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
+			RdmaHealthContributorAutoConfiguration.class, RdmaMetricsAutoConfiguration.class })
+	static class WholeStarterConfiguration {
+
 	}
 
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -150,11 +151,14 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillCreatesTheBeans() {
-		this.contextRunner
+		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
 			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
 					"io.micrometer"))
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class)
+					.doesNotHaveBean("rdmaEndpoint")
+					.doesNotHaveBean("rdmaHealthContributor")
+					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
 			});
 	}
@@ -286,6 +290,15 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void invalidSimulatedDeviceFailsStartupAsAnInvalidPropertyBeforeTheBackendIsBuilt() {
+		this.simulatedRunner.withPropertyValues("rdma.simulated.ports=0").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.simulated.ports", "Value: \"0\"", "must be 1 or more");
+		});
+	}
+
+	@Test
 	void unknownProtocolFailsStartupNamingPropertyValueAndValidValues() {
 		this.contextRunner.withPropertyValues("rdma.counter-sets.roce.flow.protocol=sctp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
@@ -350,6 +363,17 @@ class RdmaAutoConfigurationSimulatedTests {
 		Counters roce(ManagedDevice device) {
 			return device.device().createCounters();
 		}
+
+	}
+
+	/**
+	 * Imports every auto-configuration of the starter the way an application does, so that
+	 * the class conditions filter out the optional ones whose classes are missing.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
+			RdmaHealthContributorAutoConfiguration.class, RdmaMetricsAutoConfiguration.class })
+	static class WholeStarterConfiguration {
 
 	}
 

@@ -1,7 +1,9 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -15,7 +17,11 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 
@@ -61,6 +67,58 @@ class RdmaMetricsAutoConfigurationTests {
 					UserMetricsConfiguration.class)
 			.run((context) -> assertThat(context).getBean(RdmaFlowMetrics.class)
 				.isSameAs(context.getBean("userMetrics")));
+	}
+
+	@Test
+	void runWithPortCountersShouldCreatePortCountersMetricsHonouringIncludeAndExclude() {
+		this.contextRunner.withUserConfiguration(MeterRegistryConfiguration.class, PortCountersConfiguration.class)
+			.withPropertyValues("rdma.port-counters.include=port_*", "rdma.port-counters.exclude=port_xmit_data")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(PortCountersMetrics.class);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(PortCountersMetrics.class).bindTo(meters);
+				assertThat(meters.get("rdma.port.data.received").functionCounter().count()).isEqualTo(4000);
+				assertThat(meters.find("rdma.port.data.transmitted").meters()).isEmpty();
+				assertThat(meters.find(PortCountersMetrics.HW_COUNTER).meters()).isEmpty();
+			});
+	}
+
+	@Test
+	void runWithPortCountersDisabledShouldNotCreatePortCountersMetrics() {
+		this.contextRunner.withUserConfiguration(MeterRegistryConfiguration.class, PortCountersConfiguration.class)
+			.withPropertyValues("rdma.port-counters.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(RdmaFlowMetrics.class)
+				.doesNotHaveBean(PortCountersMetrics.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PortCountersConfiguration {
+
+		@Bean
+		RdmaRegistry rdmaRegistry() {
+			PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "Ethernet",
+					Map.of("port_rcv_data", 4000L, "port_xmit_data", 8000L, "out_of_buffer", 1L),
+					Map.of("port_rcv_data", "counters", "port_xmit_data", "counters", "out_of_buffer", "hw_counters"),
+					List.of());
+			PortCountersSnapshot snapshot = new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222",
+					"MT4125", "0c42:a103:0065:0f2c", List.of(port), Instant.now());
+			PortCountersSource source = new PortCountersSource() {
+
+				@Override
+				public String deviceName() {
+					return "mlx5_0";
+				}
+
+				@Override
+				public PortCountersSnapshot snapshot() {
+					return snapshot;
+				}
+
+			};
+			return new RdmaRegistry(
+					List.of(new ManagedDevice(new ScriptedDevice("mlx5_0", "native"), 1, List.of(), source)));
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

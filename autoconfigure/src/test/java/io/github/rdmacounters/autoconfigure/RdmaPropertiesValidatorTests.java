@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +18,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -92,6 +97,32 @@ class RdmaPropertiesValidatorTests {
 		assertThat(set.spec()).isEqualTo(expected);
 		assertThat(set.indexes()).containsExactly(Map.entry(CounterType.BYTES, 0));
 		assertThat(set.readMode()).isEqualTo(ReadMode.PREFER_CACHED);
+	}
+
+	@Test
+	void yamlInTheDocumentedShapeBindsEveryProperty() throws IOException {
+		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("rdma-full.yml",
+				new ClassPathResource("rdma-full.yml", getClass()));
+		RdmaProperties properties = new RdmaProperties();
+		new Binder(ConfigurationPropertySources.from(sources)).bind(RdmaProperties.PREFIX,
+				Bindable.ofInstance(properties));
+		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofMillis(500));
+		assertThat(properties.getPortCounters().getInclude()).containsExactly("port_*");
+		assertThat(properties.getPortCounters().getExclude()).containsExactly("port_xmit_wait");
+		DevicePlan plan = RdmaPropertiesValidator.validate(properties);
+		assertThat(plan.device()).isEqualTo("mlx5_0");
+		assertThat(plan.counterSets()).extracting(CounterSetDefinition::name).containsExactly("roce", "rocev1");
+		CounterSetDefinition roce = plan.counterSets().get(0);
+		assertThat(roce.indexes()).containsExactly(Map.entry(CounterType.PACKETS, 0), Map.entry(CounterType.BYTES, 1));
+		assertThat(roce.spec().describe()).isEqualTo("src 10.0.0.0/24 dst 10.0.1.0/24 udp dst-port 4791");
+		CounterSetDefinition rocev1 = plan.counterSets().get(1);
+		assertThat(rocev1.readMode()).isEqualTo(ReadMode.PREFER_CACHED);
+		assertThat(rocev1.indexes()).containsExactly(Map.entry(CounterType.BYTES, 0));
+		assertThat(rocev1.spec().etherType()).isEqualTo(0x8915);
+		assertThat(rocev1.spec().sourceMac()).isEqualTo(MacAddress.parse("02:00:5e:10:00:01"));
+		assertThat(rocev1.spec().vlanId()).isEqualTo(7);
+		assertThat(rocev1.spec().priority()).isEqualTo(2);
+		assertThat(rocev1.spec().dontTrap()).isFalse();
 	}
 
 	@Test
@@ -199,12 +230,14 @@ class RdmaPropertiesValidatorTests {
 	}
 
 	@Test
-	void blankLibraryAndZeroSimulatedPortsAreRejectedForTheirBackend() {
+	void blankLibraryAndBadSimulatedDeviceAreRejectedForTheirBackend() {
 		this.values.put("rdma.native.library", "");
 		assertThat(problems()).extracting(Problem::property).containsExactly("rdma.native.library");
 		this.values.put("rdma.backend", "simulated");
 		this.values.put("rdma.simulated.ports", "0");
-		assertThat(problems()).extracting(Problem::property).containsExactly("rdma.simulated.ports");
+		this.values.put("rdma.simulated.device-name", "../sim");
+		assertThat(problems()).extracting(Problem::property)
+			.containsExactly("rdma.simulated.device-name", "rdma.simulated.ports");
 	}
 
 	@Test

@@ -1,0 +1,85 @@
+package io.github.rdmacounters.sample;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+
+/**
+ * Makes the numbers move on the simulated device: every tick it delivers a mix of RoCEv2
+ * (UDP 4791), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port, and sends a few
+ * packets so the transmit port counters move too. Only active with
+ * {@code rdma.backend=simulated}; on real hardware the real traffic does this.
+ *
+ * @author rdma-counters
+ */
+@Component
+@ConditionalOnProperty(name = "rdma.backend", havingValue = "simulated")
+public class SimulatedTrafficGenerator {
+
+	private final SimulatedBackend backend;
+
+	private final String device;
+
+	private final int port;
+
+	private final InetAddress client;
+
+	private final InetAddress server;
+
+	/**
+	 * Create a generator.
+	 * @param backend the backend, which must be the simulated one
+	 * @param device the simulated device name
+	 * @param port the port to deliver to
+	 * @throws UnknownHostException never: the addresses are literals
+	 */
+	public SimulatedTrafficGenerator(RdmaBackend backend,
+			@Value("${rdma.simulated.device-name:sim_mlx5_0}") String device, @Value("${rdma.port:1}") int port)
+			throws UnknownHostException {
+		if (!(backend instanceof SimulatedBackend simulated)) {
+			throw new IllegalStateException("rdma.backend is simulated but the RdmaBackend bean is " + backend);
+		}
+		this.backend = simulated;
+		this.device = device;
+		this.port = port;
+		this.client = InetAddress.getByName("192.0.2.10");
+		this.server = InetAddress.getByName("192.0.2.20");
+	}
+
+	/**
+	 * Deliver one tick of traffic.
+	 */
+	@Scheduled(fixedRateString = "${sample.traffic.interval-ms:500}")
+	public void generate() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		for (int i = random.nextInt(20, 60); i > 0; i--) {
+			receive(Packet.udp(this.client, random.nextInt(49152, 65536), this.server, Packet.ROCE_V2_PORT,
+					random.nextInt(1024, 4159)));
+		}
+		for (int i = random.nextInt(5, 15); i > 0; i--) {
+			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443,
+					random.nextInt(64, 1515)));
+		}
+		for (int i = random.nextInt(1, 5); i > 0; i--) {
+			receive(Packet.udp(this.client, random.nextInt(49152, 65536), this.server, 53, random.nextInt(80, 300)));
+		}
+		for (int i = random.nextInt(5, 15); i > 0; i--) {
+			this.backend.transmit(this.device, this.port, Packet.tcp(this.server, 443, this.client,
+					random.nextInt(49152, 65536), random.nextInt(64, 1515)));
+		}
+	}
+
+	private void receive(Packet packet) {
+		this.backend.deliver(this.device, this.port, packet);
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.github.rdmacounters.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.RdmaRegistry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Smoke test of the sample: it starts on the simulated device, the generated traffic moves
+ * the counters, and the three endpoints answer.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.traffic.interval-ms=50")
+class SampleApplicationTests {
+
+	@Autowired
+	private RdmaRegistry registry;
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void generatedTrafficMovesBothCounterSets() {
+		CounterSet roce = this.registry.counterSet("roce");
+		CounterSet https = this.registry.counterSet("https");
+		assertThat(roce).isNotNull();
+		assertThat(https).isNotNull();
+		long start = roce.read().value(CounterType.PACKETS);
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+			CounterSetReading reading = roce.read();
+			assertThat(reading.value(CounterType.PACKETS)).isGreaterThan(start);
+			assertThat(reading.value(CounterType.BYTES)).isGreaterThanOrEqualTo(1024 * reading.value(CounterType.PACKETS));
+			assertThat(https.read().value(CounterType.PACKETS)).isPositive();
+		});
+	}
+
+	@Test
+	void rdmaHealthAndPrometheusEndpointsAnswer() throws Exception {
+		assertThat(get("/actuator/rdma").body()).contains("\"roce\"").contains("\"https\"")
+			.contains("\"udp dst-port 4791\"");
+		HttpResponse<String> health = get("/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(health.body()).contains("\"rdma\"").contains("\"simulated\"");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(get("/actuator/prometheus").body())
+				.containsPattern("rdma_flow_packets_total\\{device=\"sim_mlx5_0\",port=\"1\",set=\"roce\"} [1-9]"));
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build();
+		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+}
