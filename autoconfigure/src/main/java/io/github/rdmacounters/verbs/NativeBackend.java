@@ -217,11 +217,21 @@ public final class NativeBackend implements RdmaBackend {
 			}
 			catch (LinkageError | SecurityException ex) {
 				return new Holder(null, new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE,
-						"Cannot load the libibverbs library '" + library + "' (" + ex.getMessage()
+						"Cannot load the libibverbs library '" + library + "' (" + loaderReason(ex)
 								+ "); install rdma-core's runtime library (Debian/Ubuntu: libibverbs1, "
 								+ "RHEL/Fedora: libibverbs), or point the native backend at the library to load",
 						ex));
 			}
+		}
+
+		/**
+		 * Return the dynamic loader's reason from JNA's message: its second line (the first
+		 * names the library, later lines list JNA's search path).
+		 */
+		private static String loaderReason(Throwable ex) {
+			String message = String.valueOf(ex.getMessage());
+			String[] lines = message.split("\\R");
+			return ((lines.length > 1) ? lines[1] : lines[0]).trim();
 		}
 
 	}

@@ -58,6 +58,8 @@ final class NativeCounters implements Counters {
 
 	private final @Nullable Function readCounters;
 
+	private final @Nullable ReadCountersCall readCall;
+
 	private volatile int size;
 
 	private boolean destroyed;
@@ -69,8 +71,6 @@ final class NativeCounters implements Counters {
 	private Object[] freshArgs;
 
 	private Object[] cachedArgs;
-
-	private final @Nullable ReadCountersCall readCall;
 
 	NativeCounters(NativeDevice device, IbvCounters handle, boolean preparedReads) {
 		this.device = device;
