@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * flight and share its result.
  * <p>
  * The set owns its {@link Counters} and its {@link Flow}; {@link #close()} destroys the flow,
- * then the counters.
+ * then the counters. A read that finds the counters closed (the context is shutting down) is
+ * not a failed read: it returns the last reading, marked {@linkplain CounterSetReading#isClosed()
+ * closed}, and leaves {@link #failedReads()} alone.
  *
  * @author rdma-counters
  */
@@ -44,9 +46,11 @@ public final class CounterSet implements AutoCloseable {
 
 	private final long[] buffer;
 
-	private volatile @Nullable CounterSetReading last;
-
-	private volatile long lastReadNanos;
+	/**
+	 * The last reading together with when it was taken, published as one immutable value so
+	 * that a reader never pairs a reading with the time of another.
+	 */
+	private volatile @Nullable Cached cached;
 
 	/**
 	 * Create a set over counters that a flow already feeds.
@@ -141,23 +145,23 @@ public final class CounterSet implements AutoCloseable {
 	/**
 	 * Return the latest reading, reading the device if the last read is older than the cache
 	 * time-to-live. Never throws for a failed read: the reading then carries the failure and
-	 * the last values read successfully (counters stay monotonic).
+	 * the last values read successfully (counters stay monotonic). Once the counters are
+	 * closed, returns the last reading marked closed without counting a failure.
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
-		CounterSetReading current = this.last;
-		if (current != null && System.nanoTime() - this.lastReadNanos < this.ttlNanos) {
-			return current;
+		Cached current = this.cached;
+		if (current != null && current.isFresh(System.nanoTime(), this.ttlNanos)) {
+			return current.reading();
 		}
 		synchronized (this.readLock) {
-			current = this.last;
-			if (current != null && System.nanoTime() - this.lastReadNanos < this.ttlNanos) {
-				return current;
+			current = this.cached;
+			if (current != null && current.isFresh(System.nanoTime(), this.ttlNanos)) {
+				return current.reading();
 			}
-			current = readNow(current);
-			this.last = current;
-			this.lastReadNanos = System.nanoTime();
-			return current;
+			CounterSetReading reading = readNow((current != null) ? current.reading() : null);
+			this.cached = new Cached(reading, System.nanoTime());
+			return reading;
 		}
 	}
 
@@ -165,12 +169,19 @@ public final class CounterSet implements AutoCloseable {
 		try {
 			this.counters.read(this.buffer, this.readMode);
 			return new CounterSetReading(this.name, this.indexes, this.buffer.clone(), this.clock.instant(), null,
-					this.failedReads.get());
+					this.failedReads.get(), false);
+		}
+		catch (RdmaClosedException ex) {
+			if (previous != null) {
+				return previous.asClosed();
+			}
+			return new CounterSetReading(this.name, this.indexes, new long[this.buffer.length], this.clock.instant(),
+					ex, this.failedReads.get(), true);
 		}
 		catch (RuntimeException ex) {
 			long failures = this.failedReads.incrementAndGet();
 			long[] values = (previous != null) ? previous.rawValues() : new long[this.buffer.length];
-			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), ex, failures);
+			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), ex, failures, false);
 		}
 	}
 
@@ -179,7 +190,8 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading, or {@code null} before the first read
 	 */
 	public @Nullable CounterSetReading lastReading() {
-		return this.last;
+		Cached current = this.cached;
+		return (current != null) ? current.reading() : null;
 	}
 
 	/**
@@ -187,7 +199,12 @@ public final class CounterSet implements AutoCloseable {
 	 * last read had just expired. For benchmarks and tests that need one read per round.
 	 */
 	public void expire() {
-		this.lastReadNanos = System.nanoTime() - this.ttlNanos;
+		synchronized (this.readLock) {
+			Cached current = this.cached;
+			if (current != null) {
+				this.cached = new Cached(current.reading(), System.nanoTime() - this.ttlNanos);
+			}
+		}
 	}
 
 	/**
@@ -202,6 +219,17 @@ public final class CounterSet implements AutoCloseable {
 	public String toString() {
 		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " (" + this.spec.describe()
 				+ ")";
+	}
+
+	/**
+	 * A reading and the {@link System#nanoTime()} it was taken at.
+	 */
+	private record Cached(CounterSetReading reading, long nanos) {
+
+		boolean isFresh(long now, long ttlNanos) {
+			return now - this.nanos < ttlNanos;
+		}
+
 	}
 
 }

@@ -25,14 +25,27 @@ public final class CounterSetReading {
 
 	private final long failedReads;
 
+	private final boolean closed;
+
 	CounterSetReading(String setName, Map<CounterType, Integer> indexes, long[] values, Instant readAt,
-			@Nullable RuntimeException failure, long failedReads) {
+			@Nullable RuntimeException failure, long failedReads, boolean closed) {
 		this.setName = setName;
 		this.indexes = indexes;
 		this.values = values;
 		this.readAt = readAt;
 		this.failure = failure;
 		this.failedReads = failedReads;
+		this.closed = closed;
+	}
+
+	/**
+	 * Return this reading marked closed: same values, time and outcome.
+	 * @return the closed reading
+	 */
+	CounterSetReading asClosed() {
+		return this.closed ? this
+				: new CounterSetReading(this.setName, this.indexes, this.values, this.readAt, this.failure,
+						this.failedReads, true);
 	}
 
 	/**
@@ -88,6 +101,17 @@ public final class CounterSetReading {
 	 */
 	public @Nullable RuntimeException failure() {
 		return this.failure;
+	}
+
+	/**
+	 * Return whether the set's counters were closed when this reading was asked for, usually
+	 * because the application is shutting down. A closed reading repeats the last reading (or,
+	 * before any, zeroes with the {@link RdmaClosedException} as failure) and is not counted
+	 * as a failed read.
+	 * @return {@code true} if the counters are closed
+	 */
+	public boolean isClosed() {
+		return this.closed;
 	}
 
 	/**

@@ -108,6 +108,64 @@ class CounterSetTests {
 	}
 
 	@Test
+	void readsOfClosedCountersReturnTheLastReadingMarkedClosedWithoutCountingAFailure() {
+		CounterSet set = set(Duration.ZERO);
+		this.counters.values = new long[] { 5, 500 };
+		CounterSetReading good = set.read();
+		this.counters.failure = new RdmaClosedException("Counters");
+		CounterSetReading closed = set.read();
+		set.read();
+		assertThat(closed.isClosed()).isTrue();
+		assertThat(closed.isSuccess()).isTrue();
+		assertThat(closed.value(CounterType.PACKETS)).isEqualTo(5);
+		assertThat(closed.value(CounterType.BYTES)).isEqualTo(500);
+		assertThat(closed.readAt()).isEqualTo(good.readAt());
+		assertThat(closed.failedReads()).isZero();
+		assertThat(set.failedReads()).isZero();
+		assertThat(good.isClosed()).isFalse();
+	}
+
+	@Test
+	void countersClosedBeforeTheFirstReadGiveZeroesMarkedClosedWithoutCountingAFailure() {
+		CounterSet set = set(Duration.ZERO);
+		this.counters.failure = new RdmaClosedException("Counters");
+		CounterSetReading reading = set.read();
+		assertThat(reading.isClosed()).isTrue();
+		assertThat(reading.failure()).isInstanceOf(RdmaClosedException.class);
+		assertThat(reading.value(CounterType.PACKETS)).isZero();
+		assertThat(reading.failedReads()).isZero();
+		assertThat(set.failedReads()).isZero();
+	}
+
+	@Test
+	void realFailuresAreStillCountedAfterAClosedRead() {
+		CounterSet set = set(Duration.ZERO);
+		set.read();
+		this.counters.failure = new RdmaClosedException("Counters");
+		set.read();
+		this.counters.failure = new RdmaOperationException("ibv_read_counters", Errno.EIO);
+		CounterSetReading failed = set.read();
+		assertThat(failed.isClosed()).isFalse();
+		assertThat(failed.failedReads()).isEqualTo(1);
+		assertThat(set.failedReads()).isEqualTo(1);
+	}
+
+	@Test
+	void lastReadingIsTheReadingTheCacheServes() {
+		CounterSet set = set(Duration.ofHours(1));
+		assertThat(set.lastReading()).isNull();
+		set.expire();
+		CounterSetReading first = set.read();
+		assertThat(set.lastReading()).isSameAs(first);
+		assertThat(set.read()).isSameAs(first);
+		set.expire();
+		CounterSetReading second = set.read();
+		assertThat(second).isNotSameAs(first);
+		assertThat(set.lastReading()).isSameAs(second);
+		assertThat(this.counters.reads.get()).isEqualTo(2);
+	}
+
+	@Test
 	void typeNotInTheSetReadsAsMinusOne() {
 		CounterSet set = new CounterSet("p", "mlx5_0", 1, FlowSpec.any(), Map.of(CounterType.PACKETS, 2),
 				ReadMode.PREFER_CACHED, this.counters, Duration.ZERO, this.clock);
