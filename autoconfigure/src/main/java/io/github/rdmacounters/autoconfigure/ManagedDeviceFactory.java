@@ -22,9 +22,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Opens the device of a {@link DevicePlan} and creates its counter sets: for each set a
  * counters handle with its points attached, then the flow that feeds it. On failure
- * everything created so far is closed again, in reverse order, before the failure is thrown
- * or, when the application may start without the device, turned into an unavailable
- * {@link ManagedDevice}.
+ * everything created so far is closed again, in reverse order, before the failure is thrown.
+ * <p>
+ * When the application may start without the device ({@code fail-on-unavailable=false}), a
+ * device that cannot be opened becomes an unavailable {@link ManagedDevice} that keeps its port
+ * counters source, and a set that cannot be created on an opened device (a provider without
+ * flow counters, a flow that is not permitted) becomes an unavailable set whose reads fail
+ * with the reason, while the device, its port counters and the other sets stay in service.
  *
  * @author rdma-counters
  */
@@ -73,7 +77,7 @@ final class ManagedDeviceFactory {
 			if (name == null) {
 				name = onlyDevice();
 			}
-			return open(name, plan);
+			return open(name, plan, failOnUnavailable);
 		}
 		catch (InvalidRdmaPropertiesException ex) {
 			throw ex;
@@ -105,7 +109,18 @@ final class ManagedDeviceFactory {
 		String device = ANY_DEVICE.equals(name) ? "" : " " + name;
 		logger.warn("Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
 				+ ".fail-on-unavailable=false): " + cause.getMessage());
-		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause);
+		PortCountersSource source = ANY_DEVICE.equals(name) ? null : portCountersOrNull(name);
+		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause, source);
+	}
+
+	private @Nullable PortCountersSource portCountersOrNull(String name) {
+		try {
+			return this.portCounters.apply(name);
+		}
+		catch (RuntimeException ex) {
+			logger.debug("No port counters for unavailable RDMA device " + name, ex);
+			return null;
+		}
 	}
 
 	private String onlyDevice() {
@@ -116,13 +131,21 @@ final class ManagedDeviceFactory {
 		return names.get(0);
 	}
 
-	private ManagedDevice open(String name, DevicePlan plan) {
+	private ManagedDevice open(String name, DevicePlan plan, boolean failOnUnavailable) {
 		RdmaDevice device = this.backend.open(name);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
 			checkPort(device, plan);
 			for (CounterSetDefinition definition : plan.counterSets()) {
-				sets.add(createSet(device, plan.port(), definition));
+				try {
+					sets.add(createSet(device, plan.port(), definition));
+				}
+				catch (CounterSetCreationException ex) {
+					if (failOnUnavailable || !(ex.getCause() instanceof RdmaException)) {
+						throw ex;
+					}
+					sets.add(unavailableSet(device, plan, definition, ex));
+				}
 			}
 			PortCountersSource source = this.portCounters.apply(name);
 			return new ManagedDevice(device, plan.port(), sets, source);
@@ -161,6 +184,15 @@ final class ManagedDeviceFactory {
 			}
 			throw new CounterSetCreationException(definition.name(), device.name(), port, ex);
 		}
+	}
+
+	private CounterSet unavailableSet(RdmaDevice device, DevicePlan plan, CounterSetDefinition definition,
+			CounterSetCreationException cause) {
+		logger.warn("Starting without RDMA counter set '" + definition.name() + "' (" + plan.propertyPrefix()
+				+ ".fail-on-unavailable=false): " + cause.getMessage());
+		Counters counters = UnavailableCounters.setUnavailable(definition.name(), device.name(), cause);
+		return new CounterSet(definition.name(), device.name(), plan.port(), definition.spec(), definition.indexes(),
+				definition.readMode(), counters, this.readCacheTtl, this.clock);
 	}
 
 	private static void closeQuietly(AutoCloseable closeable, RuntimeException failure) {

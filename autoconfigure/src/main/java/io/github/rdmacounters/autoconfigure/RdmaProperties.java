@@ -33,7 +33,8 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	/**
 	 * How long a read of a counter set or of the port counters is reused by meters, the
-	 * endpoint and health checks. Zero reads the device on every request.
+	 * endpoint and health checks. At least 100ms: one scrape asks each set and the port
+	 * counters several times, and the cache keeps that to one read per scrape.
 	 */
 	private Duration readCacheTtl = Duration.ofSeconds(1);
 

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import io.github.rdmacounters.autoconfigure.InvalidRdmaPropertiesException.Problem;
@@ -30,6 +31,21 @@ final class RdmaPropertiesValidator {
 	 * highest.
 	 */
 	static final int MAX_COUNTER_INDEX = 255;
+
+	/**
+	 * The shortest {@code rdma.read-cache-ttl} accepted. One scrape asks each counter set for
+	 * several meters (packets, bytes, failed reads) and the port counters for one meter per
+	 * file; the cache makes that one device read per set and one sysfs walk per scrape.
+	 */
+	static final Duration MIN_READ_CACHE_TTL = Duration.ofMillis(100);
+
+	/**
+	 * The names of the beans the starter registers itself: a counter set cannot take one of
+	 * them as the name of its {@code Counters} bean.
+	 */
+	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
+			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
+			"rdmaFlowMetrics", "rdmaPortCountersMetrics");
 
 	private static final Map<CounterType, Integer> DEFAULT_COUNTERS = defaultCounters();
 
@@ -62,8 +78,10 @@ final class RdmaPropertiesValidator {
 	private void checkCommon(RdmaProperties properties) {
 		String prefix = RdmaProperties.PREFIX;
 		Duration ttl = properties.getReadCacheTtl();
-		if (ttl == null || ttl.isNegative()) {
-			problem(prefix + ".read-cache-ttl", ttl, "must be zero or positive, e.g. 1s");
+		if (ttl == null || ttl.compareTo(MIN_READ_CACHE_TTL) < 0) {
+			problem(prefix + ".read-cache-ttl", ttl, "must be at least " + MIN_READ_CACHE_TTL.toMillis()
+					+ "ms, e.g. 1s: one scrape asks each counter set and the port counters several times, and "
+					+ "the cache is what keeps that to one device read per set and one sysfs read per scrape");
 		}
 		if (properties.getBackend() == null) {
 			problem(prefix + ".backend", null, "must be native or simulated");
@@ -114,6 +132,10 @@ final class RdmaPropertiesValidator {
 		int before = this.problems.size();
 		if (isBlank(name)) {
 			problem(prefix, name, "a counter set needs a name");
+		}
+		else if (STARTER_BEAN_NAMES.contains(name)) {
+			problem(prefix, name, "'" + name + "' is the name of one of the starter's own beans, and each set "
+					+ "registers a Counters bean named after it; choose another set name");
 		}
 		if (set == null) {
 			problem(prefix, null, "must configure counters, read-mode or flow");

@@ -10,10 +10,14 @@ import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.ReadMode;
 
 /**
- * The {@link Counters} bean of a configured set whose device the application started without
- * ({@code rdma.fail-on-unavailable=false}): it counts nothing, and every read or attach fails
- * with an {@link RdmaException} that carries why the device is unavailable. It reports itself
- * closed and unbound.
+ * The {@link Counters} of a configured set that the application started without
+ * ({@code rdma.fail-on-unavailable=false}), because its device is unavailable or because the
+ * set could not be created on it (e.g. a provider without flow counters): it counts nothing,
+ * and every read or attach fails with an {@link RdmaException} that carries the reason.
+ * <p>
+ * It reports itself unbound but not closed: {@link #isClosed()} is {@code false} so that it
+ * cannot be mistaken for a handle that was closed, e.g. by the context shutting down; reads
+ * keep failing with the reason instead of an {@link io.github.rdmacounters.core.RdmaClosedException}.
  *
  * @author rdma-counters
  */
@@ -23,12 +27,49 @@ final class UnavailableCounters implements Counters {
 
 	private final String deviceName;
 
+	private final String reason;
+
 	private final RuntimeException cause;
 
-	UnavailableCounters(String setName, String deviceName, RuntimeException cause) {
+	private UnavailableCounters(String setName, String deviceName, String reason, RuntimeException cause) {
 		this.setName = setName;
 		this.deviceName = deviceName;
+		this.reason = reason;
 		this.cause = cause;
+	}
+
+	/**
+	 * Create the counters of a set whose device the application started without.
+	 * @param setName the set name
+	 * @param deviceName the device name
+	 * @param cause why the device is unavailable
+	 * @return the counters
+	 */
+	static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
+		return new UnavailableCounters(setName, deviceName,
+				"Counter set '" + setName + "' is unavailable: the application started without " + deviceName + " ("
+						+ cause.getMessage() + ")",
+				cause);
+	}
+
+	/**
+	 * Create the counters of a set that could not be created on an opened device.
+	 * @param setName the set name
+	 * @param deviceName the device name
+	 * @param cause why the set could not be created
+	 * @return the counters
+	 */
+	static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
+		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName + "' is unavailable ("
+				+ RdmaProperties.PREFIX + ".fail-on-unavailable=false): " + cause.getMessage(), cause);
+	}
+
+	/**
+	 * Return why the set is unavailable.
+	 * @return the cause
+	 */
+	RuntimeException cause() {
+		return this.cause;
 	}
 
 	@Override
@@ -63,7 +104,7 @@ final class UnavailableCounters implements Counters {
 
 	@Override
 	public boolean isClosed() {
-		return true;
+		return false;
 	}
 
 	@Override
@@ -71,8 +112,7 @@ final class UnavailableCounters implements Counters {
 	}
 
 	private RdmaException unavailable() {
-		return new RdmaException("Counter set '" + this.setName + "' is unavailable: the application started without "
-				+ this.deviceName + " (" + this.cause.getMessage() + ")", this.cause);
+		return new RdmaException(this.reason, this.cause);
 	}
 
 	@Override

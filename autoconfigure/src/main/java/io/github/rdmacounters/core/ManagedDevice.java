@@ -50,14 +50,15 @@ public final class ManagedDevice implements AutoCloseable {
 		this.portCounters = portCounters;
 	}
 
-	private ManagedDevice(String name, String backend, int port, RuntimeException cause) {
+	private ManagedDevice(String name, String backend, int port, RuntimeException cause,
+			@Nullable PortCountersSource portCounters) {
 		this.name = name;
 		this.backend = backend;
 		this.port = port;
 		this.device = null;
 		this.unavailabilityCause = cause;
 		this.counterSets = List.of();
-		this.portCounters = null;
+		this.portCounters = portCounters;
 	}
 
 	/**
@@ -69,7 +70,23 @@ public final class ManagedDevice implements AutoCloseable {
 	 * @return the placeholder
 	 */
 	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause) {
-		return new ManagedDevice(name, backend, port, cause);
+		return new ManagedDevice(name, backend, port, cause, null);
+	}
+
+	/**
+	 * Create a placeholder for a device the application was allowed to start without, that
+	 * still reports the port counters and port state it can read, e.g. from sysfs when the
+	 * verbs library cannot be loaded.
+	 * @param name the configured device name, or a description such as {@code (any)}
+	 * @param backend the backend name
+	 * @param port the configured port
+	 * @param cause why it is unavailable
+	 * @param portCounters where its port counters come from, or {@code null} if nowhere
+	 * @return the placeholder
+	 */
+	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,
+			@Nullable PortCountersSource portCounters) {
+		return new ManagedDevice(name, backend, port, cause, portCounters);
 	}
 
 	/**

@@ -23,8 +23,11 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.sysfs.SysfsFixtures;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.verbs.NativeBackend;
 import org.junit.jupiter.api.AfterEach;
@@ -38,6 +41,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link RdmaAutoConfiguration} on the native backend, against the fake
@@ -149,6 +153,8 @@ class RdmaAutoConfigurationNativeTests {
 				}
 				assertThat(unexpected).isEmpty();
 				assertThat(closedFailures).hasValue(threads);
+				assertThat(sets).as("reads during shutdown are not failed reads")
+					.allSatisfy((set) -> assertThat(set.failedReads()).isZero());
 			});
 			this.fake.assertClean();
 		}
@@ -220,7 +226,7 @@ class RdmaAutoConfigurationNativeTests {
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.unavailabilityCause()).isInstanceOf(NoUniqueRdmaDeviceException.class);
-			assertThat(context.getBean("roce", Counters.class).isClosed()).isTrue();
+			assertThat(context.getBean("roce", Counters.class).isClosed()).as("unavailable, not closed").isFalse();
 		});
 		this.fake.assertClean();
 	}
@@ -294,6 +300,54 @@ class RdmaAutoConfigurationNativeTests {
 			assertThat(device.counterSets()).isEmpty();
 		});
 		this.fake.assertClean();
+	}
+
+	@Test
+	void providerWithoutCountersKeepsDeviceAndPortCountersAndMakesOnlyTheSetsUnavailableWhenAllowed() {
+		this.fake.device("irdma0").countersSupported(false).add();
+		this.contextRunner
+			.withPropertyValues("rdma.fail-on-unavailable=false",
+					"rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isTrue();
+				assertThat(device.unavailabilityCause()).isNull();
+				assertThat(device.portCounters()).isNotNull();
+				assertThat(device.portCounters().snapshot().port(1).state()).isEqualTo("ACTIVE");
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.device("irdma0")).isSameAs(device);
+				assertThat(registry.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
+				for (CounterSet set : registry.counterSets()) {
+					CounterSetReading reading = set.read();
+					assertThat(reading.isSuccess()).isFalse();
+					assertThat(reading.failure()).hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
+						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
+				}
+				Counters roce = context.getBean("roce", Counters.class);
+				assertThat(roce.isClosed()).isFalse();
+				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
+					.withMessageContaining("EOPNOTSUPP");
+				assertThat(device.device().queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+				context.close();
+				assertThat(device.device().isClosed()).isTrue();
+			});
+		this.fake.assertClean();
+	}
+
+	@Test
+	void unloadableLibraryStartsUnavailableKeepingThePortCountersFromSysfsWhenAllowed() {
+		this.contextRunner
+			.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.device=irdma0",
+					"rdma.fail-on-unavailable=false",
+					"rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
+				assertThat(device.portCounters()).isNotNull();
+				assertThat(device.portCounters().snapshot().port(1).state()).isEqualTo("ACTIVE");
+			});
 	}
 
 	@Test

@@ -12,19 +12,29 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.metrics.PortCountersMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -36,6 +46,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author rdma-counters
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RdmaAutoConfigurationSimulatedTests {
 
 	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
@@ -128,8 +139,39 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
-	void userDefinedBeanNamedLikeACounterSetWins() {
+	void userDefinedManagedDeviceBacksOffTheCountersBeansOfTheConfiguredSets() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean("myDevice", ManagedDevice.class,
+					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class).hasBean("myDevice");
+				assertThat(context).doesNotHaveBean(Counters.class);
+			});
+	}
+
+	@Test
+	void userDefinedRegistryBacksOffTheCountersBeansOfTheConfiguredSets() {
+		this.contextRunner.withBean("myRegistry", RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(RdmaRegistry.class).hasBean("myRegistry");
+				assertThat(context).doesNotHaveBean(Counters.class);
+			});
+	}
+
+	@Test
+	void counterSetNamedLikeAStarterBeanFailsStartupNamingTheSet() {
+		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaRegistry.flow.protocol=udp").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.counter-sets.rdmaRegistry", "starter's own beans");
+		});
+	}
+
+	@Test
+	void userDefinedBeanNamedLikeACounterSetWinsAndTheBackOffIsLogged(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(OwnRoceCountersConfiguration.class).run((context) -> {
+			assertThat(output).contains("Not registering the Counters bean of rdma.counter-sets.roce: "
+					+ "the application's bean 'roce'", "wins");
 			Counters roce = context.getBean("roce", Counters.class);
 			CounterSet set = context.getBean(RdmaRegistry.class).counterSet("roce");
 			assertThat(roce).isNotSameAs(set.counters());
@@ -161,6 +203,23 @@ class RdmaAutoConfigurationSimulatedTests {
 					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
 			});
+	}
+
+	@Test
+	void simulatedPortCountersShareOneSysfsReadWithinTheReadCacheTtl() {
+		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=1h").run((context) -> {
+			PortCountersSource source = context.getBean(ManagedDevice.class).portCounters();
+			assertThat(source.snapshot()).isSameAs(source.snapshot());
+		});
+	}
+
+	@Test
+	void readCacheTtlOfZeroFailsStartupNamingThePropertyAndTheMinimum() {
+		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=0").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.read-cache-ttl", "at least 100ms");
+		});
 	}
 
 	@Test
@@ -206,23 +265,58 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
-	void deviceWithoutCounterSupportStartsUnavailableWhenAllowed() {
+	void deviceWithoutCounterSupportKeepsDeviceAndPortCountersAndMakesOnlyTheSetsUnavailableWhenAllowed() {
 		this.contextRunner
 			.withPropertyValues("rdma.simulated.counters-supported=false", "rdma.fail-on-unavailable=false")
+			.withBean(SimpleMeterRegistry.class)
+			.withUserConfiguration(WholeStarterConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
+				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
 				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.isAvailable()).isFalse();
-				assertThat(device.name()).isEqualTo("sim_mlx5_0");
-				assertThat(device.unavailabilityCause()).isInstanceOf(CounterSetCreationException.class)
-					.hasMessageContaining("EOPNOTSUPP");
+				assertThat(device.isAvailable()).isTrue();
+				assertThat(device.unavailabilityCause()).isNull();
+				assertThat(device.portCounters()).isNotNull();
+				assertThat(device.portCounters().snapshot().port(1)).isNotNull();
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
+				for (CounterSet set : device.counterSets()) {
+					CounterSetReading reading = set.read();
+					assertThat(reading.isSuccess()).isFalse();
+					assertThat(reading.failure()).hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
+						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
+				}
 				Counters roce = context.getBean("roce", Counters.class);
-				assertThat(roce.isClosed()).isTrue();
+				assertThat(roce).isSameAs(device.counterSets().get(0).counters());
+				assertThat(roce.isClosed()).as("unavailable, not closed").isFalse();
 				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
 					.withMessageContaining("Counter set 'roce' is unavailable")
 					.withMessageContaining("EOPNOTSUPP");
-				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
-				assertThat(backend.liveObjects()).as("partly created objects are closed").isZero();
+				Health health = context.getBean(RdmaHealthIndicator.class).health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.getDetails()).containsEntry("portState", "ACTIVE");
+				assertThat(String.valueOf(health.getDetails().get("reason")))
+					.contains("Counter set 'roce' could not be read", "EOPNOTSUPP");
+				MeterRegistry meters = new SimpleMeterRegistry();
+				context.getBean(PortCountersMetrics.class).bindTo(meters);
+				assertThat(meters.get(PortCountersMetrics.STATE).tag("port", "1").gauge().value()).isEqualTo(4.0);
+				assertThat(backend.liveObjects()).as("only the device: %s", backend.liveObjectDescriptions())
+					.isGreaterThan(0);
+				context.close();
+				assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			});
+	}
+
+	@Test
+	void unknownDeviceStartsUnavailableWithoutPortCountersWhenAllowed() {
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.portCounters()).as("the simulated backend has no tree for mlx5_7").isNull();
+				Counters roce = context.getBean("roce", Counters.class);
+				assertThat(roce.isClosed()).isFalse();
+				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
+					.withMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_7");
 			});
 	}
 

@@ -219,6 +219,42 @@ class RdmaPropertiesValidatorTests {
 	}
 
 	@Test
+	void readCacheTtlBelowOneHundredMillisecondsIsRejectedNamingTheMinimumAndWhy() {
+		for (String ttl : List.of("0", "0ms", "99ms")) {
+			this.values.put("rdma.read-cache-ttl", ttl);
+			InvalidRdmaPropertiesException ex = catchThrowableOfType(InvalidRdmaPropertiesException.class,
+					() -> RdmaPropertiesValidator.validate(bind()));
+			assertThat(ex).as("rdma.read-cache-ttl=%s", ttl).isNotNull();
+			assertThat(ex.problems()).singleElement().satisfies((problem) -> {
+				assertThat(problem.property()).isEqualTo("rdma.read-cache-ttl");
+				assertThat(problem.requirement()).contains("at least 100ms", "one device read per set");
+			});
+			assertThat(ex).hasMessageContaining("rdma.read-cache-ttl=" + Duration.parse(
+					ttl.equals("99ms") ? "PT0.099S" : "PT0S"));
+		}
+	}
+
+	@Test
+	void readCacheTtlOfOneHundredMillisecondsIsAccepted() {
+		this.values.put("rdma.read-cache-ttl", "100ms");
+		RdmaProperties properties = bind();
+		RdmaPropertiesValidator.validate(properties);
+		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofMillis(100));
+	}
+
+	@Test
+	void counterSetNamedLikeOneOfTheStartersBeansIsRejected() {
+		for (String name : List.of("rdmaRegistry", "rdmaManagedDevice", "rdmaBackend", "rdmaFlowMetrics")) {
+			this.values.clear();
+			this.values.put("rdma.counter-sets." + name + ".flow.protocol", "udp");
+			assertThat(problems()).singleElement().satisfies((problem) -> {
+				assertThat(problem.property()).isEqualTo("rdma.counter-sets." + name);
+				assertThat(problem.requirement()).contains("starter's own beans", "choose another set name");
+			});
+		}
+	}
+
+	@Test
 	void simulatedPortBeyondTheSimulatedPortsIsRejected() {
 		this.values.put("rdma.backend", "simulated");
 		this.values.put("rdma.simulated.ports", "2");
