@@ -76,9 +76,9 @@ final class RdmaPropertiesValidator {
 		}
 		else {
 			RdmaProperties.Simulated simulated = properties.getSimulated();
-			if (isBlank(simulated.getDeviceName())) {
+			if (isBlank(simulated.getDeviceName()) || simulated.getDeviceName().contains("/")) {
 				problem(prefix + ".simulated.device-name", simulated.getDeviceName(),
-						"must name the simulated device, e.g. sim_mlx5_0");
+						"must name the simulated device without '/', e.g. sim_mlx5_0");
 			}
 			if (simulated.getPorts() < 1) {
 				problem(prefix + ".simulated.ports", simulated.getPorts(), "must be 1 or more");

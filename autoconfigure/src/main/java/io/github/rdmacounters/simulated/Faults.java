@@ -1,5 +1,7 @@
 package io.github.rdmacounters.simulated;
 
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -8,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
- * Faults injected into the verbs of a simulated backend, by C verb name.
+ * The verbs a simulated backend goes through: a journal of the most recent calls, and the
+ * faults injected into them, by C verb name.
  *
  * @author rdma-counters
  */
@@ -22,7 +25,14 @@ final class Faults {
 			"ibv_create_qp", "ibv_modify_qp", "ibv_destroy_qp", "ibv_create_counters", "ibv_destroy_counters",
 			"ibv_attach_counters_point_flow", "ibv_read_counters", "ibv_create_flow", "ibv_destroy_flow");
 
+	/**
+	 * How many calls the journal keeps.
+	 */
+	static final int JOURNAL_SIZE = 10_000;
+
 	private final Map<String, Fault> faults = new ConcurrentHashMap<>();
+
+	private final ArrayDeque<String> journal = new ArrayDeque<>();
 
 	void failNext(String verb, int errno) {
 		this.faults.put(checkVerb(verb), new Fault(errno, false));
@@ -36,12 +46,30 @@ final class Faults {
 		this.faults.clear();
 	}
 
+	List<String> journal() {
+		synchronized (this.journal) {
+			return List.copyOf(this.journal);
+		}
+	}
+
+	void clearJournal() {
+		synchronized (this.journal) {
+			this.journal.clear();
+		}
+	}
+
 	/**
-	 * Throw the fault injected for a verb, if any; a one-shot fault is consumed by exactly one
-	 * caller.
+	 * Record a call of a verb and throw the fault injected for it, if any; a one-shot fault is
+	 * consumed by exactly one caller.
 	 * @param verb the verb about to run
 	 */
 	void check(String verb) {
+		synchronized (this.journal) {
+			if (this.journal.size() == JOURNAL_SIZE) {
+				this.journal.removeFirst();
+			}
+			this.journal.addLast(verb);
+		}
 		Fault fault = this.faults.get(verb);
 		if (fault == null) {
 			return;

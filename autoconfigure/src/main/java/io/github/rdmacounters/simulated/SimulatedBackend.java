@@ -204,6 +204,23 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
+	 * Return the verbs called so far, oldest first: every call that reached the simulated
+	 * device, including the ones that failed (the last 10,000 are kept). Calls refused with
+	 * {@link io.github.rdmacounters.core.RdmaClosedException} never reach it.
+	 * @return the verb names, e.g. {@code [ibv_open_device, ibv_create_counters, ...]}
+	 */
+	public List<String> verbCalls() {
+		return this.faults.journal();
+	}
+
+	/**
+	 * Forget the verbs called so far.
+	 */
+	public void clearVerbCalls() {
+		this.faults.clearJournal();
+	}
+
+	/**
 	 * Return the number of simulated native objects allocated and not freed: device contexts,
 	 * protection domains, completion queues, queue pairs, counters handles and flows.
 	 * @return the number of live objects

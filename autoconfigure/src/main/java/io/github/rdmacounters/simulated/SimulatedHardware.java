@@ -2,14 +2,13 @@ package io.github.rdmacounters.simulated;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one simulated adapter, shared by every context opened on it: port states,
@@ -30,6 +29,16 @@ final class SimulatedHardware {
 			"req_remote_invalid_request", "resp_cqe_error", "resp_cqe_flush_error", "resp_local_length_error",
 			"resp_remote_access_errors", "rnr_nak_retry_err", "rp_cnp_handled", "rp_cnp_ignored", "rx_atomic_requests",
 			"rx_read_requests", "rx_write_requests");
+
+	/**
+	 * IB PMA counters ({@code counters/}) a port shows, sorted as {@code ls} lists them.
+	 */
+	static final List<String> PMA_COUNTERS = List.of("VL15_dropped", "excessive_buffer_overrun_errors",
+			"link_downed", "link_error_recovery", "local_link_integrity_errors", "multicast_rcv_packets",
+			"multicast_xmit_packets", "port_rcv_constraint_errors", "port_rcv_data", "port_rcv_errors",
+			"port_rcv_packets", "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors",
+			"port_xmit_constraint_errors", "port_xmit_data", "port_xmit_discards", "port_xmit_packets",
+			"port_xmit_wait", "symbol_error", "unicast_rcv_packets", "unicast_xmit_packets");
 
 	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator
 		.comparingInt((SimulatedFlow flow) -> flow.spec().priority())
@@ -156,36 +165,25 @@ final class SimulatedHardware {
 	}
 
 	/**
-	 * Return the IB PMA counters of a port as sysfs shows them in {@code counters/}, data
-	 * counters in 4-byte words.
+	 * Return one IB PMA counter of a port as sysfs shows it, data counters in 4-byte words.
 	 * @param port the port number
-	 * @return the counters by file name
+	 * @param name the file name
+	 * @return the value, or {@code null} if there is no such counter
 	 */
-	synchronized Map<String, Long> pmaCounters(int port) {
+	synchronized @Nullable Long pmaCounter(int port, String name) {
 		PortCounters c = this.counters[port - 1];
-		Map<String, Long> values = new LinkedHashMap<>();
-		values.put("VL15_dropped", 0L);
-		values.put("excessive_buffer_overrun_errors", 0L);
-		values.put("link_downed", c.linkDowned);
-		values.put("link_error_recovery", 0L);
-		values.put("local_link_integrity_errors", 0L);
-		values.put("multicast_rcv_packets", c.multicastRcvPackets);
-		values.put("multicast_xmit_packets", c.multicastXmitPackets);
-		values.put("port_rcv_constraint_errors", 0L);
-		values.put("port_rcv_data", c.rcvBytes / 4);
-		values.put("port_rcv_errors", 0L);
-		values.put("port_rcv_packets", c.rcvPackets);
-		values.put("port_rcv_remote_physical_errors", 0L);
-		values.put("port_rcv_switch_relay_errors", 0L);
-		values.put("port_xmit_constraint_errors", 0L);
-		values.put("port_xmit_data", c.xmitBytes / 4);
-		values.put("port_xmit_discards", 0L);
-		values.put("port_xmit_packets", c.xmitPackets);
-		values.put("port_xmit_wait", 0L);
-		values.put("symbol_error", 0L);
-		values.put("unicast_rcv_packets", c.unicastRcvPackets);
-		values.put("unicast_xmit_packets", c.unicastXmitPackets);
-		return values;
+		return switch (name) {
+			case "link_downed" -> c.linkDowned;
+			case "multicast_rcv_packets" -> c.multicastRcvPackets;
+			case "multicast_xmit_packets" -> c.multicastXmitPackets;
+			case "port_rcv_data" -> c.rcvBytes / 4;
+			case "port_rcv_packets" -> c.rcvPackets;
+			case "port_xmit_data" -> c.xmitBytes / 4;
+			case "port_xmit_packets" -> c.xmitPackets;
+			case "unicast_rcv_packets" -> c.unicastRcvPackets;
+			case "unicast_xmit_packets" -> c.unicastXmitPackets;
+			default -> PMA_COUNTERS.contains(name) ? 0L : null;
+		};
 	}
 
 	/**

@@ -60,7 +60,7 @@ final class SimulatedSysfsTree implements SysfsTree {
 			return entries;
 		}
 		if (parts.length == 4 && "counters".equals(parts[3])) {
-			return hardware.pmaCounters(port).keySet().stream().sorted().toList();
+			return SimulatedHardware.PMA_COUNTERS;
 		}
 		if (parts.length == 4 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()) {
 			return SimulatedHardware.HW_COUNTERS;
@@ -104,7 +104,7 @@ final class SimulatedSysfsTree implements SysfsTree {
 			};
 		}
 		if (parts.length == 5 && "counters".equals(parts[3])) {
-			Long value = hardware.pmaCounters(port).get(parts[4]);
+			Long value = hardware.pmaCounter(port, parts[4]);
 			if (value != null) {
 				return value + "\n";
 			}

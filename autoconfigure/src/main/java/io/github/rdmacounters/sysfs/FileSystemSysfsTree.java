@@ -1,10 +1,13 @@
 package io.github.rdmacounters.sysfs;
 
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -19,6 +22,8 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	 * Where the kernel publishes RDMA devices.
 	 */
 	public static final Path DEFAULT_ROOT = Paths.get("/sys/class/infiniband");
+
+	private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[256]);
 
 	private final Path root;
 
@@ -45,9 +50,25 @@ public final class FileSystemSysfsTree implements SysfsTree {
 		}
 	}
 
+	/**
+	 * Read a file with one reused buffer per thread: sysfs reports 4096 bytes as the size of
+	 * every attribute, so sizing a buffer by the file size would allocate 4 KiB per counter.
+	 */
 	@Override
 	public String read(String path) throws IOException {
-		return new String(Files.readAllBytes(resolve(path)), StandardCharsets.UTF_8);
+		byte[] buffer = BUFFER.get();
+		int length = 0;
+		try (InputStream in = new FileInputStream(resolve(path).toFile())) {
+			int read;
+			while ((read = in.read(buffer, length, buffer.length - length)) > 0) {
+				length += read;
+				if (length == buffer.length) {
+					buffer = Arrays.copyOf(buffer, buffer.length * 2);
+					BUFFER.set(buffer);
+				}
+			}
+		}
+		return new String(buffer, 0, length, StandardCharsets.UTF_8);
 	}
 
 	private Path resolve(String path) {

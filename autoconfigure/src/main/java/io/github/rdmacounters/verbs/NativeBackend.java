@@ -36,6 +36,8 @@ public final class NativeBackend implements RdmaBackend {
 
 	private final String library;
 
+	private final boolean preparedReads;
+
 	private final Object loadLock = new Object();
 
 	private volatile @Nullable Holder holder;
@@ -52,7 +54,18 @@ public final class NativeBackend implements RdmaBackend {
 	 * @param library a library name such as {@value #DEFAULT_LIBRARY} or a path to one
 	 */
 	public NativeBackend(String library) {
+		this(library, true);
+	}
+
+	/**
+	 * Create a backend that loads the given library.
+	 * @param library a library name or path
+	 * @param preparedReads whether counter reads use prepared libffi calls where the platform
+	 * allows ({@code false} forces {@link com.sun.jna.Function#invokeInt(Object[])})
+	 */
+	NativeBackend(String library, boolean preparedReads) {
 		this.library = library;
+		this.preparedReads = preparedReads;
 	}
 
 	@Override
@@ -110,7 +123,7 @@ public final class NativeBackend implements RdmaBackend {
 										? "; the user needs read-write access to the uverbs device (group rdma)"
 										: ""));
 					}
-					return new NativeDevice(lib, deviceName, context);
+					return new NativeDevice(lib, deviceName, context, this.preparedReads);
 				}
 				names.add(name);
 			}
@@ -204,11 +217,21 @@ public final class NativeBackend implements RdmaBackend {
 			}
 			catch (LinkageError | SecurityException ex) {
 				return new Holder(null, new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE,
-						"Cannot load the libibverbs library '" + library + "' (" + ex.getMessage()
+						"Cannot load the libibverbs library '" + library + "' (" + loaderReason(ex)
 								+ "); install rdma-core's runtime library (Debian/Ubuntu: libibverbs1, "
 								+ "RHEL/Fedora: libibverbs), or point the native backend at the library to load",
 						ex));
 			}
+		}
+
+		/**
+		 * Return the dynamic loader's reason from JNA's message: its second line (the first
+		 * names the library, later lines list JNA's search path).
+		 */
+		private static String loaderReason(Throwable ex) {
+			String message = String.valueOf(ex.getMessage());
+			String[] lines = message.split("\\R");
+			return ((lines.length > 1) ? lines[1] : lines[0]).trim();
 		}
 
 	}

@@ -24,10 +24,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * A native counters handle ({@code struct ibv_counters}) owned by a {@link NativeDevice}.
  * <p>
- * A read reuses a native buffer and argument arrays built when points are attached, so it
- * allocates next to nothing: it holds the device's read lock, checks that nothing is closed,
- * and calls the provider's {@code read_counters} op under this handle's monitor (the buffer is
- * shared).
+ * A read reuses a native buffer and a call prepared when the handle is created
+ * ({@link ReadCountersCall}), so it allocates nothing: it holds the device's read lock,
+ * checks that nothing is closed, and calls the provider's {@code read_counters} op under this
+ * handle's monitor (the buffer is shared). Where the prepared call is not available it uses
+ * {@link Function#invokeInt(Object[])} with argument arrays built when points are attached.
  *
  * @author rdma-counters
  */
@@ -57,6 +58,8 @@ final class NativeCounters implements Counters {
 
 	private final @Nullable Function readCounters;
 
+	private final @Nullable ReadCountersCall readCall;
+
 	private volatile int size;
 
 	private boolean destroyed;
@@ -69,13 +72,25 @@ final class NativeCounters implements Counters {
 
 	private Object[] cachedArgs;
 
-	NativeCounters(NativeDevice device, IbvCounters handle) {
+	NativeCounters(NativeDevice device, IbvCounters handle, boolean preparedReads) {
 		this.device = device;
 		this.handle = handle;
 		this.pointer = handle.getPointer();
-		this.readCounters = device.ops().get(Op.READ_COUNTERS);
+		Function read = device.ops().get(Op.READ_COUNTERS);
+		this.readCounters = read;
+		this.readCall = (preparedReads && read != null) ? ReadCountersCall.create(read, this.pointer, this.buffer)
+				: null;
 		this.freshArgs = readArgs(0, ReadMode.FRESH.flags());
 		this.cachedArgs = readArgs(0, ReadMode.PREFER_CACHED.flags());
+	}
+
+	/**
+	 * Return whether reads go through a prepared libffi call rather than
+	 * {@link Function#invokeInt(Object[])}.
+	 * @return {@code true} for prepared calls
+	 */
+	boolean preparedReads() {
+		return this.readCall != null;
 	}
 
 	NativeDevice device() {
@@ -124,6 +139,9 @@ final class NativeCounters implements Counters {
 				if (newSize != this.size) {
 					this.buffer = new Memory((long) newSize * Long.BYTES);
 					this.buffer.clear();
+					if (this.readCall != null) {
+						this.readCall.buffer(this.buffer);
+					}
 					this.size = newSize;
 					this.freshArgs = readArgs(newSize, ReadMode.FRESH.flags());
 					this.cachedArgs = readArgs(newSize, ReadMode.PREFER_CACHED.flags());
@@ -184,14 +202,18 @@ final class NativeCounters implements Counters {
 			}
 			synchronized (this) {
 				int count = this.size;
-				Object[] args;
-				if (values.length >= count) {
-					args = (mode == ReadMode.FRESH) ? this.freshArgs : this.cachedArgs;
+				boolean enough = values.length >= count;
+				int rc;
+				ReadCountersCall call = this.readCall;
+				if (call != null) {
+					rc = call.invoke(enough ? count : values.length, mode.flags());
+				}
+				else if (enough) {
+					rc = read.invokeInt((mode == ReadMode.FRESH) ? this.freshArgs : this.cachedArgs);
 				}
 				else {
-					args = new Object[] { this.pointer, this.buffer, values.length, mode.flags() };
+					rc = read.invokeInt(new Object[] { this.pointer, this.buffer, values.length, mode.flags() });
 				}
-				int rc = read.invokeInt(args);
 				if (rc != 0) {
 					throw Verbs.failure(Op.READ_COUNTERS.verb(), rc, readFailureDetail(rc, values.length));
 				}

@@ -78,7 +78,10 @@ final class NativeDevice implements RdmaDevice {
 
 	private boolean contextClosed;
 
-	NativeDevice(IbvLibrary lib, String name, IbvContext context) {
+	private final boolean preparedReads;
+
+	NativeDevice(IbvLibrary lib, String name, IbvContext context, boolean preparedReads) {
+		this.preparedReads = preparedReads;
 		this.lib = lib;
 		this.name = name;
 		this.context = context;
@@ -204,7 +207,7 @@ final class NativeDevice implements RdmaDevice {
 				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP)
 						? "only the mlx5 provider implements flow counters; device " + this.name + " has none" : null);
 			}
-			NativeCounters created = new NativeCounters(this, new IbvCounters(handle));
+			NativeCounters created = new NativeCounters(this, new IbvCounters(handle), this.preparedReads);
 			this.counters.add(created);
 			return created;
 		}

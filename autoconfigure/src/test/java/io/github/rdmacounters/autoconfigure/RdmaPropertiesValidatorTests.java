@@ -230,12 +230,14 @@ class RdmaPropertiesValidatorTests {
 	}
 
 	@Test
-	void blankLibraryAndZeroSimulatedPortsAreRejectedForTheirBackend() {
+	void blankLibraryAndBadSimulatedDeviceAreRejectedForTheirBackend() {
 		this.values.put("rdma.native.library", "");
 		assertThat(problems()).extracting(Problem::property).containsExactly("rdma.native.library");
 		this.values.put("rdma.backend", "simulated");
 		this.values.put("rdma.simulated.ports", "0");
-		assertThat(problems()).extracting(Problem::property).containsExactly("rdma.simulated.ports");
+		this.values.put("rdma.simulated.device-name", "../sim");
+		assertThat(problems()).extracting(Problem::property)
+			.containsExactly("rdma.simulated.device-name", "rdma.simulated.ports");
 	}
 
 	@Test

@@ -391,6 +391,33 @@ class SimulatedBackendTests {
 	}
 
 	@Test
+	void closingTheDeviceDestroysInTheOrderRdmaCoreNeeds() {
+		Counters counters = packetsAndBytes();
+		this.device.createFlow(1, ROCE, counters);
+		Counters unbound = this.device.createCounters();
+		assertThat(unbound.isBound()).isFalse();
+		this.backend.clearVerbCalls();
+		this.device.close();
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters",
+				"ibv_destroy_counters", "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd", "ibv_close_device");
+	}
+
+	@Test
+	void verbCallsRecordTheCallsThatReachedTheDeviceButNotThoseRefusedAfterClose() {
+		this.backend.clearVerbCalls();
+		Counters counters = packetsAndBytes();
+		this.device.createFlow(1, ROCE, counters);
+		counters.read(ReadMode.FRESH);
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_create_counters", "ibv_attach_counters_point_flow",
+				"ibv_attach_counters_point_flow", "ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp", "ibv_modify_qp",
+				"ibv_create_flow", "ibv_read_counters");
+		counters.close();
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
+		assertThat(this.backend.verbCalls()).isEmpty();
+	}
+
+	@Test
 	void failNextFailsOneCallWithTheInjectedErrno() {
 		Counters counters = packetsAndBytes();
 		this.device.createFlow(1, ROCE, counters);

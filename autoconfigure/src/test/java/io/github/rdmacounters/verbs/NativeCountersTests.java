@@ -286,4 +286,35 @@ class NativeCountersTests {
 		}
 	}
 
+	@Test
+	void readsUsePreparedCallsOnThisPlatformAndFunctionCallsGiveTheSameResults() throws Exception {
+		this.fake.device("mlx5_0").add();
+		NativeBackend plain = new NativeBackend(this.fake.libraryPath(), false);
+		try (RdmaDevice prepared = this.backend.open("mlx5_0"); RdmaDevice unprepared = plain.open("mlx5_0")) {
+			NativeCounters fast = (NativeCounters) prepared.createCounters();
+			NativeCounters slow = (NativeCounters) unprepared.createCounters();
+			assertThat(fast.preparedReads()).isTrue();
+			assertThat(slow.preparedReads()).isFalse();
+			for (NativeCounters counters : new NativeCounters[] { fast, slow }) {
+				counters.attach(CounterType.PACKETS, 0);
+				counters.attach(CounterType.BYTES, 2);
+				counters.device().createFlow(1, FlowSpec.any(), counters);
+			}
+			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
+			this.fake.deliver("mlx5_0", 1, udp(4791, 28));
+			for (ReadMode mode : ReadMode.values()) {
+				long[] a = new long[3];
+				long[] b = new long[3];
+				fast.read(a, mode);
+				slow.read(b, mode);
+				assertThat(a).containsExactly(2, 0, 128).isEqualTo(b);
+			}
+			for (NativeCounters counters : new NativeCounters[] { fast, slow }) {
+				assertThatExceptionOfType(RdmaOperationException.class)
+					.isThrownBy(() -> counters.read(new long[2], ReadMode.FRESH))
+					.withMessageContaining("need 3 slots, but the array has 2");
+			}
+		}
+	}
+
 }

@@ -1,0 +1,276 @@
+package io.github.rdmacounters.verbs;
+
+import com.sun.jna.Function;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
+import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
+import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
+import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
+import io.github.rdmacounters.verbs.VerbsOps.Op;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests of the fake libibverbs itself, driven through raw calls the binding never makes: it
+ * must behave like mlx5 and the kernel where the binding's API keeps users from going, and it
+ * must record misuse instead of accepting it.
+ *
+ * @author rdma-counters
+ */
+@ExtendWith(FakeVerbsExtension.class)
+class FakeLibibverbsTests {
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final IbvLibrary lib = Native.load(this.fake.libraryPath(), IbvLibrary.class);
+
+	private IbvContext open(String name) {
+		Pointer list = this.lib.ibv_get_device_list(new IntByReference());
+		try {
+			for (int i = 0;; i++) {
+				Pointer device = list.getPointer((long) i * Native.POINTER_SIZE);
+				assertThat(device).as("device %s", name).isNotNull();
+				if (name.equals(this.lib.ibv_get_device_name(new IbvDevice(device)))) {
+					return this.lib.ibv_open_device(new IbvDevice(device));
+				}
+			}
+		}
+		finally {
+			this.lib.ibv_free_device_list(list);
+		}
+	}
+
+	private static Function op(IbvContext context, Op op) {
+		Function function = VerbsOps.of(context.getPointer()).get(op);
+		assertThat(function).as(op.verb()).isNotNull();
+		return function;
+	}
+
+	private static Pointer createCounters(IbvContext context, int compMask) {
+		Memory attr = new Memory(4);
+		attr.setInt(0, compMask);
+		return (Pointer) op(context, Op.CREATE_COUNTERS).invoke(Pointer.class,
+				new Object[] { context.getPointer(), attr });
+	}
+
+	private static int attach(IbvContext context, Pointer counters, int description, int index, Pointer flow) {
+		Memory attr = new Memory(12);
+		attr.setInt(0, description);
+		attr.setInt(4, index);
+		attr.setInt(8, 0);
+		return op(context, Op.ATTACH_COUNTERS_POINT_FLOW).invokeInt(new Object[] { counters, attr, flow });
+	}
+
+	private static int read(IbvContext context, Pointer counters, int count, int flags) {
+		Memory values = new Memory(8L * Math.max(count, 1));
+		return op(context, Op.READ_COUNTERS).invokeInt(new Object[] { counters, values, count, flags });
+	}
+
+	private static int destroyCounters(IbvContext context, Pointer counters) {
+		return op(context, Op.DESTROY_COUNTERS).invokeInt(new Object[] { counters });
+	}
+
+	private final class QueuePair implements AutoCloseable {
+
+		private final IbvPd pd;
+
+		private final IbvCq cq;
+
+		private final IbvQp qp;
+
+		QueuePair(IbvContext context) {
+			FakeLibibverbsTests self = FakeLibibverbsTests.this;
+			this.pd = self.lib.ibv_alloc_pd(context);
+			this.cq = self.lib.ibv_create_cq(context, 1, null, null, 0);
+			IbvQpInitAttr attr = new IbvQpInitAttr();
+			attr.send_cq = this.cq.getPointer();
+			attr.recv_cq = this.cq.getPointer();
+			attr.max_recv_wr = 1;
+			attr.max_recv_sge = 1;
+			attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
+			this.qp = self.lib.ibv_create_qp(this.pd, attr);
+		}
+
+		@Override
+		public void close() {
+			FakeLibibverbsTests self = FakeLibibverbsTests.this;
+			assertThat(self.lib.ibv_destroy_qp(this.qp)).isZero();
+			assertThat(self.lib.ibv_destroy_cq(this.cq)).isZero();
+			assertThat(self.lib.ibv_dealloc_pd(this.pd)).isZero();
+		}
+
+	}
+
+	@Test
+	void createCountersWithCompMaskFailsWithEopnotsupp() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		assertThat(createCounters(context, 1)).isNull();
+		assertThat(Native.getLastError()).isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void attachIsStaticOnlyAndKnowsTwoDescriptions() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		Pointer counters = createCounters(context, 0);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, counters))
+			.as("a non-NULL flow").isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(attach(context, counters, 2, 0, null)).as("an unknown description").isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_BYTES, 0, null)).isZero();
+		assertThat(destroyCounters(context, counters)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void destroyingCountersBoundToAFlowFailsWithEbusyAndReadRejectsUnknownFlags() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		Pointer counters = createCounters(context, 0);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, null)).isZero();
+		try (QueuePair queuePair = new QueuePair(context)) {
+			Pointer flow = (Pointer) op(context, Op.CREATE_FLOW).invoke(Pointer.class,
+					new Object[] { queuePair.qp.getPointer(), FlowEncoder.encode(1, FlowSpec.any(), counters) });
+			assertThat(flow).isNotNull();
+			assertThat(destroyCounters(context, counters)).isEqualTo(Errno.EBUSY);
+			assertThat(read(context, counters, 1, 0)).isZero();
+			assertThat(read(context, counters, 1, IbvLibrary.IBV_READ_COUNTERS_ATTR_PREFER_CACHED)).isZero();
+			assertThat(read(context, counters, 1, 2)).isEqualTo(Errno.EINVAL);
+			assertThat(read(context, counters, 0, 0)).isEqualTo(Errno.EINVAL);
+			assertThat(this.lib.ibv_destroy_qp(queuePair.qp)).as("a QP with a flow").isEqualTo(Errno.EBUSY);
+			assertThat(op(context, Op.DESTROY_FLOW).invokeInt(new Object[] { flow })).isZero();
+		}
+		assertThat(destroyCounters(context, counters)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void flowWithTwoCountActionsFailsWithEinval() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		Pointer counters = createCounters(context, 0);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, null)).isZero();
+		Memory single = FlowEncoder.encode(1, FlowSpec.any(), counters);
+		int size = (int) single.size();
+		Memory twice = new Memory(size + FlowEncoder.COUNT_SIZE);
+		twice.clear();
+		twice.write(0, single.getByteArray(0, size), 0, size);
+		twice.write(size, single.getByteArray(size - FlowEncoder.COUNT_SIZE, FlowEncoder.COUNT_SIZE), 0,
+				FlowEncoder.COUNT_SIZE);
+		twice.setShort(FlowEncoder.ATTR_SIZE_FIELD, (short) (size + FlowEncoder.COUNT_SIZE));
+		twice.setByte(FlowEncoder.ATTR_NUM_OF_SPECS, (byte) 3);
+		try (QueuePair queuePair = new QueuePair(context)) {
+			Object flow = op(context, Op.CREATE_FLOW).invoke(Pointer.class,
+					new Object[] { queuePair.qp.getPointer(), twice });
+			assertThat(flow).isNull();
+			assertThat(Native.getLastError()).isEqualTo(Errno.EINVAL);
+		}
+		assertThat(destroyCounters(context, counters)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void dummyOpsOfNonMlx5ProvidersReturnEopnotsupp() {
+		this.fake.device("rxe0").countersSupported(false).add();
+		IbvContext context = open("rxe0");
+		Memory notACounters = new Memory(8);
+		assertThat(createCounters(context, 0)).isNull();
+		assertThat(Native.getLastError()).isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(attach(context, notACounters, 0, 0, null)).isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(read(context, notACounters, 1, 0)).isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(destroyCounters(context, notACounters)).isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void callsOnDestroyedHandlesAreRecordedAsMisuseNotAccepted() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		Pointer counters = createCounters(context, 0);
+		assertThat(destroyCounters(context, counters)).isZero();
+		assertThat(read(context, counters, 1, 0)).isEqualTo(Errno.EINVAL);
+		assertThat(destroyCounters(context, counters)).isEqualTo(Errno.EINVAL);
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isEqualTo(Errno.EINVAL);
+		assertThat(this.fake.misuseLog()).containsExactly("read_counters: counters handle used after it was destroyed",
+				"destroy_counters: counters handle used after it was destroyed",
+				"ibv_close_device: context handle used after it was destroyed");
+		assertThat(this.fake.misuseCount()).isEqualTo(3);
+		this.fake.reset();
+	}
+
+	@Test
+	void closingAContextWithLiveChildrenIsRecordedAsMisuse() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		createCounters(context, 0);
+		this.lib.ibv_alloc_pd(context);
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+		assertThat(this.fake.misuseLog()).containsExactly("ibv_close_device: 2 objects of the context are still alive");
+		assertThat(this.fake.liveObjects()).isEqualTo(2);
+		assertThat(this.fake.liveDescription()).isEqualTo("counters, pd");
+		this.fake.reset();
+	}
+
+	@Test
+	void anUnfreedDeviceListIsALiveObject() {
+		this.fake.device("mlx5_0").add();
+		IntByReference count = new IntByReference();
+		Pointer list = this.lib.ibv_get_device_list(count);
+		assertThat(count.getValue()).isEqualTo(1);
+		assertThat(this.fake.liveDescription()).isEqualTo("device list");
+		this.lib.ibv_free_device_list(list);
+		assertThat(this.fake.liveObjects()).isZero();
+	}
+
+	@Test
+	void faultsFailTheNextCallOrAllCallsUntilCleared() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		IbvPortAttr attr = new IbvPortAttr();
+		this.fake.failNext("ibv_query_port", Errno.EIO);
+		assertThat(this.lib.ibv_query_port(context, (byte) 1, attr)).isEqualTo(Errno.EIO);
+		assertThat(this.lib.ibv_query_port(context, (byte) 1, attr)).isZero();
+		this.fake.failAlways("ibv_query_port", Errno.ENODEV);
+		assertThat(this.lib.ibv_query_port(context, (byte) 1, attr)).isEqualTo(Errno.ENODEV);
+		assertThat(this.lib.ibv_query_port(context, (byte) 1, attr)).isEqualTo(Errno.ENODEV);
+		this.fake.clearFaults();
+		assertThat(this.lib.ibv_query_port(context, (byte) 1, attr)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void contextsAreLaidOutAsLibibverbsDoes() {
+		this.fake.device("mlx5_0").add().device("old0").legacyContext(true).add().device("short0").contextSize(432)
+			.add();
+		IbvContext extended = open("mlx5_0");
+		IbvContext legacy = open("old0");
+		IbvContext shortTable = open("short0");
+		assertThat(extended.getPointer().getLong(VerbsOps.ABI_COMPAT_OFFSET)).isEqualTo(-1L);
+		assertThat(extended.getPointer().getLong(VerbsOps.SZ_OFFSET)).isEqualTo(648);
+		assertThat(VerbsOps.of(extended.getPointer()).get(Op.QUERY_PORT)).isNotNull();
+		assertThat(VerbsOps.of(legacy.getPointer()).extended()).isFalse();
+		assertThat(VerbsOps.of(legacy.getPointer()).get(Op.CREATE_FLOW)).isNull();
+		VerbsOps shortOps = VerbsOps.of(shortTable.getPointer());
+		assertThat(shortOps.get(Op.CREATE_FLOW)).isNotNull();
+		assertThat(shortOps.get(Op.DESTROY_FLOW)).isNotNull();
+		assertThat(shortOps.get(Op.CREATE_COUNTERS)).isNull();
+		assertThat(shortOps.get(Op.QUERY_PORT)).isNull();
+		for (IbvContext context : new IbvContext[] { extended, legacy, shortTable }) {
+			assertThat(this.lib.ibv_close_device(context)).isZero();
+		}
+	}
+
+}
