@@ -217,7 +217,7 @@ final class NativeCounters implements Counters {
 				if (rc != 0) {
 					throw Verbs.failure(Op.READ_COUNTERS.verb(), rc, readFailureDetail(rc, values.length));
 				}
-				this.buffer.read(0, values, 0, count);
+				this.buffer.read(0, values, 0, Math.min(count, values.length));
 			}
 		}
 		finally {
