@@ -977,16 +977,6 @@ static int masked_equal(const uint8_t *a, const uint8_t *b, const uint8_t *mask,
 	return 1;
 }
 
-static int is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 static int flow_matches(const struct fake_match *m, const struct fake_packet *pkt)
 {
 	if (m->has_eth) {
@@ -1040,7 +1030,6 @@ static int flow_matches(const struct fake_match *m, const struct fake_packet *pk
 						(const uint8_t *)&m->l4_mask.dst_port, 2))
 			return 0;
 	}
-	(void)is_zero;
 	return 1;
 }
 
