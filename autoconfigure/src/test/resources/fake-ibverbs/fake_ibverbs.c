@@ -146,6 +146,7 @@ struct fake_object {
 	void *ptr;
 	int type;
 	int alive;
+	int orphaned; /* freed by ibv_close_device of its context, not by its own destroy */
 	int device;
 };
 
@@ -195,6 +196,7 @@ static void remember(void *ptr, int type, int device)
 	objects[nobjects].ptr = ptr;
 	objects[nobjects].type = type;
 	objects[nobjects].alive = 1;
+	objects[nobjects].orphaned = 0;
 	objects[nobjects].device = device;
 	nobjects++;
 }
@@ -218,6 +220,10 @@ static struct fake_object *check(const char *verb, const void *ptr, int type)
 	}
 	if (obj->type != type) {
 		misuse("%s: handle is a %s, not a %s", verb, type_names[obj->type], type_names[type]);
+		return NULL;
+	}
+	if (!obj->alive && obj->orphaned) {
+		misuse("%s: %s handle used after its context was closed", verb, type_names[type]);
 		return NULL;
 	}
 	if (!obj->alive) {
@@ -260,6 +266,25 @@ static int children_of(const void *parent, int type)
 		}
 	}
 	return n;
+}
+
+/* Return the context a PD, CQ, QP, counters or flow belongs to, or NULL for other types. */
+static struct ibv_context *context_of(const struct fake_object *obj)
+{
+	switch (obj->type) {
+	case FAKE_PD:
+		return ((struct ibv_pd *)obj->ptr)->context;
+	case FAKE_CQ:
+		return ((struct ibv_cq *)obj->ptr)->context;
+	case FAKE_QP:
+		return ((struct ibv_qp *)obj->ptr)->context;
+	case FAKE_COUNTERS:
+		return ((struct ibv_counters *)obj->ptr)->context;
+	case FAKE_FLOW:
+		return ((struct fake_flow *)obj->ptr)->flow.context;
+	default:
+		return NULL;
+	}
 }
 
 /* Return the errno to inject for this verb, or 0. */
@@ -555,6 +580,13 @@ FAKE_EXPORT int ibv_close_device(struct ibv_context *context)
 				+ children_of(context, FAKE_COUNTERS) + children_of(context, FAKE_FLOW);
 		if (children)
 			misuse("ibv_close_device: %d objects of the context are still alive", children);
+		/* as in rdma-core, closing the context frees what is left of it: later calls are misuse */
+		for (int i = 0; i < nobjects; i++) {
+			if (objects[i].alive && context_of(&objects[i]) == context) {
+				objects[i].alive = 0;
+				objects[i].orphaned = 1;
+			}
+		}
 		obj->alive = 0;
 	}
 	pthread_mutex_unlock(&lock);

@@ -324,6 +324,15 @@ final class NativeDevice implements RdmaDevice {
 		this.flows.remove(child);
 	}
 
+	/**
+	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is freed
+	 * and must not reach native code again. Call with a device lock held.
+	 * @return {@code true} once the context is closed
+	 */
+	boolean contextClosed() {
+		return this.contextClosed;
+	}
+
 	@Override
 	public boolean isClosed() {
 		return this.closed.get();
@@ -333,8 +342,9 @@ final class NativeDevice implements RdmaDevice {
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
 	 * domain, then the context. A step that fails is reported (the first failure is thrown,
 	 * later ones are suppressed into it) without stopping the rest: closing the context
-	 * releases in the kernel whatever a failed destroy left. Calling close again retries the
-	 * steps that failed.
+	 * releases in the kernel whatever a failed destroy left. Once the context is closed, every
+	 * handle left is freed with it: its owner is marked destroyed and makes no native call
+	 * again. Until then, calling close again retries the steps that failed.
 	 */
 	@Override
 	public void close() {
@@ -358,6 +368,7 @@ final class NativeDevice implements RdmaDevice {
 					throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
 				}
 				this.contextClosed = true;
+				abandonChildren();
 			});
 			if (failure != null) {
 				throw failure;
@@ -366,6 +377,24 @@ final class NativeDevice implements RdmaDevice {
 		finally {
 			writeLock().unlock();
 		}
+	}
+
+	/**
+	 * Forget every handle the closed context freed: flows and counters whose destroy failed,
+	 * queue pair, completion queue and protection domain.
+	 */
+	private void abandonChildren() {
+		for (NativeFlow flow : List.copyOf(this.flows)) {
+			flow.freedWithContext();
+		}
+		for (NativeCounters child : List.copyOf(this.counters)) {
+			child.freedWithContext();
+		}
+		this.flows.clear();
+		this.counters.clear();
+		this.qp = null;
+		this.cq = null;
+		this.pd = null;
 	}
 
 	private void destroyQueuePair() {

@@ -212,15 +212,23 @@ class FakeLibibverbsTests {
 	}
 
 	@Test
-	void closingAContextWithLiveChildrenIsRecordedAsMisuse() {
+	void closingAContextWithLiveChildrenIsRecordedAsMisuseAndFreesThem() {
 		this.fake.device("mlx5_0").add();
 		IbvContext context = open("mlx5_0");
-		createCounters(context, 0);
-		this.lib.ibv_alloc_pd(context);
+		Pointer counters = createCounters(context, 0);
+		IbvPd pd = this.lib.ibv_alloc_pd(context);
+		IbvContext other = open("mlx5_0");
+		IbvPd otherPd = this.lib.ibv_alloc_pd(other);
 		assertThat(this.lib.ibv_close_device(context)).isZero();
 		assertThat(this.fake.misuseLog()).containsExactly("ibv_close_device: 2 objects of the context are still alive");
-		assertThat(this.fake.liveObjects()).isEqualTo(2);
-		assertThat(this.fake.liveDescription()).isEqualTo("counters, pd");
+		assertThat(this.fake.liveDescription()).as("the other context keeps its children").isEqualTo("context, pd");
+		assertThat(destroyCounters(context, counters)).isEqualTo(Errno.EINVAL);
+		assertThat(this.lib.ibv_dealloc_pd(pd)).isEqualTo(Errno.EINVAL);
+		assertThat(this.fake.misuseLog()).containsExactly("ibv_close_device: 2 objects of the context are still alive",
+				"destroy_counters: counters handle used after its context was closed",
+				"ibv_dealloc_pd: pd handle used after its context was closed");
+		assertThat(this.lib.ibv_dealloc_pd(otherPd)).isZero();
+		assertThat(this.lib.ibv_close_device(other)).isZero();
 		this.fake.reset();
 	}
 
