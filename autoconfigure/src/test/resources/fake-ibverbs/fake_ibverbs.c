@@ -86,6 +86,7 @@ struct fake_cq {
 
 struct fake_qp {
 	struct ibv_qp qp;
+	int port; /* set by the move to INIT */
 };
 
 struct fake_point {
@@ -736,6 +737,43 @@ FAKE_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
 	return rc;
 }
 
+/*
+ * Raw packet QPs as mlx5 takes them: RESET to INIT with exactly IBV_QP_STATE | IBV_QP_PORT and a
+ * valid port, INIT to RTR with exactly IBV_QP_STATE, any state back to RESET with IBV_QP_STATE.
+ */
+FAKE_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	struct fake_object *obj;
+	struct fake_qp *fq = (struct fake_qp *)qp;
+	int rc;
+
+	pthread_mutex_lock(&lock);
+	obj = check("ibv_modify_qp", qp, FAKE_QP);
+	if (!obj)
+		rc = EINVAL;
+	else if ((rc = fault("ibv_modify_qp")) != 0)
+		;
+	else if (!(attr_mask & IBV_QP_STATE))
+		rc = EINVAL;
+	else if (attr->qp_state == IBV_QPS_RESET && attr_mask == IBV_QP_STATE) {
+		qp->state = IBV_QPS_RESET;
+		fq->port = 0;
+	} else if (attr->qp_state == IBV_QPS_INIT && qp->state == IBV_QPS_RESET
+			&& attr_mask == (IBV_QP_STATE | IBV_QP_PORT)) {
+		if (attr->port_num < 1 || attr->port_num > devices[obj->device].nports) {
+			rc = EINVAL;
+		} else {
+			qp->state = IBV_QPS_INIT;
+			fq->port = attr->port_num;
+		}
+	} else if (attr->qp_state == IBV_QPS_RTR && qp->state == IBV_QPS_INIT && attr_mask == IBV_QP_STATE)
+		qp->state = IBV_QPS_RTR;
+	else
+		rc = EINVAL;
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
 /* ---- the provider ops (mlx5 behaviour) ---------------------------------------------------- */
 
 static struct ibv_counters *op_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *attr)
@@ -948,6 +986,8 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 			err = EINVAL;
 		else if (attr->port < 1 || attr->port > dev->nports)
 			err = EINVAL;
+		else if (qp->state == IBV_QPS_RESET || attr->port != ((struct fake_qp *)qp)->port)
+			err = EINVAL; /* the QP must be at least INIT, on the rule's port */
 		else
 			err = parse_specs(attr, &match, &counters, kinds, sizeof(kinds));
 	}

@@ -119,7 +119,7 @@ class NativeDeviceTests {
 			counters.add(c);
 		}
 		counters.add(device.createCounters());
-		assertThat(this.fake.liveObjects()).as("context, pd, cq, qp, 3 counters, 2 flows").isEqualTo(9);
+		assertThat(this.fake.liveObjects()).as("context, pd, cq, a qp per port, 3 counters, 2 flows").isEqualTo(10);
 		device.close();
 		assertThat(this.fake.liveObjects()).isZero();
 		assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
