@@ -159,5 +159,14 @@ int main(void)
 	OFF(ibv_qp_init_attr, qp_type);
 	OFF(ibv_qp_init_attr, sq_sig_all);
 	CONST(IBV_QPT_RAW_PACKET);
+
+	SIZE(ibv_qp_attr);
+	OFF(ibv_qp_attr, qp_state);
+	OFF(ibv_qp_attr, port_num);
+	CONST(IBV_QP_STATE);
+	CONST(IBV_QP_PORT);
+	CONST(IBV_QPS_RESET);
+	CONST(IBV_QPS_INIT);
+	CONST(IBV_QPS_RTR);
 	return 0;
 }

@@ -86,6 +86,7 @@ struct fake_cq {
 
 struct fake_qp {
 	struct ibv_qp qp;
+	int port; /* set by the move to INIT */
 };
 
 struct fake_point {
@@ -146,6 +147,7 @@ struct fake_object {
 	void *ptr;
 	int type;
 	int alive;
+	int orphaned; /* freed by ibv_close_device of its context, not by its own destroy */
 	int device;
 };
 
@@ -159,6 +161,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct fake_device devices[FAKE_MAX_DEVICES];
 static int ndevices;
 static int no_kernel_stack;
+static int short_reads; /* read_counters accepts ncounters below the highest index + 1 */
 static struct fake_object *objects;
 static int nobjects;
 static int objects_capacity;
@@ -194,6 +197,7 @@ static void remember(void *ptr, int type, int device)
 	objects[nobjects].ptr = ptr;
 	objects[nobjects].type = type;
 	objects[nobjects].alive = 1;
+	objects[nobjects].orphaned = 0;
 	objects[nobjects].device = device;
 	nobjects++;
 }
@@ -217,6 +221,10 @@ static struct fake_object *check(const char *verb, const void *ptr, int type)
 	}
 	if (obj->type != type) {
 		misuse("%s: handle is a %s, not a %s", verb, type_names[obj->type], type_names[type]);
+		return NULL;
+	}
+	if (!obj->alive && obj->orphaned) {
+		misuse("%s: %s handle used after its context was closed", verb, type_names[type]);
 		return NULL;
 	}
 	if (!obj->alive) {
@@ -259,6 +267,25 @@ static int children_of(const void *parent, int type)
 		}
 	}
 	return n;
+}
+
+/* Return the context a PD, CQ, QP, counters or flow belongs to, or NULL for other types. */
+static struct ibv_context *context_of(const struct fake_object *obj)
+{
+	switch (obj->type) {
+	case FAKE_PD:
+		return ((struct ibv_pd *)obj->ptr)->context;
+	case FAKE_CQ:
+		return ((struct ibv_cq *)obj->ptr)->context;
+	case FAKE_QP:
+		return ((struct ibv_qp *)obj->ptr)->context;
+	case FAKE_COUNTERS:
+		return ((struct ibv_counters *)obj->ptr)->context;
+	case FAKE_FLOW:
+		return ((struct fake_flow *)obj->ptr)->flow.context;
+	default:
+		return NULL;
+	}
 }
 
 /* Return the errno to inject for this verb, or 0. */
@@ -554,6 +581,13 @@ FAKE_EXPORT int ibv_close_device(struct ibv_context *context)
 				+ children_of(context, FAKE_COUNTERS) + children_of(context, FAKE_FLOW);
 		if (children)
 			misuse("ibv_close_device: %d objects of the context are still alive", children);
+		/* as in rdma-core, closing the context frees what is left of it: later calls are misuse */
+		for (int i = 0; i < nobjects; i++) {
+			if (objects[i].alive && context_of(&objects[i]) == context) {
+				objects[i].alive = 0;
+				objects[i].orphaned = 1;
+			}
+		}
 		obj->alive = 0;
 	}
 	pthread_mutex_unlock(&lock);
@@ -703,6 +737,43 @@ FAKE_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
 	return rc;
 }
 
+/*
+ * Raw packet QPs as mlx5 takes them: RESET to INIT with exactly IBV_QP_STATE | IBV_QP_PORT and a
+ * valid port, INIT to RTR with exactly IBV_QP_STATE, any state back to RESET with IBV_QP_STATE.
+ */
+FAKE_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)
+{
+	struct fake_object *obj;
+	struct fake_qp *fq = (struct fake_qp *)qp;
+	int rc;
+
+	pthread_mutex_lock(&lock);
+	obj = check("ibv_modify_qp", qp, FAKE_QP);
+	if (!obj)
+		rc = EINVAL;
+	else if ((rc = fault("ibv_modify_qp")) != 0)
+		;
+	else if (!(attr_mask & IBV_QP_STATE))
+		rc = EINVAL;
+	else if (attr->qp_state == IBV_QPS_RESET && attr_mask == IBV_QP_STATE) {
+		qp->state = IBV_QPS_RESET;
+		fq->port = 0;
+	} else if (attr->qp_state == IBV_QPS_INIT && qp->state == IBV_QPS_RESET
+			&& attr_mask == (IBV_QP_STATE | IBV_QP_PORT)) {
+		if (attr->port_num < 1 || attr->port_num > devices[obj->device].nports) {
+			rc = EINVAL;
+		} else {
+			qp->state = IBV_QPS_INIT;
+			fq->port = attr->port_num;
+		}
+	} else if (attr->qp_state == IBV_QPS_RTR && qp->state == IBV_QPS_INIT && attr_mask == IBV_QP_STATE)
+		qp->state = IBV_QPS_RTR;
+	else
+		rc = EINVAL;
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
 /* ---- the provider ops (mlx5 behaviour) ---------------------------------------------------- */
 
 static struct ibv_counters *op_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *attr)
@@ -802,11 +873,11 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 		rc = EINVAL;
 	else if (!c->bound)
 		rc = EINVAL;
-	else if (ncounters < (needed = counters_needed(c)))
+	else if (ncounters < (needed = counters_needed(c)) && !short_reads)
 		rc = EINVAL;
 	else {
 		memset(values, 0, ncounters * sizeof(*values));
-		memcpy(values, c->values, needed * sizeof(*values));
+		memcpy(values, c->values, (ncounters < needed ? ncounters : needed) * sizeof(*values));
 	}
 	pthread_mutex_unlock(&lock);
 	return rc;
@@ -915,6 +986,8 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 			err = EINVAL;
 		else if (attr->port < 1 || attr->port > dev->nports)
 			err = EINVAL;
+		else if (qp->state == IBV_QPS_RESET || attr->port != ((struct fake_qp *)qp)->port)
+			err = EINVAL; /* the QP must be at least INIT, on the rule's port */
 		else
 			err = parse_specs(attr, &match, &counters, kinds, sizeof(kinds));
 	}
@@ -976,16 +1049,6 @@ static int masked_equal(const uint8_t *a, const uint8_t *b, const uint8_t *mask,
 	return 1;
 }
 
-static int is_zero(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return 0;
-	return 1;
-}
-
 static int flow_matches(const struct fake_match *m, const struct fake_packet *pkt)
 {
 	if (m->has_eth) {
@@ -1039,7 +1102,6 @@ static int flow_matches(const struct fake_match *m, const struct fake_packet *pk
 						(const uint8_t *)&m->l4_mask.dst_port, 2))
 			return 0;
 	}
-	(void)is_zero;
 	return 1;
 }
 
@@ -1051,6 +1113,7 @@ FAKE_EXPORT void fake_reset(void)
 	memset(devices, 0, sizeof(devices));
 	ndevices = 0;
 	no_kernel_stack = 0;
+	short_reads = 0;
 	/* handles stay allocated: a stale pointer is then reported as unknown, never dereferenced */
 	nobjects = 0;
 	nfaults = 0;
@@ -1141,6 +1204,14 @@ FAKE_EXPORT void fake_no_kernel_stack(int on)
 {
 	pthread_mutex_lock(&lock);
 	no_kernel_stack = on;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Make read_counters accept short arrays (fill what fits) instead of failing with EINVAL. */
+FAKE_EXPORT void fake_short_reads(int on)
+{
+	pthread_mutex_lock(&lock);
+	short_reads = on;
 	pthread_mutex_unlock(&lock);
 }
 

@@ -27,6 +27,15 @@ public enum LinkLayer {
 	}
 
 	/**
+	 * Return the name the kernel prints in sysfs {@code link_layer}.
+	 * @return {@code Ethernet} for {@link #ETHERNET}, otherwise {@code InfiniBand}
+	 * ({@link #UNSPECIFIED} is what old providers report for InfiniBand)
+	 */
+	public String sysfsName() {
+		return (this == ETHERNET) ? "Ethernet" : "InfiniBand";
+	}
+
+	/**
 	 * Map a native value; unknown values map to {@link #UNSPECIFIED}.
 	 * @param value the native value
 	 * @return the link layer

@@ -1,5 +1,7 @@
 package io.github.rdmacounters.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What {@code ibv_query_port} reports about a port, as far as this project uses it.
  *
@@ -16,19 +18,32 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		int activeSpeed, int activeWidth) {
 
 	/**
-	 * Return the physical state the way sysfs names it, e.g. {@code LinkUp}.
-	 * @return the name of the physical state
+	 * Return the physical state the way the kernel names it in sysfs {@code phys_state}
+	 * ({@code 5: LinkUp}), e.g. {@code LinkUp} or {@code Phy Test}.
+	 * @return the name of the physical state, {@code <unknown>} for a code the kernel does not
+	 * name
 	 */
 	public String physicalStateName() {
-		return switch (this.physicalState) {
+		return physicalStateName(this.physicalState);
+	}
+
+	/**
+	 * Return the name the kernel gives a physical state code in sysfs {@code phys_state}.
+	 * @param physicalState the raw physical state
+	 * @return {@code Sleep}, {@code Polling}, {@code Disabled},
+	 * {@code PortConfigurationTraining}, {@code LinkUp}, {@code LinkErrorRecovery},
+	 * {@code Phy Test}, or {@code <unknown>} for any other code
+	 */
+	public static String physicalStateName(int physicalState) {
+		return switch (physicalState) {
 			case 1 -> "Sleep";
 			case 2 -> "Polling";
 			case 3 -> "Disabled";
 			case 4 -> "PortConfigurationTraining";
 			case 5 -> "LinkUp";
 			case 6 -> "LinkErrorRecovery";
-			case 7 -> "PhyTest";
-			default -> "Unknown(" + this.physicalState + ")";
+			case 7 -> "Phy Test";
+			default -> "<unknown>";
 		};
 	}
 
@@ -72,6 +87,34 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 	 */
 	public double rateGbps() {
 		return lanes() * laneGbps();
+	}
+
+	/**
+	 * Return the rate the way the kernel prints it in sysfs {@code rate}, e.g.
+	 * {@code 100 Gb/sec (4X EDR)}, {@code 25 Gb/sec (1X EDR)} or {@code 2.5 Gb/sec (1X SDR)}.
+	 * Like the kernel, an unknown speed code is shown as SDR.
+	 * @return the rate text, or {@code null} if the width code is unknown (the kernel then
+	 * fails the read with {@code EINVAL})
+	 */
+	public @Nullable String rateText() {
+		int lanes = lanes();
+		if (lanes == 0) {
+			return null;
+		}
+		String speed = switch (this.activeSpeed) {
+			case 2 -> "DDR";
+			case 4 -> "QDR";
+			case 8 -> "FDR10";
+			case 16 -> "FDR";
+			case 32 -> "EDR";
+			case 64 -> "HDR";
+			case 128 -> "NDR";
+			case 256 -> "XDR";
+			default -> "SDR";
+		};
+		double laneGbps = (laneGbps() > 0) ? laneGbps() : 2.5;
+		int tenths = (int) Math.round(laneGbps * 10) * lanes;
+		return (tenths / 10) + ((tenths % 10 != 0) ? ".5" : "") + " Gb/sec (" + lanes + "X " + speed + ")";
 	}
 
 }

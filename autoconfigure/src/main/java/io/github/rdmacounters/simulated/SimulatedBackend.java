@@ -23,9 +23,12 @@ import io.github.rdmacounters.sysfs.SysfsTree;
 /**
  * A pure-Java backend of simulated devices with the semantics of the native backend on mlx5:
  * counter points attached statically ({@code EBUSY} once bound), the same index attached twice
- * aggregates, reading an unbound handle or into too small an array fails with {@code EINVAL},
- * a flow needs a handle with at least one point that never fed another flow, managed flow
- * steering and an existing port; devices whose provider has no flow counters fail
+ * aggregates, reading an unbound handle or into too small an array fails with {@code EINVAL}
+ * (a larger array keeps its extra slots), a flow needs a handle with at least one point
+ * ({@code EINVAL}) that feeds no other flow ({@code EBUSY}; once that flow is destroyed the
+ * handle may be attached to and bound again), managed flow steering and an existing port; each
+ * port a flow is created on gets one raw packet queue pair, moved to {@code INIT} then
+ * {@code RTR} with {@code ibv_modify_qp}; devices whose provider has no flow counters fail
  * {@code ibv_create_counters} with {@code EOPNOTSUPP}. Objects close once, parents close
  * their children first, and calls after close throw
  * {@link io.github.rdmacounters.core.RdmaClosedException}.
@@ -253,9 +256,11 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	/**
 	 * Return a port counters source over a device's simulated sysfs tree that reads the tree
-	 * on every snapshot.
+	 * on every snapshot: no read cache (a time-to-live of zero), so each snapshot sees the
+	 * traffic delivered so far. Use {@link #portCounters(String, Duration)} to reuse snapshots
+	 * the way a configured application does ({@code rdma.read-cache-ttl}).
 	 * @param device the device name
-	 * @return the source
+	 * @return the source, with a read cache time-to-live of {@link Duration#ZERO}
 	 * @throws DeviceNotFoundException if there is no such device
 	 */
 	public SysfsPortCountersSource portCounters(String device) {
@@ -263,9 +268,10 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return a port counters source over a device's simulated sysfs tree.
+	 * Return a port counters source over a device's simulated sysfs tree whose snapshots are
+	 * stamped, and aged, by this backend's clock.
 	 * @param device the device name
-	 * @param readCacheTtl how long a snapshot is reused
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads every time
 	 * @return the source
 	 * @throws DeviceNotFoundException if there is no such device
 	 */

@@ -32,8 +32,6 @@ final class SimulatedCounters implements Counters {
 
 	private @Nullable SimulatedFlow flow;
 
-	private boolean everBound;
-
 	private long[] values = new long[0];
 
 	private volatile boolean closed;
@@ -54,9 +52,9 @@ final class SimulatedCounters implements Counters {
 		this.device.run(this::checkOpen, () -> {
 			this.device.owner().faults().check("ibv_attach_counters_point_flow");
 			synchronized (this.hardware) {
-				if (this.flow != null || this.everBound) {
+				if (this.flow != null) {
 					throw new RdmaOperationException("ibv_attach_counters_point_flow", Errno.EBUSY,
-							"the counters handle is already bound to a flow; attach every point before creating the flow");
+							"the counters handle is bound to a flow; attach every point before creating the flow");
 				}
 				this.points.add(point);
 			}
@@ -105,7 +103,6 @@ final class SimulatedCounters implements Counters {
 							+ this.values.length + " counter(s) but the array has room for " + destination.length);
 				}
 				System.arraycopy(this.values, 0, destination, 0, this.values.length);
-				Arrays.fill(destination, this.values.length, destination.length, 0L);
 			}
 			return null;
 		});
@@ -136,7 +133,8 @@ final class SimulatedCounters implements Counters {
 
 	/**
 	 * Check that this handle can feed a new flow and bind it; called under the hardware
-	 * monitor.
+	 * monitor. A handle feeds one flow at a time ({@code EBUSY} while bound); once that flow
+	 * is destroyed it may be attached to and bound again, and keeps the values counted so far.
 	 * @param newFlow the flow
 	 */
 	void bind(SimulatedFlow newFlow) {
@@ -144,13 +142,15 @@ final class SimulatedCounters implements Counters {
 			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
 					"the counters handle has no point attached; attach packets and/or bytes first");
 		}
-		if (this.flow != null || this.everBound) {
-			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
-					"the counters handle already fed a flow; mlx5 binds a counters handle to one flow in its lifetime");
+		if (this.flow != null) {
+			throw new RdmaOperationException("ibv_create_flow", Errno.EBUSY,
+					"the counters handle already feeds a flow; destroy that flow first or create another handle");
 		}
 		this.flow = newFlow;
-		this.everBound = true;
-		this.values = new long[sizeOf(this.points)];
+		int size = sizeOf(this.points);
+		if (this.values.length < size) {
+			this.values = Arrays.copyOf(this.values, size);
+		}
 	}
 
 	/**

@@ -25,7 +25,10 @@ import org.jspecify.annotations.Nullable;
  * An opened simulated device context. Calls hold the read lock and check "closed"; closing
  * the device or one of its children holds the write lock, so a call racing a close either
  * completes first or fails with {@link RdmaClosedException}. The lists of children and the
- * queue pair resources are guarded by the hardware monitor.
+ * queue pair resources are guarded by the hardware monitor. Like the native backend, the
+ * first flow on a port allocates the protection domain and completion queue (once per
+ * context) and one raw packet queue pair for that port, moved {@code RESET} to {@code INIT}
+ * to {@code RTR}.
  *
  * @author rdma-counters
  */
@@ -163,14 +166,26 @@ final class SimulatedDevice implements RdmaDevice {
 			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
 			this.backend.track(queuePair);
 			try {
+				// RESET to INIT (with the port), then INIT to RTR: flows attach to a QP ready to receive
+				this.backend.faults().check("ibv_modify_qp");
 				this.backend.faults().check("ibv_modify_qp");
 			}
 			catch (RuntimeException ex) {
-				this.backend.untrack(queuePair);
+				destroyQueuePair(queuePair, ex);
 				throw ex;
 			}
 			this.queuePairs.put(port, queuePair);
 		}
+	}
+
+	private void destroyQueuePair(NativeResource queuePair, RuntimeException cause) {
+		try {
+			this.backend.faults().check("ibv_destroy_qp");
+		}
+		catch (RuntimeException ex) {
+			cause.addSuppressed(ex);
+		}
+		this.backend.untrack(queuePair);
 	}
 
 	private String noSuchPort(int port) {

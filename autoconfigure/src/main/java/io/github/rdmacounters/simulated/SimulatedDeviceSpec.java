@@ -31,6 +31,11 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 	/** The name of the default device. */
 	public static final String DEFAULT_NAME = "sim_mlx5_0";
 
+	/**
+	 * Check the configuration and copy the ports.
+	 * @throws IllegalArgumentException if the name is blank or contains {@code /}, or there
+	 * are no ports or more than 255
+	 */
 	public SimulatedDeviceSpec {
 		if (name.isBlank() || name.contains("/")) {
 			throw new IllegalArgumentException("Simulated device name must be a non-blank file name, but was '" + name

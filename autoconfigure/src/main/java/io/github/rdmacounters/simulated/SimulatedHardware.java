@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
@@ -91,9 +90,7 @@ final class SimulatedHardware {
 	}
 
 	synchronized PortAttributes portAttributes(int port) {
-		SimulatedPortSpec current = this.ports[port - 1];
-		return new PortAttributes(port, current.state(), current.physicalState(), current.linkLayer(),
-				current.activeMtu(), current.activeSpeed(), current.activeWidth());
+		return this.ports[port - 1].toAttributes(port);
 	}
 
 	synchronized void setPortState(int port, PortState state) {
@@ -193,10 +190,6 @@ final class SimulatedHardware {
 	 */
 	boolean hasHwCounters() {
 		return this.spec.countersSupported();
-	}
-
-	static String linkLayerText(LinkLayer linkLayer) {
-		return (linkLayer == LinkLayer.ETHERNET) ? "Ethernet" : "InfiniBand";
 	}
 
 	/**

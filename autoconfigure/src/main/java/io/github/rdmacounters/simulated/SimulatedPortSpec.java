@@ -1,9 +1,9 @@
 package io.github.rdmacounters.simulated;
 
-import java.util.Locale;
-
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The initial configuration of one simulated port.
@@ -35,6 +35,11 @@ public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer li
 	/** {@code active_width} code of 4X. */
 	public static final int WIDTH_4X = 2;
 
+	/**
+	 * Check the configuration.
+	 * @throws IllegalArgumentException if the MTU is not 256, 512, 1024, 2048 or 4096 bytes,
+	 * or the physical state code is outside 0 to 7
+	 */
 	public SimulatedPortSpec {
 		if (activeMtu != 256 && activeMtu != 512 && activeMtu != 1024 && activeMtu != 2048 && activeMtu != 4096) {
 			throw new IllegalArgumentException(
@@ -108,60 +113,22 @@ public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer li
 	}
 
 	/**
-	 * Return the rate the way sysfs prints it, e.g. {@code 100 Gb/sec (4X EDR)}.
-	 * @return the rate text
+	 * Return what {@code ibv_query_port} reports for this port.
+	 * @param port the port number, from 1
+	 * @return the port attributes
 	 */
-	public String rateText() {
-		int tenthsPerLane;
-		String speed;
-		switch (this.activeSpeed) {
-			case 2 -> {
-				tenthsPerLane = 50;
-				speed = "DDR";
-			}
-			case 4 -> {
-				tenthsPerLane = 100;
-				speed = "QDR";
-			}
-			case 8 -> {
-				tenthsPerLane = 100;
-				speed = "FDR10";
-			}
-			case 16 -> {
-				tenthsPerLane = 140;
-				speed = "FDR";
-			}
-			case 32 -> {
-				tenthsPerLane = 250;
-				speed = "EDR";
-			}
-			case 64 -> {
-				tenthsPerLane = 500;
-				speed = "HDR";
-			}
-			case 128 -> {
-				tenthsPerLane = 1000;
-				speed = "NDR";
-			}
-			case 256 -> {
-				tenthsPerLane = 2000;
-				speed = "XDR";
-			}
-			default -> {
-				tenthsPerLane = 25;
-				speed = "SDR";
-			}
-		}
-		int lanes = switch (this.activeWidth) {
-			case 2 -> 4;
-			case 4 -> 8;
-			case 8 -> 12;
-			case 16 -> 2;
-			default -> 1;
-		};
-		int tenths = tenthsPerLane * lanes;
-		return String.format(Locale.ROOT, "%d%s Gb/sec (%dX %s)", tenths / 10, (tenths % 10 != 0) ? ".5" : "", lanes,
-				speed);
+	PortAttributes toAttributes(int port) {
+		return new PortAttributes(port, this.state, this.physicalState, this.linkLayer, this.activeMtu,
+				this.activeSpeed, this.activeWidth);
+	}
+
+	/**
+	 * Return the rate the way sysfs prints it, e.g. {@code 100 Gb/sec (4X EDR)}.
+	 * @return the rate text, or {@code null} if the width code is unknown
+	 * @see PortAttributes#rateText()
+	 */
+	public @Nullable String rateText() {
+		return toAttributes(1).rateText();
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.rdmacounters.core.Guids;
+import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.sysfs.SysfsTree;
 
@@ -96,9 +97,10 @@ final class SimulatedSysfsTree implements SysfsTree {
 			SimulatedPortSpec current = hardware.port(port);
 			return switch (parts[3]) {
 				case "state" -> current.state().nativeValue() + ": " + stateName(current.state()) + "\n";
-				case "phys_state" -> current.physicalState() + ": " + physicalStateName(current.physicalState()) + "\n";
-				case "rate" -> current.rateText() + "\n";
-				case "link_layer" -> SimulatedHardware.linkLayerText(current.linkLayer()) + "\n";
+				case "phys_state" -> current.physicalState() + ": "
+						+ PortAttributes.physicalStateName(current.physicalState()) + "\n";
+				case "rate" -> rate(current, path);
+				case "link_layer" -> current.linkLayer().sysfsName() + "\n";
 				case "counters", "hw_counters" -> throw new IOException(path + ": Is a directory");
 				default -> throw new NoSuchFileException(path);
 			};
@@ -162,17 +164,13 @@ final class SimulatedSysfsTree implements SysfsTree {
 		return state.name();
 	}
 
-	static String physicalStateName(int physicalState) {
-		return switch (physicalState) {
-			case 1 -> "Sleep";
-			case 2 -> "Polling";
-			case 3 -> "Disabled";
-			case 4 -> "PortConfigurationTraining";
-			case 5 -> "LinkUp";
-			case 6 -> "LinkErrorRecovery";
-			case 7 -> "Phy Test";
-			default -> "<unknown>";
-		};
+	private static String rate(SimulatedPortSpec port, String path) throws IOException {
+		String rate = port.rateText();
+		if (rate == null) {
+			// the kernel's rate_show fails with EINVAL for a width it does not know
+			throw new IOException(path + ": Invalid argument");
+		}
+		return rate + "\n";
 	}
 
 }

@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
@@ -26,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Each file is read once per snapshot, and a snapshot is reused for the cache time-to-live:
  * however many meters, endpoint calls and health checks ask within it, the files are read
- * once. Concurrent callers wait for the one read in flight. The data counters
+ * once. Callers that ask while a read is in flight wait for it and share its snapshot (single
+ * flight), whatever the time-to-live. The data counters
  * ({@code port_rcv_data}, {@code port_xmit_data} and their 64-bit {@code counters_ext}
  * variants) count 4-byte words; the snapshot reports bytes.
  * <p>
@@ -36,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #unreadableReads()}; it never sinks the other files. When a counter name occurs in
  * two groups the first group ({@code counters}, then {@code counters_ext}, then
  * {@code hw_counters}) keeps the plain name and the later one is keyed
- * {@code <group>/<name>}.
+ * {@code <group>/<name>}. Files that are settings rather than counters
+ * ({@link #NON_COUNTERS}) are skipped.
  *
  * @author rdma-counters
  */
@@ -53,13 +58,21 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	public static final Set<String> WORD_COUNTERS = Set.of("port_rcv_data", "port_xmit_data", "port_rcv_data_64",
 			"port_xmit_data_64");
 
+	/**
+	 * Files in the counter directories that are not counters: mlx5's {@code hw_counters/lifespan}
+	 * is the provider's counter cache lifespan in milliseconds, a writable setting.
+	 */
+	public static final Set<String> NON_COUNTERS = Set.of("lifespan");
+
 	private final String deviceName;
 
 	private final SysfsTree tree;
 
-	private final Duration ttl;
+	private final long ttlNanos;
 
 	private final Clock clock;
+
+	private final LongSupplier nanoTime;
 
 	private final Object readLock = new Object();
 
@@ -67,9 +80,10 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	private final AtomicLong unreadableReads = new AtomicLong();
 
-	private volatile @Nullable PortCountersSnapshot last;
+	private volatile @Nullable Cached cached;
 
-	private volatile @Nullable Instant lastReadAt;
+	/** The read in flight, guarded by {@link #readLock}. */
+	private @Nullable CompletableFuture<PortCountersSnapshot> inFlight;
 
 	/**
 	 * Create a source over a tree.
@@ -80,17 +94,39 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * lets a snapshot expire)
 	 */
 	public SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock) {
+		this(deviceName, tree, readCacheTtl, clock, () -> epochNanos(clock));
+	}
+
+	private SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock,
+			LongSupplier nanoTime) {
 		if (readCacheTtl.isNegative()) {
 			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
 		}
 		this.deviceName = deviceName;
 		this.tree = tree;
-		this.ttl = readCacheTtl;
+		this.ttlNanos = toNanos(readCacheTtl);
 		this.clock = clock;
+		this.nanoTime = nanoTime;
+	}
+
+	private static long toNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE;
+		}
+	}
+
+	private static long epochNanos(Clock clock) {
+		Instant now = clock.instant();
+		return now.getEpochSecond() * 1_000_000_000L + now.getNano();
 	}
 
 	/**
-	 * Create a source over the file system.
+	 * Create a source over the file system whose snapshots are stamped by the system clock and
+	 * aged by {@link System#nanoTime()}, so a change of the wall clock does not keep a snapshot
+	 * alive.
 	 * @param deviceName the device name
 	 * @param root the directory holding the device directories, usually
 	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
@@ -99,7 +135,7 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 */
 	public static SysfsPortCountersSource of(String deviceName, Path root, Duration readCacheTtl) {
 		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl,
-				Clock.systemUTC());
+				Clock.systemUTC(), System::nanoTime);
 	}
 
 	@Override
@@ -147,29 +183,72 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	@Override
 	public PortCountersSnapshot snapshot() {
-		PortCountersSnapshot current = this.last;
-		if (current != null && isFresh()) {
-			return current;
+		Cached current = this.cached;
+		if (current != null && isFresh(current)) {
+			return current.snapshot();
 		}
+		CompletableFuture<PortCountersSnapshot> flight;
+		boolean leader = false;
 		synchronized (this.readLock) {
-			current = this.last;
-			if (current != null && isFresh()) {
-				return current;
+			current = this.cached;
+			if (current != null && isFresh(current)) {
+				return current.snapshot();
 			}
-			current = readNow();
-			this.last = current;
-			this.lastReadAt = current.readAt();
-			return current;
+			flight = this.inFlight;
+			if (flight == null) {
+				flight = new CompletableFuture<>();
+				this.inFlight = flight;
+				leader = true;
+			}
+		}
+		return leader ? lead(flight) : follow(flight);
+	}
+
+	private PortCountersSnapshot lead(CompletableFuture<PortCountersSnapshot> flight) {
+		PortCountersSnapshot read;
+		try {
+			read = readNow();
+		}
+		catch (RuntimeException | Error ex) {
+			finish(null);
+			flight.completeExceptionally(ex);
+			throw ex;
+		}
+		finish(new Cached(read, this.nanoTime.getAsLong()));
+		flight.complete(read);
+		return read;
+	}
+
+	private void finish(@Nullable Cached read) {
+		synchronized (this.readLock) {
+			if (read != null) {
+				this.cached = read;
+			}
+			this.inFlight = null;
 		}
 	}
 
-	private boolean isFresh() {
-		Instant readAt = this.lastReadAt;
-		if (readAt == null || this.ttl.isZero()) {
+	private static PortCountersSnapshot follow(CompletableFuture<PortCountersSnapshot> flight) {
+		try {
+			return flight.join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException failure) {
+				throw failure;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw ex;
+		}
+	}
+
+	private boolean isFresh(Cached current) {
+		if (this.ttlNanos == 0) {
 			return false;
 		}
-		Duration age = Duration.between(readAt, this.clock.instant());
-		return !age.isNegative() && age.compareTo(this.ttl) < 0;
+		long age = this.nanoTime.getAsLong() - current.readAtNanos();
+		return age >= 0 && age < this.ttlNanos;
 	}
 
 	private PortCountersSnapshot readNow() {
@@ -222,6 +301,9 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 		Map<String, String> groups = new LinkedHashMap<>();
 		for (String group : GROUPS) {
 			for (String name : listOrEmpty(base + group)) {
+				if (NON_COUNTERS.contains(name)) {
+					continue;
+				}
 				String path = base + group + "/" + name;
 				Long value = readCounter(path);
 				if (value == null) {
@@ -280,6 +362,14 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	@Override
 	public String toString() {
 		return "SysfsPortCountersSource " + this.deviceName + " in " + this.tree.describe();
+	}
+
+	/**
+	 * A snapshot and the {@code nanoTime} it was read at, published together.
+	 * @param snapshot the snapshot
+	 * @param readAtNanos when it was read
+	 */
+	private record Cached(PortCountersSnapshot snapshot, long readAtNanos) {
 	}
 
 }

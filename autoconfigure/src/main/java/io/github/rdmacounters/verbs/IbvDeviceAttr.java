@@ -151,6 +151,17 @@ public class IbvDeviceAttr extends Structure {
 		return new String(this.fw_ver, 0, length, StandardCharsets.US_ASCII);
 	}
 
+	/**
+	 * Describe the attributes the binding reads, without the structure's address.
+	 * @return e.g. {@code ibv_device_attr[fw_ver=22.36.1010, ...]}
+	 */
+	@Override
+	public String toString() {
+		return "ibv_device_attr[fw_ver=" + firmwareVersion() + ", vendor_id=" + this.vendor_id + ", vendor_part_id="
+				+ this.vendor_part_id + ", device_cap_flags=" + Integer.toUnsignedString(this.device_cap_flags)
+				+ ", phys_port_cnt=" + (this.phys_port_cnt & 0xFF) + "]";
+	}
+
 	static int offsetOf(String field) {
 		return new IbvDeviceAttr().fieldOffset(field);
 	}

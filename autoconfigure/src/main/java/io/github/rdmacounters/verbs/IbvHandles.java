@@ -14,6 +14,16 @@ public final class IbvHandles {
 	private IbvHandles() {
 	}
 
+	/**
+	 * Describe a handle without its address, which {@link PointerType#toString()} would print.
+	 * @param type the C struct name
+	 * @param handle the handle
+	 * @return e.g. {@code struct ibv_counters *}
+	 */
+	static String describe(String type, PointerType handle) {
+		return "struct " + type + ((handle.getPointer() != null) ? " *" : " * (null)");
+	}
+
 	/** {@code struct ibv_device *}. */
 	public static final class IbvDevice extends PointerType {
 
@@ -25,6 +35,12 @@ public final class IbvHandles {
 			super(pointer);
 		}
 
+
+		@Override
+		public String toString() {
+			return describe("ibv_device", this);
+		}
+
 	}
 
 	/** {@code struct ibv_context *}. */
@@ -32,6 +48,12 @@ public final class IbvHandles {
 
 		/** Create a null handle (JNA needs it). */
 		public IbvContext() {
+		}
+
+
+		@Override
+		public String toString() {
+			return describe("ibv_context", this);
 		}
 
 	}
@@ -43,6 +65,12 @@ public final class IbvHandles {
 		public IbvPd() {
 		}
 
+
+		@Override
+		public String toString() {
+			return describe("ibv_pd", this);
+		}
+
 	}
 
 	/** {@code struct ibv_cq *}. */
@@ -52,6 +80,12 @@ public final class IbvHandles {
 		public IbvCq() {
 		}
 
+
+		@Override
+		public String toString() {
+			return describe("ibv_cq", this);
+		}
+
 	}
 
 	/** {@code struct ibv_qp *}. */
@@ -59,6 +93,12 @@ public final class IbvHandles {
 
 		/** Create a null handle (JNA needs it). */
 		public IbvQp() {
+		}
+
+
+		@Override
+		public String toString() {
+			return describe("ibv_qp", this);
 		}
 
 	}
@@ -74,6 +114,12 @@ public final class IbvHandles {
 			super(pointer);
 		}
 
+
+		@Override
+		public String toString() {
+			return describe("ibv_counters", this);
+		}
+
 	}
 
 	/** {@code struct ibv_flow *}; returned by a provider op, so built from its pointer. */
@@ -85,6 +131,12 @@ public final class IbvHandles {
 
 		IbvFlow(Pointer pointer) {
 			super(pointer);
+		}
+
+
+		@Override
+		public String toString() {
+			return describe("ibv_flow", this);
 		}
 
 	}

@@ -29,6 +29,21 @@ public interface IbvLibrary extends Library {
 	/** {@code IBV_QPT_RAW_PACKET}: queue pair type that receives raw Ethernet frames. */
 	int IBV_QPT_RAW_PACKET = 8;
 
+	/** {@code IBV_QP_STATE}: {@code ibv_modify_qp} mask bit of {@code qp_state}. */
+	int IBV_QP_STATE = 1;
+
+	/** {@code IBV_QP_PORT}: {@code ibv_modify_qp} mask bit of {@code port_num}. */
+	int IBV_QP_PORT = 1 << 5;
+
+	/** {@code IBV_QPS_RESET}: state of a new queue pair. */
+	int IBV_QPS_RESET = 0;
+
+	/** {@code IBV_QPS_INIT}: state in which a queue pair is bound to its port. */
+	int IBV_QPS_INIT = 1;
+
+	/** {@code IBV_QPS_RTR}: ready to receive. */
+	int IBV_QPS_RTR = 2;
+
 	/** {@code IBV_FLOW_ATTR_NORMAL}: steering by the rule's specs. */
 	int IBV_FLOW_ATTR_NORMAL = 0;
 
@@ -167,6 +182,15 @@ public interface IbvLibrary extends Library {
 	 */
 	@Nullable
 	IbvQp ibv_create_qp(IbvPd pd, IbvQpInitAttr attr);
+
+	/**
+	 * {@code int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)}.
+	 * @param qp the queue pair
+	 * @param attr a {@code struct ibv_qp_attr} (see {@code NativeDevice.QP_ATTR_SIZE})
+	 * @param attrMask the {@code IBV_QP_*} bits of the fields to apply
+	 * @return 0 or an errno value
+	 */
+	int ibv_modify_qp(IbvQp qp, Pointer attr, int attrMask);
 
 	/**
 	 * {@code int ibv_destroy_qp(struct ibv_qp *qp)}.

@@ -81,6 +81,17 @@ public class IbvPortAttr extends Structure {
 	/** {@code uint16_t port_cap_flags2}. */
 	public short port_cap_flags2;
 
+	/**
+	 * Describe the attributes the binding reads, without the structure's address.
+	 * @return e.g. {@code ibv_port_attr[state=4, ...]}
+	 */
+	@Override
+	public String toString() {
+		return "ibv_port_attr[state=" + this.state + ", phys_state=" + (this.phys_state & 0xFF) + ", link_layer="
+				+ (this.link_layer & 0xFF) + ", active_mtu=" + this.active_mtu + ", active_speed="
+				+ (this.active_speed & 0xFF) + ", active_width=" + (this.active_width & 0xFF) + "]";
+	}
+
 	static int offsetOf(String field) {
 		return new IbvPortAttr().fieldOffset(field);
 	}

@@ -49,6 +49,17 @@ public class IbvQpInitAttr extends Structure {
 	/** {@code int sq_sig_all}. */
 	public int sq_sig_all;
 
+	/**
+	 * Describe the type and capacities, without the structure's address or its pointer fields.
+	 * @return e.g. {@code ibv_qp_init_attr[qp_type=8, ...]}
+	 */
+	@Override
+	public String toString() {
+		return "ibv_qp_init_attr[qp_type=" + this.qp_type + ", max_send_wr=" + this.max_send_wr + ", max_recv_wr="
+				+ this.max_recv_wr + ", max_send_sge=" + this.max_send_sge + ", max_recv_sge=" + this.max_recv_sge
+				+ "]";
+	}
+
 	static int offsetOf(String field) {
 		return new IbvQpInitAttr().fieldOffset(field);
 	}

@@ -217,7 +217,7 @@ final class NativeCounters implements Counters {
 				if (rc != 0) {
 					throw Verbs.failure(Op.READ_COUNTERS.verb(), rc, readFailureDetail(rc, values.length));
 				}
-				this.buffer.read(0, values, 0, count);
+				this.buffer.read(0, values, 0, Math.min(count, values.length));
 			}
 		}
 		finally {
@@ -262,11 +262,16 @@ final class NativeCounters implements Counters {
 	/**
 	 * Close this handle: destroy the bound flow, then the handle. Call with the device's write
 	 * lock held. If destroying fails the handle stays closed for Java and the next close (or
-	 * the device's close) tries again.
+	 * the device's close) tries again, unless the device closed its context meanwhile: that
+	 * freed the handle, so nothing is called.
 	 */
 	void closeLocked() {
 		this.closed.set(true);
 		if (this.destroyed) {
+			return;
+		}
+		if (this.device.contextClosed()) {
+			freedWithContext();
 			return;
 		}
 		NativeFlow flow = this.bound;
@@ -280,6 +285,16 @@ final class NativeCounters implements Counters {
 		}
 		this.destroyed = true;
 		this.device.removed(this);
+	}
+
+	/**
+	 * Record that {@code ibv_close_device} freed this handle. Call with the device's write lock
+	 * held.
+	 */
+	void freedWithContext() {
+		this.closed.set(true);
+		this.destroyed = true;
+		this.bound = null;
 	}
 
 	private String describe() {

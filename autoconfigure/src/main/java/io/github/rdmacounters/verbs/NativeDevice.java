@@ -2,6 +2,8 @@ package io.github.rdmacounters.verbs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -39,8 +41,10 @@ import org.jspecify.annotations.Nullable;
  * check that the device (and their object) is open before touching native code; creating and
  * closing objects take the write lock. So a close racing a read either waits for the read or
  * makes it fail with {@link RdmaClosedException}; no call ever reaches a destroyed handle.
- * Closing the device destroys its flows, counters, queue pair, completion queue and
- * protection domain, in that order, then closes the context.
+ * Flows hang on one raw packet queue pair per port, created on the port's first flow and
+ * moved to INIT (bound to the port) and RTR before any flow attaches to it. Closing the device
+ * destroys its flows, counters, queue pairs, completion queue and protection domain, in that
+ * order, then closes the context.
  *
  * @author rdma-counters
  */
@@ -51,6 +55,15 @@ final class NativeDevice implements RdmaDevice {
 
 	/** {@code offsetof(struct ibv_counters_init_attr, comp_mask)}. */
 	static final int COUNTERS_INIT_ATTR_COMP_MASK = 0;
+
+	/** {@code sizeof(struct ibv_qp_attr)}. */
+	static final int QP_ATTR_SIZE = 144;
+
+	/** {@code offsetof(struct ibv_qp_attr, qp_state)}. */
+	static final int QP_ATTR_QP_STATE = 0;
+
+	/** {@code offsetof(struct ibv_qp_attr, port_num)}. */
+	static final int QP_ATTR_PORT_NUM = 129;
 
 	private final IbvLibrary lib;
 
@@ -72,7 +85,7 @@ final class NativeDevice implements RdmaDevice {
 
 	private @Nullable IbvCq cq;
 
-	private @Nullable IbvQp qp;
+	private final Map<Integer, IbvQp> queuePairs = new TreeMap<>();
 
 	private long capabilityFlags = -1;
 
@@ -236,7 +249,7 @@ final class NativeDevice implements RdmaDevice {
 			if (create == null) {
 				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_FLOW));
 			}
-			IbvQp queuePair = queuePair();
+			IbvQp queuePair = queuePair(port);
 			Memory attr = FlowEncoder.encode(port, spec, nativeCounters.handle().getPointer());
 			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { queuePair.getPointer(), attr });
 			if (handle == null) {
@@ -275,45 +288,122 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Return the raw packet queue pair the flows hang on, creating it with its protection
-	 * domain and completion queue on first use. Call with the write lock held.
+	 * Return the raw packet queue pair the flows of a port hang on, creating it on first use
+	 * (with the protection domain and completion queue all ports share) and moving it to INIT
+	 * on that port, then to RTR, as mlx5 needs before steering rules attach. Call with the
+	 * write lock held. A failure leaves nothing behind that no queue pair uses.
+	 * @param port the port number
+	 * @return the queue pair, in RTR
 	 */
-	private IbvQp queuePair() {
-		IbvQp existing = this.qp;
+	private IbvQp queuePair(int port) {
+		IbvQp existing = this.queuePairs.get(port);
 		if (existing != null) {
 			return existing;
 		}
-		IbvPd newPd = this.lib.ibv_alloc_pd(this.context);
-		if (newPd == null) {
+		try {
+			IbvPd sharedPd = protectionDomain();
+			IbvCq sharedCq = completionQueue();
+			IbvQpInitAttr attr = new IbvQpInitAttr();
+			attr.send_cq = sharedCq.getPointer();
+			attr.recv_cq = sharedCq.getPointer();
+			attr.max_send_wr = 1;
+			attr.max_recv_wr = 1;
+			attr.max_send_sge = 1;
+			attr.max_recv_sge = 1;
+			attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
+			IbvQp newQp = this.lib.ibv_create_qp(sharedPd, attr);
+			if (newQp == null) {
+				int errno = Native.getLastError();
+				throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
+						? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
+						: "raw packet queue pair on " + this.name + " port " + port);
+			}
+			try {
+				Memory qpAttr = new Memory(QP_ATTR_SIZE);
+				qpAttr.clear();
+				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_INIT);
+				qpAttr.setByte(QP_ATTR_PORT_NUM, (byte) port);
+				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT, "INIT", port);
+				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_RTR);
+				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE, "RTR", port);
+			}
+			catch (RdmaOperationException ex) {
+				int rc = this.lib.ibv_destroy_qp(newQp);
+				if (rc != 0) {
+					ex.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "after a failed ibv_modify_qp"));
+				}
+				throw ex;
+			}
+			this.queuePairs.put(port, newQp);
+			return newQp;
+		}
+		catch (RdmaOperationException ex) {
+			if (this.queuePairs.isEmpty()) {
+				releaseShared(ex);
+			}
+			throw ex;
+		}
+	}
+
+	private void modify(IbvQp queuePair, Memory attr, int mask, String state, int port) {
+		int rc = this.lib.ibv_modify_qp(queuePair, attr, mask);
+		if (rc != 0) {
+			throw Verbs.failure("ibv_modify_qp", rc,
+					"moving the raw packet queue pair of " + this.name + " port " + port + " to " + state);
+		}
+	}
+
+	private IbvPd protectionDomain() {
+		IbvPd existing = this.pd;
+		if (existing != null) {
+			return existing;
+		}
+		IbvPd created = this.lib.ibv_alloc_pd(this.context);
+		if (created == null) {
 			throw Verbs.failure("ibv_alloc_pd", Native.getLastError(), "device " + this.name);
 		}
-		IbvCq newCq = this.lib.ibv_create_cq(this.context, 1, null, null, 0);
-		if (newCq == null) {
-			int errno = Native.getLastError();
-			this.lib.ibv_dealloc_pd(newPd);
-			throw Verbs.failure("ibv_create_cq", errno, "device " + this.name);
+		this.pd = created;
+		return created;
+	}
+
+	private IbvCq completionQueue() {
+		IbvCq existing = this.cq;
+		if (existing != null) {
+			return existing;
 		}
-		IbvQpInitAttr attr = new IbvQpInitAttr();
-		attr.send_cq = newCq.getPointer();
-		attr.recv_cq = newCq.getPointer();
-		attr.max_send_wr = 1;
-		attr.max_recv_wr = 1;
-		attr.max_send_sge = 1;
-		attr.max_recv_sge = 1;
-		attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
-		IbvQp newQp = this.lib.ibv_create_qp(newPd, attr);
-		if (newQp == null) {
-			int errno = Native.getLastError();
-			this.lib.ibv_destroy_cq(newCq);
-			this.lib.ibv_dealloc_pd(newPd);
-			throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
-					? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
-					: "raw packet queue pair on " + this.name);
+		IbvCq created = this.lib.ibv_create_cq(this.context, 1, null, null, 0);
+		if (created == null) {
+			throw Verbs.failure("ibv_create_cq", Native.getLastError(), "device " + this.name);
 		}
-		this.pd = newPd;
-		this.cq = newCq;
-		this.qp = newQp;
-		return newQp;
+		this.cq = created;
+		return created;
+	}
+
+	/**
+	 * Destroy the completion queue and protection domain that no queue pair uses after a
+	 * failed creation; failures are added to the creation's exception.
+	 */
+	private void releaseShared(RdmaOperationException failure) {
+		IbvCq oldCq = this.cq;
+		if (oldCq != null) {
+			int rc = this.lib.ibv_destroy_cq(oldCq);
+			if (rc == 0) {
+				this.cq = null;
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_destroy_cq", rc, "device " + this.name));
+			}
+		}
+		IbvPd oldPd = this.pd;
+		if (oldPd != null && this.cq == null) {
+			int rc = this.lib.ibv_dealloc_pd(oldPd);
+			if (rc == 0) {
+				this.pd = null;
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_dealloc_pd", rc, "device " + this.name));
+			}
+		}
 	}
 
 	void removed(NativeCounters child) {
@@ -322,6 +412,15 @@ final class NativeDevice implements RdmaDevice {
 
 	void removed(NativeFlow child) {
 		this.flows.remove(child);
+	}
+
+	/**
+	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is freed
+	 * and must not reach native code again. Call with a device lock held.
+	 * @return {@code true} once the context is closed
+	 */
+	boolean contextClosed() {
+		return this.contextClosed;
 	}
 
 	@Override
@@ -333,8 +432,9 @@ final class NativeDevice implements RdmaDevice {
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
 	 * domain, then the context. A step that fails is reported (the first failure is thrown,
 	 * later ones are suppressed into it) without stopping the rest: closing the context
-	 * releases in the kernel whatever a failed destroy left. Calling close again retries the
-	 * steps that failed.
+	 * releases in the kernel whatever a failed destroy left. Once the context is closed, every
+	 * handle left is freed with it: its owner is marked destroyed and makes no native call
+	 * again. Until then, calling close again retries the steps that failed.
 	 */
 	@Override
 	public void close() {
@@ -351,13 +451,14 @@ final class NativeDevice implements RdmaDevice {
 			for (NativeCounters child : List.copyOf(this.counters)) {
 				failure = collect(failure, child::closeLocked);
 			}
-			failure = collect(failure, this::destroyQueuePair);
+			failure = collect(failure, this::destroyQueuePairs);
 			failure = collect(failure, () -> {
 				int rc = this.lib.ibv_close_device(this.context);
 				if (rc != 0) {
 					throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
 				}
 				this.contextClosed = true;
+				abandonChildren();
 			});
 			if (failure != null) {
 				throw failure;
@@ -368,11 +469,42 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
-	private void destroyQueuePair() {
-		IbvQp oldQp = this.qp;
-		if (oldQp != null) {
-			check("ibv_destroy_qp", this.lib.ibv_destroy_qp(oldQp));
-			this.qp = null;
+	/**
+	 * Forget every handle the closed context freed: flows and counters whose destroy failed,
+	 * queue pairs, completion queue and protection domain.
+	 */
+	private void abandonChildren() {
+		for (NativeFlow flow : List.copyOf(this.flows)) {
+			flow.freedWithContext();
+		}
+		for (NativeCounters child : List.copyOf(this.counters)) {
+			child.freedWithContext();
+		}
+		this.flows.clear();
+		this.counters.clear();
+		this.queuePairs.clear();
+		this.cq = null;
+		this.pd = null;
+	}
+
+	private void destroyQueuePairs() {
+		var iterator = this.queuePairs.entrySet().iterator();
+		RdmaOperationException failure = null;
+		while (iterator.hasNext()) {
+			IbvQp oldQp = iterator.next().getValue();
+			int rc = this.lib.ibv_destroy_qp(oldQp);
+			if (rc == 0) {
+				iterator.remove();
+			}
+			else if (failure == null) {
+				failure = Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name);
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name));
+			}
+		}
+		if (failure != null) {
+			throw failure;
 		}
 		IbvCq oldCq = this.cq;
 		if (oldCq != null) {

@@ -68,11 +68,16 @@ final class NativeFlow implements Flow {
 
 	/**
 	 * Destroy the flow. Call with the device's write lock held. If destroying fails the flow
-	 * stays closed for Java and the next close (or the device's close) tries again.
+	 * stays closed for Java and the next close (or the device's close) tries again, unless the
+	 * device closed its context meanwhile: that freed the flow, so nothing is called.
 	 */
 	void closeLocked() {
 		this.closed.set(true);
 		if (this.destroyed) {
+			return;
+		}
+		if (this.device.contextClosed()) {
+			freedWithContext();
 			return;
 		}
 		Function destroy = this.device.ops().get(Op.DESTROY_FLOW);
@@ -83,6 +88,16 @@ final class NativeFlow implements Flow {
 		this.destroyed = true;
 		this.counters.unbind(this);
 		this.device.removed(this);
+	}
+
+	/**
+	 * Record that {@code ibv_close_device} freed this flow. Call with the device's write lock
+	 * held.
+	 */
+	void freedWithContext() {
+		this.closed.set(true);
+		this.destroyed = true;
+		this.counters.unbind(this);
 	}
 
 	private String describe() {

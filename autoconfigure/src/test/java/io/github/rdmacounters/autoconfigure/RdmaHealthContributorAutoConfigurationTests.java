@@ -48,6 +48,16 @@ class RdmaHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithNoDevicesShouldCreateAnEmptyComposite() {
+		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of())).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean("rdmaHealthContributor")).isInstanceOf(CompositeHealthContributor.class);
+			assertThat(context.getBean("rdmaHealthContributor", CompositeHealthContributor.class).stream())
+				.isEmpty();
+		});
+	}
+
+	@Test
 	void runWhenDisabledShouldNotCreateIndicator() {
 		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
 			.withPropertyValues("management.health.rdma.enabled=false")

@@ -226,7 +226,25 @@ abstract class AbstractEndToEndTests {
 			.contains("rdma_flow_bytes_total" + tags.formatted("roce") + " 3072.0")
 			.contains("rdma_flow_packets_total" + tags.formatted("https") + " 2.0")
 			.contains("rdma_flow_bytes_total" + tags.formatted("https") + " 3000.0")
-			.contains("rdma_flow_read_failures_total" + tags.formatted("roce") + " 0.0");
+			.contains("rdma_flow_read_failures_total" + tags.formatted("roce") + " 0.0")
+			.containsPattern("rdma_port_data_received_bytes_total\\{device=\"" + deviceName() + "\",port=\"1\"} [1-9]");
+	}
+
+	@Test
+	void missingDeviceAllowedAtStartupIsDownInHealthAndUnavailableInTheEndpoint() throws Exception {
+		RunningApplication app = start(Map.of("rdma.device", "mlx5_9", "rdma.fail-on-unavailable", "false"));
+
+		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
+		JsonNode device = app.json("/actuator/rdma", 200).at("/devices/mlx5_9");
+
+		assertThat(rdma.path("status").asString()).isEqualTo("DOWN");
+		assertThat(rdma.at("/details/backend").asString()).isEqualTo(backendName());
+		assertThat(rdma.at("/details/reason").asString()).startsWith("Device unavailable: ")
+			.contains("No RDMA device named 'mlx5_9'")
+			.contains(deviceName());
+		assertThat(device.path("available").asBoolean()).isFalse();
+		assertThat(device.path("unavailableReason").asString()).contains("No RDMA device named 'mlx5_9'");
+		assertThat(app.get("/actuator/rdma/roce").statusCode()).isEqualTo(404);
 	}
 
 	@Test

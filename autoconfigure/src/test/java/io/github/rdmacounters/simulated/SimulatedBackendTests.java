@@ -208,15 +208,22 @@ class SimulatedBackendTests {
 	}
 
 	@Test
-	void readingIntoTooFewSlotsFailsWithEinvalAndExtraSlotsReadZero() {
+	void readingIntoTooFewSlotsFailsWithEinval() {
 		Counters counters = packetsAndBytes();
 		this.device.createFlow(1, ROCE, counters);
 		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> counters.read(new long[1], ReadMode.FRESH))
 			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL));
+	}
+
+	@Test
+	void readingIntoALongerArrayFillsSizeSlotsAndLeavesTheOthersUntouched() throws Exception {
+		Counters counters = packetsAndBytes();
+		this.device.createFlow(1, ROCE, counters);
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 300));
 		long[] values = { -1, -1, -1, -1 };
 		counters.read(values, ReadMode.FRESH);
-		assertThat(values).containsExactly(0, 0, 0, 0);
+		assertThat(values).containsExactly(1, 300, -1, -1);
 	}
 
 	@Test
@@ -230,20 +237,48 @@ class SimulatedBackendTests {
 	}
 
 	@Test
-	void aCountersHandleFeedsAtMostOneFlowInItsLifetime() {
+	void aSecondFlowOnBoundCountersFailsWithEbusy() {
 		Counters counters = packetsAndBytes();
-		Flow flow = this.device.createFlow(1, ROCE, counters);
+		this.device.createFlow(1, ROCE, counters);
+		int live = this.backend.liveObjects();
 		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> this.device.createFlow(1, FlowSpec.any(), counters))
-			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL));
+			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EBUSY))
+			.withMessageContaining("ibv_create_flow failed: EBUSY (16)");
+		assertThat(this.backend.liveObjects()).isEqualTo(live);
+	}
+
+	@Test
+	void afterItsFlowIsDestroyedAHandleIsUnboundAndCanBeBoundAgainKeepingItsValues() throws Exception {
+		Counters counters = packetsAndBytes();
+		Flow flow = this.device.createFlow(1, ROCE, counters);
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 100));
 		flow.close();
 		assertThat(counters.isBound()).isFalse();
 		assertThatExceptionOfType(RdmaOperationException.class)
-			.isThrownBy(() -> this.device.createFlow(1, FlowSpec.any(), counters))
-			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL));
-		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> counters.read(new long[2], ReadMode.FRESH))
 			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL));
+		this.device.createFlow(1, FlowSpec.any(), counters);
+		assertThat(counters.isBound()).isTrue();
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 53, 50));
+		assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(2, 150);
+	}
+
+	@Test
+	void attachIsAllowedAgainOnceTheBoundFlowIsDestroyed() throws Exception {
+		Counters counters = this.device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		Flow flow = this.device.createFlow(1, FlowSpec.any(), counters);
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 100));
+		assertThatExceptionOfType(RdmaOperationException.class)
+			.isThrownBy(() -> counters.attach(CounterType.BYTES, 1))
+			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EBUSY));
+		flow.close();
+		counters.attach(CounterType.BYTES, 1);
+		assertThat(counters.size()).isEqualTo(2);
+		this.device.createFlow(1, FlowSpec.any(), counters);
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 40));
+		assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(2, 40);
 	}
 
 	@Test
@@ -410,11 +445,39 @@ class SimulatedBackendTests {
 		counters.read(ReadMode.FRESH);
 		assertThat(this.backend.verbCalls()).containsExactly("ibv_create_counters", "ibv_attach_counters_point_flow",
 				"ibv_attach_counters_point_flow", "ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp", "ibv_modify_qp",
-				"ibv_create_flow", "ibv_read_counters");
+				"ibv_modify_qp", "ibv_create_flow", "ibv_read_counters");
 		counters.close();
 		this.backend.clearVerbCalls();
 		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
 		assertThat(this.backend.verbCalls()).isEmpty();
+	}
+
+	@Test
+	void eachPortGetsOneQueuePairMovedToInitThenRtrBeforeItsFirstFlow() {
+		SimulatedBackend twoPorts = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().portCount(2).build()));
+		try (RdmaDevice opened = twoPorts.open(DEVICE)) {
+			twoPorts.clearVerbCalls();
+			opened.createFlow(1, ROCE, packetsAndBytesOn(opened));
+			opened.createFlow(1, FlowSpec.any(), packetsAndBytesOn(opened));
+			opened.createFlow(2, ROCE, packetsAndBytesOn(opened));
+			assertThat(twoPorts.verbCalls().stream().filter((verb) -> verb.contains("_qp")).toList()).containsExactly(
+					"ibv_create_qp", "ibv_modify_qp", "ibv_modify_qp", "ibv_create_qp", "ibv_modify_qp",
+					"ibv_modify_qp");
+			assertThat(twoPorts.liveObjectDescriptions()).filteredOn((object) -> object.contains("QP"))
+				.containsExactly("raw packet QP on sim_mlx5_0 port 1", "raw packet QP on sim_mlx5_0 port 2");
+			twoPorts.clearVerbCalls();
+			opened.close();
+			assertThat(twoPorts.verbCalls()).filteredOn((verb) -> verb.contains("_qp"))
+				.containsExactly("ibv_destroy_qp", "ibv_destroy_qp");
+		}
+		assertThat(twoPorts.liveObjects()).isZero();
+	}
+
+	private static Counters packetsAndBytesOn(RdmaDevice opened) {
+		Counters counters = opened.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		counters.attach(CounterType.BYTES, 1);
+		return counters;
 	}
 
 	@Test
@@ -454,9 +517,12 @@ class SimulatedBackendTests {
 		Counters counters = packetsAndBytes();
 		int before = this.backend.liveObjects();
 		this.backend.failNext("ibv_modify_qp", Errno.EPERM);
+		this.backend.clearVerbCalls();
 		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> this.device.createFlow(1, ROCE, counters))
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_modify_qp"));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
+				"ibv_modify_qp", "ibv_destroy_qp");
 		assertThat(counters.isBound()).isFalse();
 		assertThat(this.backend.liveObjects()).isEqualTo(before + 2);
 		this.device.createFlow(1, ROCE, counters);

@@ -12,9 +12,11 @@ import java.util.List;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.sysfs.SysfsTree;
 import org.junit.jupiter.api.Test;
 
@@ -131,6 +133,48 @@ class SimulatedSysfsTreeTests {
 		this.backend.deliver(DEVICE, 1, packet(100));
 		assertThat(source.snapshot()).isSameAs(first);
 		assertThat(source.snapshotsRead()).isEqualTo(1);
+	}
+
+	@Test
+	void physStateRateAndLinkLayerFilesPrintWhatQueryPortReportsInTheKernelsFormat() throws IOException {
+		for (int physicalState = 0; physicalState <= 7; physicalState++) {
+			SimulatedPortSpec spec = new SimulatedPortSpec(PortState.ACTIVE, physicalState, LinkLayer.INFINIBAND, 4096,
+					64, 1);
+			SimulatedBackend single = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().port(1, spec).build()));
+			try (RdmaDevice device = single.open(DEVICE)) {
+				PortAttributes attributes = device.queryPort(1);
+				SysfsTree tree = single.sysfsTree();
+				assertThat(tree.read(DEVICE + "/ports/1/phys_state"))
+					.isEqualTo(physicalState + ": " + attributes.physicalStateName() + "\n");
+				assertThat(tree.read(DEVICE + "/ports/1/rate")).isEqualTo(attributes.rateText() + "\n")
+					.isEqualTo("50 Gb/sec (1X HDR)\n");
+				assertThat(tree.read(DEVICE + "/ports/1/link_layer"))
+					.isEqualTo(attributes.linkLayer().sysfsName() + "\n");
+			}
+		}
+	}
+
+	@Test
+	void physStateFilePrintsTheKernelsNamesForPhyTestAndUnknownCodes() throws IOException {
+		SimulatedBackend single = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder()
+			.portCount(2)
+			.port(1, new SimulatedPortSpec(PortState.DOWN, 7, LinkLayer.ETHERNET, 4096, 32, 2))
+			.port(2, new SimulatedPortSpec(PortState.DOWN, 0, LinkLayer.ETHERNET, 4096, 32, 2))
+			.build()));
+		assertThat(single.sysfsTree().read(DEVICE + "/ports/1/phys_state")).isEqualTo("7: Phy Test\n");
+		assertThat(single.sysfsTree().read(DEVICE + "/ports/2/phys_state")).isEqualTo("0: <unknown>\n");
+	}
+
+	@Test
+	void rateFileOfAPortWithAnUnknownWidthFailsLikeTheKernelAndIsListedAsUnreadable() {
+		SimulatedBackend single = new SimulatedBackend(
+				List.of(SimulatedDeviceSpec.builder().port(1, SimulatedPortSpec.activeRoce().withSpeed(32, 3)).build()));
+		assertThatExceptionOfType(IOException.class)
+			.isThrownBy(() -> single.sysfsTree().read(DEVICE + "/ports/1/rate"))
+			.withMessageContaining("Invalid argument");
+		PortStatus port = single.portCounters(DEVICE).snapshot().port(1);
+		assertThat(port.rate()).isNull();
+		assertThat(port.unreadable()).containsExactly("rate");
 	}
 
 }

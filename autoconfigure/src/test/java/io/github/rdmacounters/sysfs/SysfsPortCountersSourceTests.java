@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link SysfsPortCountersSource} on fixture trees modelled on real devices.
@@ -52,7 +55,7 @@ class SysfsPortCountersSourceTests {
 		assertThat(port.physicalState()).isEqualTo("LinkUp");
 		assertThat(port.rate()).isEqualTo("200 Gb/sec (4X HDR)");
 		assertThat(port.linkLayer()).isEqualTo("InfiniBand");
-		assertThat(port.counters()).hasSize(21 + 19)
+		assertThat(port.counters()).hasSize(21 + 18)
 			.containsEntry("port_rcv_data", 10_000_000_000L)
 			.containsEntry("port_xmit_data", 5_000_000_000L)
 			.containsEntry("port_rcv_packets", 4_000_000L)
@@ -62,6 +65,17 @@ class SysfsPortCountersSourceTests {
 			.containsEntry("rx_write_requests", 987_654L);
 		assertThat(port.groups()).containsEntry("port_rcv_data", "counters")
 			.containsEntry("out_of_buffer", "hw_counters");
+		assertThat(port.unreadable()).isEmpty();
+	}
+
+	@Test
+	void mlx5HwCountersLifespanIsASettingAndIsNotReportedAsACounter() throws IOException {
+		Path root = SysfsFixtures.root("mlx5-infiniband");
+		assertThat(new FileSystemSysfsTree(root).list("mlx5_0/ports/1/hw_counters")).contains("lifespan");
+		PortStatus port = source("mlx5-infiniband", "mlx5_0").snapshot().port(1);
+		assertThat(port.counters()).doesNotContainKeys("lifespan", "hw_counters/lifespan")
+			.containsEntry("out_of_buffer", 17L);
+		assertThat(port.groups()).doesNotContainKeys("lifespan", "hw_counters/lifespan");
 		assertThat(port.unreadable()).isEmpty();
 	}
 
@@ -186,7 +200,7 @@ class SysfsPortCountersSourceTests {
 			.snapshot()
 			.port(1);
 		assertThat(port.unreadable()).containsExactly("counters/port_xmit_wait");
-		assertThat(port.counters()).hasSize(39).containsEntry("port_rcv_packets", 4_000_000L);
+		assertThat(port.counters()).hasSize(38).containsEntry("port_rcv_packets", 4_000_000L);
 	}
 
 	@Test
@@ -255,12 +269,153 @@ class SysfsPortCountersSourceTests {
 	}
 
 	@Test
+	void callersArrivingWhileAReadIsInFlightShareItEvenWithoutACache() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		SysfsTree blocking = new BlockingFirstReadTree(new FileSystemSysfsTree(SysfsFixtures.root("mlx5-roce")),
+				entered, release);
+		SysfsPortCountersSource source = new SysfsPortCountersSource("mlx5_1", blocking, Duration.ZERO, this.clock);
+		ExecutorService executor = Executors.newFixedThreadPool(4);
+		try {
+			List<Thread> followers = new CopyOnWriteArrayList<>();
+			Future<PortCountersSnapshot> leader = executor.submit(source::snapshot);
+			assertThat(entered.await(10, TimeUnit.SECONDS)).as("leader started reading").isTrue();
+			List<Future<PortCountersSnapshot>> results = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				results.add(executor.submit(() -> {
+					followers.add(Thread.currentThread());
+					return source.snapshot();
+				}));
+			}
+			awaitParked(followers, 3);
+			release.countDown();
+			PortCountersSnapshot first = leader.get(10, TimeUnit.SECONDS);
+			for (Future<PortCountersSnapshot> result : results) {
+				assertThat(result.get(10, TimeUnit.SECONDS)).isSameAs(first);
+			}
+			assertThat(source.snapshotsRead()).isOne();
+			assertThat(source.snapshot()).isNotSameAs(first);
+			assertThat(source.snapshotsRead()).isEqualTo(2);
+		}
+		finally {
+			release.countDown();
+			executor.shutdownNow();
+		}
+	}
+
+	@Test
+	void aFailedReadReachesEveryCallerWaitingForItAndTheNextCallReadsAgain() throws Exception {
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		SysfsTree blocking = new BlockingFirstReadTree(new FileSystemSysfsTree(SysfsFixtures.root("mlx5-roce")),
+				entered, release) {
+
+			private final AtomicInteger lists = new AtomicInteger();
+
+			@Override
+			public List<String> list(String path) throws IOException {
+				if (path.endsWith("/ports") && this.lists.getAndIncrement() == 0) {
+					throw new IllegalStateException("tree broke");
+				}
+				return super.list(path);
+			}
+
+		};
+		SysfsPortCountersSource source = new SysfsPortCountersSource("mlx5_1", blocking, Duration.ofMinutes(1),
+				this.clock);
+		ExecutorService executor = Executors.newFixedThreadPool(2);
+		try {
+			List<Thread> followers = new CopyOnWriteArrayList<>();
+			Future<PortCountersSnapshot> leader = executor.submit(source::snapshot);
+			assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+			Future<PortCountersSnapshot> follower = executor.submit(() -> {
+				followers.add(Thread.currentThread());
+				return source.snapshot();
+			});
+			awaitParked(followers, 1);
+			release.countDown();
+			for (Future<PortCountersSnapshot> result : List.of(leader, follower)) {
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
+					.havingCause()
+					.isInstanceOf(IllegalStateException.class)
+					.withMessage("tree broke");
+			}
+			assertThat(source.snapshot().ports()).hasSize(2);
+		}
+		finally {
+			release.countDown();
+			executor.shutdownNow();
+		}
+	}
+
+	private static void awaitParked(List<Thread> threads, int count) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (System.nanoTime() < deadline) {
+			if (threads.size() == count && threads.stream()
+				.allMatch((thread) -> thread.getState() == Thread.State.WAITING
+						|| thread.getState() == Thread.State.BLOCKED)) {
+				return;
+			}
+			Thread.sleep(5);
+		}
+		throw new AssertionError("callers did not start waiting: " + threads.stream().map(Thread::getState).toList());
+	}
+
+	@Test
 	void negativeTimeToLiveIsRejected() {
 		FileSystemSysfsTree tree = new FileSystemSysfsTree(SysfsFixtures.root("mlx5-roce"));
 		org.assertj.core.api.Assertions
 			.assertThatIllegalArgumentException()
 			.isThrownBy(() -> new SysfsPortCountersSource("mlx5_1", tree, Duration.ofSeconds(-1), this.clock))
 			.withMessageContaining("must not be negative");
+	}
+
+	/**
+	 * A tree whose first file read signals that it started and blocks until released.
+	 */
+	static class BlockingFirstReadTree implements SysfsTree {
+
+		private final SysfsTree delegate;
+
+		private final CountDownLatch entered;
+
+		private final CountDownLatch release;
+
+		private final AtomicInteger reads = new AtomicInteger();
+
+		BlockingFirstReadTree(SysfsTree delegate, CountDownLatch entered, CountDownLatch release) {
+			this.delegate = delegate;
+			this.entered = entered;
+			this.release = release;
+		}
+
+		@Override
+		public List<String> list(String path) throws IOException {
+			return this.delegate.list(path);
+		}
+
+		@Override
+		public String read(String path) throws IOException {
+			if (this.reads.getAndIncrement() == 0) {
+				this.entered.countDown();
+				try {
+					if (!this.release.await(10, TimeUnit.SECONDS)) {
+						throw new IOException("never released");
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IOException(ex);
+				}
+			}
+			return this.delegate.read(path);
+		}
+
+		@Override
+		public String describe() {
+			return "blocking " + this.delegate.describe();
+		}
+
 	}
 
 	/**

@@ -172,6 +172,16 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Make the provider's {@code read_counters} accept an array shorter than the highest
+	 * attached index + 1 (it fills what fits) instead of failing with {@code EINVAL} as mlx5
+	 * and the kernel do: a lax provider, to test that the binding never trusts the provider.
+	 * @param on whether short reads succeed
+	 */
+	public void shortReads(boolean on) {
+		this.control.fake_short_reads(on ? 1 : 0);
+	}
+
+	/**
 	 * Return the number of native objects (device lists, contexts, PDs, CQs, QPs, counters,
 	 * flows) created and not destroyed.
 	 * @return the live objects
@@ -528,6 +538,8 @@ public final class FakeVerbs {
 				int activeSpeed, int activeWidth);
 
 		void fake_no_kernel_stack(int on);
+
+		void fake_short_reads(int on);
 
 		int fake_fail(String verb, int errno, int always);
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -26,6 +27,10 @@ public final class NativeBuild {
 
 	/** What to install when the build fails. */
 	public static final String INSTALL_HINT = "apt-get install -y gcc libibverbs-dev";
+
+	private static final Duration BUILD_TIMEOUT = Duration.ofSeconds(120);
+
+	private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
 
 	private NativeBuild() {
 	}
@@ -62,21 +67,70 @@ public final class NativeBuild {
 	 * @throws IllegalStateException if it fails
 	 */
 	public static String run(Path program) {
+		Result result = run(List.of(program.toString()), RUN_TIMEOUT);
+		if (result.exitCode() != 0) {
+			throw new IllegalStateException(program.getFileName() + " failed with exit code " + result.exitCode()
+					+ ":\n" + result.output());
+		}
+		return result.output();
+	}
+
+	/**
+	 * Run a command with a time limit. Its output (standard output and error together) goes
+	 * to a file, so a command that prints much never blocks on a full pipe and the limit
+	 * applies however the command behaves; a command still running at the limit is killed.
+	 * @param command the program and its arguments
+	 * @param timeout how long it may run
+	 * @return its exit code and output
+	 * @throws IllegalStateException if it cannot be started or runs longer than the timeout
+	 */
+	public static Result run(List<String> command, Duration timeout) {
+		String name = Path.of(command.get(0)).getFileName().toString();
+		Path log = null;
 		try {
-			Process process = new ProcessBuilder(program.toString()).redirectErrorStream(true).start();
-			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(program.getFileName() + " failed:\n" + output);
+			log = Files.createTempFile("native-build-" + name + "-", ".log");
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(log.toFile())
+				.start();
+			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				process.descendants().forEach(ProcessHandle::destroyForcibly);
+				process.destroyForcibly();
+				process.waitFor(10, TimeUnit.SECONDS);
+				throw new IllegalStateException(name + " did not finish within " + timeout.toSeconds()
+						+ " s and was killed; command: " + String.join(" ", command) + "\n" + read(log));
 			}
-			return output;
+			return new Result(process.exitValue(), read(log));
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("Cannot run " + program, ex);
+			throw new IllegalStateException("Cannot run " + String.join(" ", command) + " (" + ex.getMessage() + ")",
+					ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while running " + program, ex);
+			throw new IllegalStateException("Interrupted while running " + String.join(" ", command), ex);
 		}
+		finally {
+			if (log != null) {
+				try {
+					Files.deleteIfExists(log);
+				}
+				catch (IOException ex) {
+					// a leftover log in the temporary directory is harmless
+				}
+			}
+		}
+	}
+
+	private static String read(Path log) throws IOException {
+		return new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The outcome of a command that finished in time.
+	 * @param exitCode its exit code
+	 * @param output its standard output and error
+	 */
+	public record Result(int exitCode, String output) {
 	}
 
 	private static Path build(String resource, String name, String suffix, List<String> flags,
@@ -99,29 +153,25 @@ public final class NativeBuild {
 			command.addAll(flags);
 			command.addAll(List.of("-Wall", "-o", temporary.toString(), sourceFile.toString()));
 			command.addAll(libraries);
-			Process process;
+			Result result;
 			try {
-				process = new ProcessBuilder(command).redirectErrorStream(true).start();
+				result = run(command, BUILD_TIMEOUT);
 			}
-			catch (IOException ex) {
-				throw new IllegalStateException("Cannot run gcc, which the tests need to build " + resource + " ("
-						+ ex.getMessage() + "); install it: " + INSTALL_HINT, ex);
+			catch (IllegalStateException ex) {
+				Files.deleteIfExists(temporary);
+				throw new IllegalStateException("Cannot build " + resource + " with gcc, which the tests need: "
+						+ ex.getMessage() + "; install it: " + INSTALL_HINT, ex);
 			}
-			String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+			if (result.exitCode() != 0) {
 				Files.deleteIfExists(temporary);
 				throw new IllegalStateException("gcc could not build " + resource + " against <infiniband/verbs.h>; "
-						+ "install the compiler and the header: " + INSTALL_HINT + "\n" + log);
+						+ "install the compiler and the header: " + INSTALL_HINT + "\n" + result.output());
 			}
 			Files.move(temporary, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 			return output;
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot build " + resource + " in " + dir, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while building " + resource, ex);
 		}
 	}
 

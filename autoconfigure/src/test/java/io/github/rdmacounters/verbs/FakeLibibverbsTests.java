@@ -81,6 +81,25 @@ class FakeLibibverbsTests {
 		return op(context, Op.DESTROY_COUNTERS).invokeInt(new Object[] { counters });
 	}
 
+	private int modify(IbvQp qp, int state, int port, int mask) {
+		Memory attr = new Memory(NativeDevice.QP_ATTR_SIZE);
+		attr.clear();
+		attr.setInt(NativeDevice.QP_ATTR_QP_STATE, state);
+		attr.setByte(NativeDevice.QP_ATTR_PORT_NUM, (byte) port);
+		return this.lib.ibv_modify_qp(qp, attr, mask);
+	}
+
+	private static Pointer createFlow(IbvQp qp, int port, Pointer counters) {
+		return (Pointer) op(qp.getPointer(), Op.CREATE_FLOW).invoke(Pointer.class,
+				new Object[] { qp.getPointer(), FlowEncoder.encode(port, FlowSpec.any(), counters) });
+	}
+
+	private static Function op(Pointer qp, Op op) {
+		Function function = VerbsOps.of(qp.getPointer(0)).get(op);
+		assertThat(function).as(op.verb()).isNotNull();
+		return function;
+	}
+
 	private final class QueuePair implements AutoCloseable {
 
 		private final IbvPd pd;
@@ -90,6 +109,10 @@ class FakeLibibverbsTests {
 		private final IbvQp qp;
 
 		QueuePair(IbvContext context) {
+			this(context, 1);
+		}
+
+		QueuePair(IbvContext context, int port) {
 			FakeLibibverbsTests self = FakeLibibverbsTests.this;
 			this.pd = self.lib.ibv_alloc_pd(context);
 			this.cq = self.lib.ibv_create_cq(context, 1, null, null, 0);
@@ -100,6 +123,11 @@ class FakeLibibverbsTests {
 			attr.max_recv_sge = 1;
 			attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
 			this.qp = self.lib.ibv_create_qp(this.pd, attr);
+			if (port > 0) {
+				assertThat(self.modify(this.qp, IbvLibrary.IBV_QPS_INIT, port,
+						IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT)).isZero();
+				assertThat(self.modify(this.qp, IbvLibrary.IBV_QPS_RTR, 0, IbvLibrary.IBV_QP_STATE)).isZero();
+			}
 		}
 
 		@Override
@@ -212,15 +240,66 @@ class FakeLibibverbsTests {
 	}
 
 	@Test
-	void closingAContextWithLiveChildrenIsRecordedAsMisuse() {
+	void closingAContextWithLiveChildrenIsRecordedAsMisuseAndFreesThem() {
 		this.fake.device("mlx5_0").add();
 		IbvContext context = open("mlx5_0");
-		createCounters(context, 0);
-		this.lib.ibv_alloc_pd(context);
+		Pointer counters = createCounters(context, 0);
+		IbvPd pd = this.lib.ibv_alloc_pd(context);
+		IbvContext other = open("mlx5_0");
+		IbvPd otherPd = this.lib.ibv_alloc_pd(other);
 		assertThat(this.lib.ibv_close_device(context)).isZero();
 		assertThat(this.fake.misuseLog()).containsExactly("ibv_close_device: 2 objects of the context are still alive");
-		assertThat(this.fake.liveObjects()).isEqualTo(2);
-		assertThat(this.fake.liveDescription()).isEqualTo("counters, pd");
+		assertThat(this.fake.liveDescription()).as("the other context keeps its children").isEqualTo("context, pd");
+		assertThat(destroyCounters(context, counters)).isEqualTo(Errno.EINVAL);
+		assertThat(this.lib.ibv_dealloc_pd(pd)).isEqualTo(Errno.EINVAL);
+		assertThat(this.fake.misuseLog()).containsExactly("ibv_close_device: 2 objects of the context are still alive",
+				"destroy_counters: counters handle used after its context was closed",
+				"ibv_dealloc_pd: pd handle used after its context was closed");
+		assertThat(this.lib.ibv_dealloc_pd(otherPd)).isZero();
+		assertThat(this.lib.ibv_close_device(other)).isZero();
+		this.fake.reset();
+	}
+
+	@Test
+	void rawPacketQueuePairMovesResetInitRtrAndTakesFlowsOnlyOnItsPortFromInit() {
+		this.fake.device("mlx5_0").ports(2).add();
+		IbvContext context = open("mlx5_0");
+		Pointer counters = createCounters(context, 0);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, null)).isZero();
+		try (QueuePair queuePair = new QueuePair(context, 0)) {
+			IbvQp qp = queuePair.qp;
+			assertThat(createFlow(qp, 1, counters)).as("a flow on a RESET QP").isNull();
+			assertThat(Native.getLastError()).isEqualTo(Errno.EINVAL);
+			int state = IbvLibrary.IBV_QP_STATE;
+			int port = IbvLibrary.IBV_QP_PORT;
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_RTR, 0, state)).as("RESET to RTR").isEqualTo(Errno.EINVAL);
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_INIT, 2, state)).as("INIT without port").isEqualTo(Errno.EINVAL);
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_INIT, 2, port)).as("no state bit").isEqualTo(Errno.EINVAL);
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_INIT, 3, state | port)).as("no port 3").isEqualTo(Errno.EINVAL);
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_INIT, 2, state | port)).isZero();
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_RTR, 0, state | port)).as("RTR with port").isEqualTo(Errno.EINVAL);
+			assertThat(modify(qp, IbvLibrary.IBV_QPS_RTR, 0, state)).isZero();
+			assertThat(createFlow(qp, 1, counters)).as("a flow on another port than the QP's").isNull();
+			assertThat(Native.getLastError()).isEqualTo(Errno.EINVAL);
+			Pointer flow = createFlow(qp, 2, counters);
+			assertThat(flow).isNotNull();
+			assertThat(this.fake.flows()).containsExactly("mlx5_0 port 2 priority 0 flags 0x2 specs eth,count");
+			assertThat(op(context, Op.DESTROY_FLOW).invokeInt(new Object[] { flow })).isZero();
+		}
+		assertThat(destroyCounters(context, counters)).isZero();
+		assertThat(this.lib.ibv_close_device(context)).isZero();
+	}
+
+	@Test
+	void modifyingADestroyedQueuePairIsRecordedAsMisuse() {
+		this.fake.device("mlx5_0").add();
+		IbvContext context = open("mlx5_0");
+		QueuePair queuePair = new QueuePair(context, 0);
+		queuePair.close();
+		assertThat(modify(queuePair.qp, IbvLibrary.IBV_QPS_INIT, 1, IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT))
+			.isEqualTo(Errno.EINVAL);
+		assertThat(this.fake.misuseLog()).containsExactly("ibv_modify_qp: qp handle used after it was destroyed");
+		assertThat(this.lib.ibv_close_device(context)).isZero();
 		this.fake.reset();
 	}
 

@@ -317,4 +317,41 @@ class NativeCountersTests {
 		}
 	}
 
+	@Test
+	void readIntoAShortArrayNeverOverflowsItEvenWhenTheProviderAcceptsTheShortCount() throws Exception {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			counters.attach(CounterType.BYTES, 2);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
+			long[] shortValues = new long[2];
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> counters.read(shortValues, ReadMode.FRESH))
+				.withMessageStartingWith("ibv_read_counters failed: EINVAL (22)")
+				.withMessageContaining("need 3 slots, but the array has 2");
+			this.fake.shortReads(true);
+			counters.read(shortValues, ReadMode.FRESH);
+			assertThat(shortValues).containsExactly(1, 0);
+		}
+	}
+
+	@Test
+	void readIntoALongerArrayLeavesTheSlotsBeyondSizeUntouched() throws Exception {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			counters.attach(CounterType.BYTES, 1);
+			device.createFlow(1, FlowSpec.any(), counters);
+			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
+			long[] values = { -1, -1, -1, -1 };
+			for (ReadMode mode : ReadMode.values()) {
+				counters.read(values, mode);
+				assertThat(values).as(mode.name()).containsExactly(1, 300, -1, -1);
+			}
+		}
+	}
+
 }

@@ -119,7 +119,7 @@ class NativeDeviceTests {
 			counters.add(c);
 		}
 		counters.add(device.createCounters());
-		assertThat(this.fake.liveObjects()).as("context, pd, cq, qp, 3 counters, 2 flows").isEqualTo(9);
+		assertThat(this.fake.liveObjects()).as("context, pd, cq, a qp per port, 3 counters, 2 flows").isEqualTo(10);
 		device.close();
 		assertThat(this.fake.liveObjects()).isZero();
 		assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
@@ -264,6 +264,68 @@ class NativeDeviceTests {
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void countersClosedAfterTheirDeviceClosedTheContextMakeNoNativeCall() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		Counters counters = device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		Flow flow = device.createFlow(1, FlowSpec.any(), counters);
+		this.fake.failAlways("ibv_destroy_counters", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
+			.withMessageStartingWith("ibv_destroy_counters failed: EIO (5)");
+		this.fake.clearFaults();
+		assertThat(this.fake.liveObjects()).as("ibv_close_device freed the counters").isZero();
+		counters.close();
+		flow.close();
+		device.close();
+		assertThat(counters.isClosed()).isTrue();
+		assertThat(this.fake.misuseLog()).as("no call on a handle of the closed context")
+			.containsExactly("ibv_close_device: 1 objects of the context are still alive");
+		this.fake.reset();
+	}
+
+	@Test
+	void flowAndCountersClosedAfterTheirDeviceClosedTheContextMakeNoNativeCall() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		Counters counters = device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		Flow flow = device.createFlow(1, FlowSpec.any(), counters);
+		this.fake.failAlways("ibv_destroy_flow", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
+			.withMessageStartingWith("ibv_destroy_flow failed: EIO (5)");
+		this.fake.clearFaults();
+		assertThat(this.fake.liveObjects()).as("ibv_close_device freed every child").isZero();
+		List<String> afterDeviceClose = this.fake.misuseLog();
+		assertThat(afterDeviceClose).hasSize(1).allMatch((entry) -> entry.startsWith("ibv_close_device: "));
+		flow.close();
+		counters.close();
+		assertThat(flow.isClosed()).isTrue();
+		assertThat(counters.isBound()).isFalse();
+		assertThat(this.fake.misuseLog()).as("no call on a handle of the closed context")
+			.isEqualTo(afterDeviceClose);
+		this.fake.reset();
+	}
+
+	@Test
+	void closeWhenADestroyFailsButTheContextClosesForgetsEveryChild() {
+		this.fake.device("mlx5_0").add();
+		RdmaDevice device = this.backend.open("mlx5_0");
+		Counters counters = device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		device.createFlow(1, FlowSpec.any(), counters);
+		this.fake.failNext("ibv_destroy_qp", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
+			.withMessageStartingWith("ibv_destroy_qp failed: EIO (5)");
+		int misuse = this.fake.misuseCount();
+		device.close();
+		counters.close();
+		assertThat(this.fake.misuseCount()).as("a second close retries nothing of the freed context")
+			.isEqualTo(misuse);
+		this.fake.reset();
 	}
 
 }

@@ -257,8 +257,10 @@ class NativeFlowTests {
 				.isThrownBy(() -> device.createFlow(0, FlowSpec.any(), counters));
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> device.createFlow(3, FlowSpec.any(), counters))
-				.withMessageStartingWith("ibv_create_flow failed: EINVAL (22)")
-				.withMessageContaining("port 3");
+				.withMessageStartingWith("ibv_modify_qp failed: EINVAL (22)")
+				.withMessageContaining("port 3 to INIT");
+			assertThat(this.fake.liveDescription()).as("nothing of the failed queue pair is left")
+				.isEqualTo("context, counters");
 		}
 	}
 
@@ -302,6 +304,47 @@ class NativeFlowTests {
 			assertThat(counters.isBound()).isFalse();
 			device.createFlow(1, FlowSpec.any(), counters);
 			assertThat(counters.isBound()).isTrue();
+		}
+	}
+
+	@Test
+	void flowsOfEachPortHangOnTheirOwnQueuePairMovedToRtrOnThatPort() throws Exception {
+		this.fake.device("mlx5_0").ports(2).add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters first = device.createCounters();
+			first.attach(CounterType.PACKETS, 0);
+			Counters second = device.createCounters();
+			second.attach(CounterType.PACKETS, 0);
+			Counters third = device.createCounters();
+			third.attach(CounterType.PACKETS, 0);
+			device.createFlow(1, FlowSpec.any(), first);
+			device.createFlow(2, FlowSpec.any(), second);
+			device.createFlow(2, FlowSpec.builder().protocol(L4Protocol.UDP).build(), third);
+			assertThat(this.fake.liveDescription()).isEqualTo(
+					"context, counters, counters, counters, pd, cq, qp, flow, qp, flow, flow");
+			Packet packet = Packet.udp(ip("192.168.10.1"), 49152, ip("192.168.10.2"), 4791, 100);
+			assertThat(this.fake.deliver("mlx5_0", 1, packet)).isEqualTo(1);
+			assertThat(this.fake.deliver("mlx5_0", 2, packet)).isEqualTo(2);
+			assertThat(first.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+			assertThat(second.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+			assertThat(third.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void queuePairThatCannotReachRtrIsDestroyedWithItsSharedResources() {
+		this.fake.device("mlx5_0").add();
+		try (RdmaDevice device = this.backend.open("mlx5_0")) {
+			Counters counters = device.createCounters();
+			counters.attach(CounterType.PACKETS, 0);
+			this.fake.failAlways("ibv_modify_qp", Errno.EPERM);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters))
+				.withMessageStartingWith("ibv_modify_qp failed: EPERM (1)")
+				.withMessageContaining("raw packet queue pair of mlx5_0 port 1 to INIT");
+			assertThat(this.fake.liveDescription()).isEqualTo("context, counters");
+			this.fake.clearFaults();
+			assertThat(device.createFlow(1, FlowSpec.any(), counters).isClosed()).isFalse();
 		}
 	}
 

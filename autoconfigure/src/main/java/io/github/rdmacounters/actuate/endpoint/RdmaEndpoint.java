@@ -20,7 +20,6 @@ import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.DeviceAttributes;
 import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortCountersSnapshot;
@@ -352,21 +351,15 @@ public class RdmaEndpoint {
 			if (attributes != null) {
 				state = attributes.state().name();
 				physicalState = attributes.physicalStateName();
-				linkLayer = (attributes.linkLayer() == LinkLayer.ETHERNET) ? "Ethernet" : "InfiniBand";
+				linkLayer = attributes.linkLayer().sysfsName();
 				mtu = attributes.activeMtu();
 				if (rate == null && attributes.rateGbps() > 0) {
-					rate = formatRate(attributes);
+					rate = attributes.rateText();
 				}
 			}
 			Map<String, Long> counters = (status != null) ? new TreeMap<>(status.counters()) : null;
 			List<String> unreadable = (status != null && !status.unreadable().isEmpty()) ? status.unreadable() : null;
 			return new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters, unreadable);
-		}
-
-		private static String formatRate(PortAttributes attributes) {
-			double gbps = attributes.rateGbps();
-			String value = (gbps == Math.rint(gbps)) ? String.valueOf((long) gbps) : String.valueOf(gbps);
-			return value + " Gb/sec (" + attributes.lanes() + "X)";
 		}
 
 		/**

@@ -64,7 +64,7 @@ class RdmaEndpointTests {
 		assertThat(port.getPhysicalState()).isEqualTo("LinkUp");
 		assertThat(port.getLinkLayer()).isEqualTo("Ethernet");
 		assertThat(port.getActiveMtu()).isEqualTo(1024);
-		assertThat(port.getRate()).isEqualTo("100 Gb/sec (4X)");
+		assertThat(port.getRate()).isEqualTo("100 Gb/sec (4X EDR)");
 		assertThat(port.getCounters()).isNull();
 		assertThat(described.getCounterSets()).containsOnlyKeys("roce", "https");
 		assertThat(described.getCounterSets().get("roce").getValues())
