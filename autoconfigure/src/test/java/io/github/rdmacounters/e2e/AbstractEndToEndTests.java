@@ -2,6 +2,7 @@ package io.github.rdmacounters.e2e;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,6 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code rdma} endpoint, health, Prometheus, and shutdown while scrapes are in flight.
  */
 abstract class AbstractEndToEndTests {
+
+	/**
+	 * The shortest read cache time-to-live the starter accepts.
+	 */
+	static final Duration READ_CACHE_TTL = Duration.ofMillis(100);
 
 	static final Packet ROCE = packet(true, 4791, 1024);
 
@@ -84,7 +90,7 @@ abstract class AbstractEndToEndTests {
 
 	RunningApplication start(Map<String, Object> extra) {
 		Map<String, Object> properties = new LinkedHashMap<>(backendProperties());
-		properties.put("rdma.read-cache-ttl", "0s");
+		properties.put("rdma.read-cache-ttl", READ_CACHE_TTL.toMillis() + "ms");
 		properties.put("rdma.counter-sets.roce.counters.packets", "0");
 		properties.put("rdma.counter-sets.roce.counters.bytes", "1");
 		properties.put("rdma.counter-sets.roce.flow.protocol", "udp");
@@ -198,6 +204,7 @@ abstract class AbstractEndToEndTests {
 	void healthIsDownWithTheErrnoWhenReadsFail() throws Exception {
 		RunningApplication app = start();
 		failAlways(app, "ibv_read_counters", Errno.EIO);
+		awaitReadCacheExpiry();
 
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
 
@@ -253,6 +260,7 @@ abstract class AbstractEndToEndTests {
 		deliverTraffic(app);
 		app.get("/actuator/prometheus");
 		failAlways(app, "ibv_read_counters", Errno.EIO);
+		awaitReadCacheExpiry();
 
 		String body = app.get("/actuator/prometheus").body();
 
@@ -337,6 +345,21 @@ abstract class AbstractEndToEndTests {
 			deliver(app, HTTPS);
 		}
 		deliver(app, DNS);
+		awaitReadCacheExpiry();
+	}
+
+	/**
+	 * Wait until reads cached before a change (traffic, an injected failure) have expired,
+	 * so that the next request reads the device and sysfs again.
+	 */
+	static void awaitReadCacheExpiry() {
+		try {
+			Thread.sleep(READ_CACHE_TTL.toMillis() + 50);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static Packet packet(boolean udp, int destinationPort, int length) {
