@@ -7,8 +7,12 @@
  * the struct ibv_context handed out, with sz and abi_compat set. Counters, flows and reads
  * behave like the mlx5 provider and the kernel (static attach, EBUSY, EINVAL, aggregation).
  *
+ * Raw packet QPs follow mlx5's state machine (RESET, INIT on a port, RTR) and take flows only
+ * from INIT on, on their own port.
+ *
  * Every handle is remembered in a registry and never freed, so a call on a destroyed or
- * unknown handle is detected and recorded as misuse instead of touching freed memory.
+ * unknown handle, or on a child of a closed context (ibv_close_device frees them all), is
+ * detected and recorded as misuse instead of touching freed memory.
  * A control API (fake_*) lets the tests configure devices, inject packets and faults.
  */
 #include <infiniband/verbs.h>

@@ -10,8 +10,9 @@ import org.jspecify.annotations.Nullable;
  * @param physicalState the raw physical state ({@code 5} is LinkUp)
  * @param linkLayer the link layer
  * @param activeMtu the active MTU in bytes (256 to 4096)
- * @param activeSpeed the raw {@code active_speed} code ({@code active_speed_ex} where the
- * provider fills it)
+ * @param activeSpeed the raw {@code active_speed} code (rdma-core v44's {@code struct
+ * ibv_port_attr} has no {@code active_speed_ex}; the XDR code 256 is accepted for providers
+ * that report it)
  * @param activeWidth the raw {@code active_width} code
  */
 public record PortAttributes(int port, PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
