@@ -9,8 +9,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
 
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.RdmaRegistry;
 
@@ -25,6 +29,15 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * reads each set once when the read cache time-to-live covers the scrape. A failed read
  * leaves the counters at their last good values and counts a failure. The binder holds the
  * sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
+ * <p>
+ * On a Prometheus registry ({@code io.micrometer.prometheusmetrics.PrometheusMeterRegistry},
+ * when it is on the class path) the series are served by a Prometheus client collector
+ * instead of the Micrometer meters: the meters are registered first, so the registry's meter
+ * filters (common tags, renames, denials) and naming convention decide each series' name and
+ * labels, then they are removed from the registry and the collector serves them, reading each
+ * set once per scrape with labels built once. The Prometheus text is the same, and the scrape
+ * skips Micrometer's per-meter work (see the {@code PrometheusScrapeBenchmark} results).
+ * Binding to a registry the binder is already bound to does nothing.
  *
  * @author rdma-counters
  */
@@ -39,11 +52,18 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the failed read counter. */
 	public static final String READ_FAILURES = "rdma.flow.read.failures";
 
+	private static final boolean PROMETHEUS_PRESENT = isPresent("io.micrometer.prometheusmetrics.PrometheusMeterRegistry")
+			&& isPresent("io.prometheus.metrics.model.registry.MultiCollector");
+
 	private final List<CounterSet> sets;
 
 	private final Iterable<Tag> tags;
 
 	private final List<Registration> registrations = new ArrayList<>();
+
+	private static boolean isPresent(String className) {
+		return ClassUtils.isPresent(className, RdmaFlowMetrics.class.getClassLoader());
+	}
 
 	/**
 	 * Create a binder for every counter set of the registry.
@@ -65,33 +85,30 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		List<Meter> meters = new ArrayList<>();
+		synchronized (this.registrations) {
+			for (Registration registration : this.registrations) {
+				if (registration.registry() == registry) {
+					return;
+				}
+			}
+		}
+		List<FlowMeter> meters = new ArrayList<>();
 		for (CounterSet set : this.sets) {
 			Tags setTags = Tags.of(this.tags)
 				.and("device", set.deviceName())
 				.and("port", String.valueOf(set.port()))
 				.and("set", set.name());
-			if (set.indexes().containsKey(CounterType.PACKETS)) {
-				meters.add(FunctionCounter.builder(PACKETS, set, (s) -> s.read().value(CounterType.PACKETS))
-					.baseUnit("packets")
-					.description("Packets matched by the flow of the counter set")
-					.tags(setTags)
-					.register(registry));
+			for (FlowSeries series : FlowSeries.values()) {
+				if (series.appliesTo(set)) {
+					meters.add(new FlowMeter(series.register(registry, set, setTags), set, series, setTags));
+				}
 			}
-			if (set.indexes().containsKey(CounterType.BYTES)) {
-				meters.add(FunctionCounter.builder(BYTES, set, (s) -> s.read().value(CounterType.BYTES))
-					.baseUnit("bytes")
-					.description("Bytes of the packets matched by the flow of the counter set")
-					.tags(setTags)
-					.register(registry));
-			}
-			meters.add(FunctionCounter.builder(READ_FAILURES, set, (s) -> s.read().failedReads())
-				.description("Reads of the counter set that failed")
-				.tags(setTags)
-				.register(registry));
 		}
+		Registration registration = (PROMETHEUS_PRESENT && PrometheusFlowExport.supports(registry))
+				? PrometheusFlowExport.moveToCollector(registry, meters)
+				: new Registration(registry, meters.stream().map(FlowMeter::meter).toList(), null);
 		synchronized (this.registrations) {
-			this.registrations.add(new Registration(registry, meters));
+			this.registrations.add(registration);
 		}
 	}
 
@@ -107,10 +124,91 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 		}
 		for (Registration registration : registrations) {
 			registration.meters().forEach(registration.registry()::remove);
+			Runnable onClose = registration.onClose();
+			if (onClose != null) {
+				onClose.run();
+			}
 		}
 	}
 
-	private record Registration(MeterRegistry registry, List<Meter> meters) {
+	/**
+	 * A meter of a set and which series it is.
+	 * @param meter the registered meter, or a no-op meter if a filter denied it
+	 * @param set the counter set
+	 * @param series the series
+	 * @param tags the tags it was registered with, before the registry's filters
+	 */
+	record FlowMeter(Meter meter, CounterSet set, FlowSeries series, Tags tags) {
+
+	}
+
+	/**
+	 * What one registry got from this binder.
+	 * @param registry the registry
+	 * @param meters the meters to remove on close
+	 * @param onClose what else to undo on close
+	 */
+	record Registration(MeterRegistry registry, List<Meter> meters, @Nullable Runnable onClose) {
+
+	}
+
+	/**
+	 * The three series of a set: name, unit, description and value.
+	 */
+	enum FlowSeries {
+
+		/** Packets matched by the flow. */
+		PACKETS_SERIES(PACKETS, "packets", "Packets matched by the flow of the counter set", CounterType.PACKETS) {
+			@Override
+			long value(CounterSetReading reading) {
+				return reading.value(CounterType.PACKETS);
+			}
+		},
+
+		/** Bytes of the packets matched by the flow. */
+		BYTES_SERIES(BYTES, "bytes", "Bytes of the packets matched by the flow of the counter set", CounterType.BYTES) {
+			@Override
+			long value(CounterSetReading reading) {
+				return reading.value(CounterType.BYTES);
+			}
+		},
+
+		/** Failed reads. */
+		READ_FAILURES_SERIES(READ_FAILURES, null, "Reads of the counter set that failed", null) {
+			@Override
+			long value(CounterSetReading reading) {
+				return reading.failedReads();
+			}
+		};
+
+		private final String meterName;
+
+		private final @Nullable String baseUnit;
+
+		private final String description;
+
+		private final @Nullable CounterType type;
+
+		FlowSeries(String meterName, @Nullable String baseUnit, String description, @Nullable CounterType type) {
+			this.meterName = meterName;
+			this.baseUnit = baseUnit;
+			this.description = description;
+			this.type = type;
+		}
+
+		boolean appliesTo(CounterSet set) {
+			return this.type == null || set.indexes().containsKey(this.type);
+		}
+
+		abstract long value(CounterSetReading reading);
+
+		Meter register(MeterRegistry registry, CounterSet set, Tags tags) {
+			return FunctionCounter.builder(this.meterName, set, (s) -> value(s.read()))
+				.baseUnit(this.baseUnit)
+				.description(this.description)
+				.tags(tags)
+				.register(registry);
+		}
 
 	}
 

@@ -7,6 +7,8 @@ import java.util.List;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -145,6 +147,109 @@ class RdmaFlowMetricsTests {
 			.contains("rdma_flow_bytes_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 1536.0")
 			.contains("rdma_flow_read_failures_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
 		Reference.reachabilityFence(metrics);
+	}
+
+	@Test
+	void prometheusTextIsTheSameAsMicrometerFunctionCountersWithTheSameValues() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce", "https"));
+		metrics.bindTo(prometheus);
+		counters(0).add(12, 1536);
+		counters(1).add(3, 4500);
+		PrometheusMeterRegistry expected = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		functionCounters(expected, "roce", 12, 1536);
+		functionCounters(expected, "https", 3, 4500);
+
+		assertThat(prometheus.scrape()).isEqualTo(expected.scrape());
+		String openMetrics = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+		assertThat(prometheus.scrape(openMetrics)).isEqualTo(expected.scrape(openMetrics));
+		Reference.reachabilityFence(metrics);
+	}
+
+	@Test
+	void prometheusSeriesAreServedByACollectorThatReadsEachSetOncePerScrape() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce", "https"));
+		metrics.bindTo(prometheus);
+
+		assertThat(prometheus.getMeters()).isEmpty();
+		prometheus.scrape();
+		assertThat(counters(0).reads()).isEqualTo(1);
+		assertThat(counters(1).reads()).isEqualTo(1);
+		counters(0).add(5, 500);
+		assertThat(prometheus.scrape())
+			.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 5.0");
+		assertThat(counters(0).reads()).isEqualTo(2);
+		Reference.reachabilityFence(metrics);
+	}
+
+	@Test
+	void prometheusSeriesFollowTheRegistryFiltersCommonTagsAndDenials() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		prometheus.config().commonTags("application", "orders");
+		prometheus.config().meterFilter(MeterFilter.denyNameStartsWith(RdmaFlowMetrics.READ_FAILURES));
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+		metrics.bindTo(prometheus);
+		counters(0).add(2, 200);
+
+		String scrape = prometheus.scrape();
+
+		assertThat(scrape)
+			.contains("rdma_flow_packets_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 2.0")
+			.contains("rdma_flow_bytes_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 200.0")
+			.doesNotContain("rdma_flow_read_failures");
+		Reference.reachabilityFence(metrics);
+	}
+
+	@Test
+	void closeRemovesThePrometheusSeriesAndABinderCanBindAgain() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaRegistry registry = registry(Duration.ZERO, "roce");
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry);
+		metrics.bindTo(prometheus);
+		assertThat(prometheus.scrape()).contains("rdma_flow_packets_total");
+
+		metrics.close();
+
+		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+		RdmaFlowMetrics again = new RdmaFlowMetrics(registry);
+		again.bindTo(prometheus);
+		assertThat(prometheus.scrape()).contains("rdma_flow_packets_total");
+		again.close();
+	}
+
+	@Test
+	void bindingTwiceToOnePrometheusRegistryKeepsEachSeriesOnce() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+		metrics.bindTo(prometheus);
+		metrics.bindTo(prometheus);
+		counters(0).add(7, 700);
+
+		String scrape = prometheus.scrape();
+
+		assertThat(scrape.lines().filter((line) -> line.startsWith("rdma_flow_packets_total{"))).hasSize(1);
+		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 7.0");
+		metrics.close();
+		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	private void functionCounters(MeterRegistry registry, String set, long packets, long bytes) {
+		Tags tags = Tags.of("device", "mlx5_0", "port", "1", "set", set);
+		FunctionCounter.builder(RdmaFlowMetrics.PACKETS, this, (t) -> packets)
+			.baseUnit("packets")
+			.description("Packets matched by the flow of the counter set")
+			.tags(tags)
+			.register(registry);
+		FunctionCounter.builder(RdmaFlowMetrics.BYTES, this, (t) -> bytes)
+			.baseUnit("bytes")
+			.description("Bytes of the packets matched by the flow of the counter set")
+			.tags(tags)
+			.register(registry);
+		FunctionCounter.builder(RdmaFlowMetrics.READ_FAILURES, this, (t) -> 0)
+			.description("Reads of the counter set that failed")
+			.tags(tags)
+			.register(registry);
 	}
 
 	private RdmaFlowMetrics bind(Duration ttl, String... sets) {

@@ -134,6 +134,9 @@ public class PrometheusScrapeBenchmark {
 				+ "\",port=\"1\",set=\"set-0\"} 1.0")) {
 			throw new IllegalStateException("The scrape does not show the simulated traffic");
 		}
+		if (!flowLines(check).equals(flowLines(this.constantRegistry.scrape()))) {
+			throw new IllegalStateException("The flow series differ from the constant series of the control");
+		}
 	}
 
 	/**
@@ -155,6 +158,10 @@ public class PrometheusScrapeBenchmark {
 	@Benchmark
 	public String scrapeConstantSeries() {
 		return this.constantRegistry.scrape();
+	}
+
+	private static List<String> flowLines(String scrape) {
+		return scrape.lines().filter((line) -> line.contains("rdma_flow_")).sorted().toList();
 	}
 
 	private static PrometheusMeterRegistry registryWithJvmMeters() {
