@@ -44,13 +44,13 @@ public final class CounterSet implements AutoCloseable {
 
 	private final AtomicLong failedReads = new AtomicLong();
 
-	private final long[] buffer;
+	private final int size;
 
 	/**
-	 * The last reading together with when it was taken, published as one immutable value so
-	 * that a reader never pairs a reading with the time of another.
+	 * The last reading, which carries the {@link System#nanoTime()} it was taken at: one
+	 * immutable value, so that a reader never pairs a reading with the time of another.
 	 */
-	private volatile @Nullable Cached cached;
+	private volatile @Nullable CounterSetReading cached;
 
 	/**
 	 * Create a set over counters that a flow already feeds.
@@ -75,7 +75,7 @@ public final class CounterSet implements AutoCloseable {
 		this.counters = counters;
 		this.ttlNanos = readCacheTtl.toNanos();
 		this.clock = clock;
-		this.buffer = new long[this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0)];
+		this.size = this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0);
 	}
 
 	/**
@@ -150,38 +150,45 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
-		Cached current = this.cached;
-		if (current != null && current.isFresh(System.nanoTime(), this.ttlNanos)) {
-			return current.reading();
+		CounterSetReading current = this.cached;
+		if (current != null && isFresh(current, System.nanoTime())) {
+			return current;
 		}
 		synchronized (this.readLock) {
 			current = this.cached;
-			if (current != null && current.isFresh(System.nanoTime(), this.ttlNanos)) {
-				return current.reading();
+			if (current != null && isFresh(current, System.nanoTime())) {
+				return current;
 			}
-			CounterSetReading reading = readNow((current != null) ? current.reading() : null);
-			this.cached = new Cached(reading, System.nanoTime());
+			CounterSetReading reading = readNow(current);
+			this.cached = reading;
 			return reading;
 		}
 	}
 
+	private boolean isFresh(CounterSetReading reading, long now) {
+		return now - reading.nanos() < this.ttlNanos;
+	}
+
 	private CounterSetReading readNow(@Nullable CounterSetReading previous) {
+		// A new array per read: a published reading never changes
+		long[] values = new long[this.size];
 		try {
-			this.counters.read(this.buffer, this.readMode);
-			return new CounterSetReading(this.name, this.indexes, this.buffer.clone(), this.clock.instant(), null,
+			this.counters.read(values, this.readMode);
+			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), System.nanoTime(), null,
 					this.failedReads.get(), false);
 		}
 		catch (RdmaClosedException ex) {
 			if (previous != null) {
-				return previous.asClosed();
+				return previous.asClosed(System.nanoTime());
 			}
-			return new CounterSetReading(this.name, this.indexes, new long[this.buffer.length], this.clock.instant(),
-					ex, this.failedReads.get(), true);
+			return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(),
+					System.nanoTime(), ex, this.failedReads.get(), true);
 		}
 		catch (RuntimeException ex) {
 			long failures = this.failedReads.incrementAndGet();
-			long[] values = (previous != null) ? previous.rawValues() : new long[this.buffer.length];
-			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), ex, failures, false);
+			long[] last = (previous != null) ? previous.rawValues() : new long[this.size];
+			return new CounterSetReading(this.name, this.indexes, last, this.clock.instant(), System.nanoTime(), ex,
+					failures, false);
 		}
 	}
 
@@ -190,8 +197,7 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading, or {@code null} before the first read
 	 */
 	public @Nullable CounterSetReading lastReading() {
-		Cached current = this.cached;
-		return (current != null) ? current.reading() : null;
+		return this.cached;
 	}
 
 	/**
@@ -200,9 +206,9 @@ public final class CounterSet implements AutoCloseable {
 	 */
 	public void expire() {
 		synchronized (this.readLock) {
-			Cached current = this.cached;
+			CounterSetReading current = this.cached;
 			if (current != null) {
-				this.cached = new Cached(current.reading(), System.nanoTime() - this.ttlNanos);
+				this.cached = current.withNanos(System.nanoTime() - this.ttlNanos);
 			}
 		}
 	}
@@ -219,17 +225,6 @@ public final class CounterSet implements AutoCloseable {
 	public String toString() {
 		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " (" + this.spec.describe()
 				+ ")";
-	}
-
-	/**
-	 * A reading and the {@link System#nanoTime()} it was taken at.
-	 */
-	private record Cached(CounterSetReading reading, long nanos) {
-
-		boolean isFresh(long now, long ttlNanos) {
-			return now - this.nanos < ttlNanos;
-		}
-
 	}
 
 }
