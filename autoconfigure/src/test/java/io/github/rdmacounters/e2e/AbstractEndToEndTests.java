@@ -2,8 +2,8 @@ package io.github.rdmacounters.e2e;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.time.Duration;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
