@@ -7,9 +7,13 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -44,6 +48,23 @@ class RdmaMetricsAutoConfigurationTests {
 				context.getBean(RdmaFlowMetrics.class).bindTo(meters);
 				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
 					.isZero();
+			});
+	}
+
+	@Test
+	void runWithBootPrometheusRegistryShouldServeFlowSeriesThroughACollector() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
+					RdmaMetricsAutoConfiguration.class))
+			.withUserConfiguration(RegistryConfiguration.class)
+			.withPropertyValues("management.metrics.tags.application=orders")
+			.run((context) -> {
+				PrometheusMeterRegistry prometheus = context.getBean(PrometheusMeterRegistry.class);
+				assertThat(prometheus.find(RdmaFlowMetrics.PACKETS).meters()).isEmpty();
+				assertThat(prometheus.scrape()).contains("# TYPE rdma_flow_packets_total counter")
+					.contains("rdma_flow_packets_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0")
+					.contains("rdma_flow_read_failures_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
 			});
 	}
 
