@@ -31,6 +31,9 @@ import io.github.rdmacounters.metrics.RdmaFlowMetrics.FlowSeries;
  * registry created for it (after its filters and naming convention) and are built once; the
  * points of each metric are kept in label order. A scrape reads each set once and creates one
  * data point per series, skipping Micrometer's per-meter work.
+ * <p>
+ * The help text is the meter's description whether or not the registry's configuration
+ * turns descriptions off: the collector cannot see that configuration.
  *
  * @author rdma-counters
  */
