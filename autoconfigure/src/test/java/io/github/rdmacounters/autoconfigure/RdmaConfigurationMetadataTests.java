@@ -114,7 +114,7 @@ class RdmaConfigurationMetadataTests {
 	 * types of this package are followed, maps and lists of them are leaves (the metadata
 	 * describes a map, not its values).
 	 */
-	private static void collect(String prefix, Class<?> type, Set<String> names) {
+	static void collect(String prefix, Class<?> type, Set<String> names) {
 		List<PropertyDescriptor> descriptors = new ArrayList<>();
 		try {
 			descriptors.addAll(Arrays.asList(Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()));
