@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * When the application may start without the device ({@code fail-on-unavailable=false}), a
  * device that cannot be opened becomes an unavailable {@link ManagedDevice} that keeps its port
- * counters source, and a set that cannot be created on an opened device (a provider without
+ * counters source and its configured sets (whose reads fail with the reason), and a set that cannot be created on an opened device (a provider without
  * flow counters, a flow that is not permitted) becomes an unavailable set whose reads fail
  * with the reason, while the device, its port counters and the other sets stay in service.
  *
@@ -110,7 +110,13 @@ final class ManagedDeviceFactory {
 		logger.warn("Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
 				+ ".fail-on-unavailable=false): " + cause.getMessage());
 		PortCountersSource source = ANY_DEVICE.equals(name) ? null : portCountersOrNull(name);
-		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause, source);
+		List<CounterSet> sets = new ArrayList<>();
+		for (CounterSetDefinition definition : plan.counterSets()) {
+			Counters counters = UnavailableCounters.deviceUnavailable(definition.name(), name, cause);
+			sets.add(new CounterSet(definition.name(), name, plan.port(), definition.spec(), definition.indexes(),
+					definition.readMode(), counters, this.readCacheTtl, this.clock));
+		}
+		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause, source, sets);
 	}
 
 	private @Nullable PortCountersSource portCountersOrNull(String name) {

@@ -51,13 +51,13 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	private ManagedDevice(String name, String backend, int port, RuntimeException cause,
-			@Nullable PortCountersSource portCounters) {
+			@Nullable PortCountersSource portCounters, List<CounterSet> counterSets) {
 		this.name = name;
 		this.backend = backend;
 		this.port = port;
 		this.device = null;
 		this.unavailabilityCause = cause;
-		this.counterSets = List.of();
+		this.counterSets = List.copyOf(counterSets);
 		this.portCounters = portCounters;
 	}
 
@@ -70,7 +70,7 @@ public final class ManagedDevice implements AutoCloseable {
 	 * @return the placeholder
 	 */
 	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause) {
-		return new ManagedDevice(name, backend, port, cause, null);
+		return new ManagedDevice(name, backend, port, cause, null, List.of());
 	}
 
 	/**
@@ -86,7 +86,25 @@ public final class ManagedDevice implements AutoCloseable {
 	 */
 	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,
 			@Nullable PortCountersSource portCounters) {
-		return new ManagedDevice(name, backend, port, cause, portCounters);
+		return new ManagedDevice(name, backend, port, cause, portCounters, List.of());
+	}
+
+	/**
+	 * Create a placeholder for a device the application was allowed to start without, that
+	 * keeps its configured counter sets so that they are still listed, read (every read fails
+	 * with the reason) and measured; and still reports the port counters it can read.
+	 * @param name the configured device name, or a description such as {@code (any)}
+	 * @param backend the backend name
+	 * @param port the configured port
+	 * @param cause why it is unavailable
+	 * @param portCounters where its port counters come from, or {@code null} if nowhere
+	 * @param counterSets the configured sets, whose counters fail every read with the reason,
+	 * owned by this object from now on
+	 * @return the placeholder
+	 */
+	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,
+			@Nullable PortCountersSource portCounters, List<CounterSet> counterSets) {
+		return new ManagedDevice(name, backend, port, cause, portCounters, counterSets);
 	}
 
 	/**

@@ -278,6 +278,33 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
+	void missingKernelStackAllowedAtStartupKeepsTheConfiguredSetsUnavailableAndLeavesNothingOpen() {
+		this.fake.device("mlx5_0").add();
+		this.fake.noKernelStack(true);
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_0", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
+				CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
+				assertThat(roce).isNotNull();
+				assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
+				CounterSetReading reading = roce.read();
+				assertThat(reading.isSuccess()).isFalse();
+				assertThat(reading.failure()).hasMessageContaining(
+						"Counter set 'roce' is unavailable: the application started without mlx5_0")
+					.hasMessageContaining("ENOSYS");
+				assertThat(reading.failedReads()).isEqualTo(1);
+				context.close();
+				device.close();
+				assertThat(this.fake.liveObjects()).isZero();
+				assertThat(this.fake.misuseCount()).isZero();
+			});
+		this.fake.assertClean();
+	}
+
+	@Test
 	void providerWithoutCountersFailsStartupNamingTheSetAndLeavesNothingOpen() {
 		this.fake.device("rxe0").countersSupported(false).add();
 		this.contextRunner.run((context) -> {

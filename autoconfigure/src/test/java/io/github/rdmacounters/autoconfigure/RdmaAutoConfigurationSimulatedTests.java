@@ -19,10 +19,13 @@ import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -317,6 +320,50 @@ class RdmaAutoConfigurationSimulatedTests {
 				assertThat(roce.isClosed()).isFalse();
 				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
 					.withMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_7");
+			});
+	}
+
+	@Test
+	void unknownDeviceAllowedAtStartupKeepsItsConfiguredSetsUnavailableInEndpointHealthAndMeters() {
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(ManagedDevice.class);
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
+				CounterSet roce = registry.counterSet("roce");
+				assertThat(roce).isNotNull();
+				assertThat(roce.deviceName()).isEqualTo("mlx5_7");
+				assertThat(roce.spec().destinationPort()).isEqualTo(4791);
+				assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
+				assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
+
+				RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("roce");
+				assertThat(described).isNotNull();
+				assertThat(described.isReadSucceeded()).isFalse();
+				assertThat(described.getLastError())
+					.contains("Counter set 'roce' is unavailable: the application started without mlx5_7")
+					.contains("No RDMA device named 'mlx5_7'");
+				assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
+					.containsOnlyKeys("roce", "tcp");
+
+				Health health = new RdmaHealthIndicator(device).health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
+					.contains("No RDMA device named 'mlx5_7'");
+				assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsOnlyKeys("roce", "tcp");
+
+				MeterRegistry meters = new SimpleMeterRegistry();
+				new RdmaFlowMetrics(registry).bindTo(meters);
+				roce.expire();
+				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("device", "mlx5_7").tag("set", "roce")
+					.functionCounter().count()).isZero();
+				roce.expire();
+				assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "roce").functionCounter().count())
+					.isGreaterThan(1.0);
+				context.close();
+				assertThat(roce.counters().isClosed()).as("unavailable, not closed").isFalse();
+				device.close();
 			});
 	}
 

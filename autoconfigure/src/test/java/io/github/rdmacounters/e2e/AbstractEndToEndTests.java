@@ -238,7 +238,7 @@ abstract class AbstractEndToEndTests {
 	}
 
 	@Test
-	void missingDeviceAllowedAtStartupIsDownInHealthAndUnavailableInTheEndpoint() throws Exception {
+	void missingDeviceAllowedAtStartupIsDownInHealthAndKeepsItsSetsUnavailableInTheEndpointAndPrometheus() throws Exception {
 		RunningApplication app = start(Map.of("rdma.device", "mlx5_9", "rdma.fail-on-unavailable", "false"));
 
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
@@ -251,7 +251,19 @@ abstract class AbstractEndToEndTests {
 			.contains(deviceName());
 		assertThat(device.path("available").asBoolean()).isFalse();
 		assertThat(device.path("unavailableReason").asString()).contains("No RDMA device named 'mlx5_9'");
-		assertThat(app.get("/actuator/rdma/roce").statusCode()).isEqualTo(404);
+		assertThat(rdma.at("/details/counterSets/roce/status").asString()).isEqualTo("DOWN");
+		assertThat(device.at("/counterSets/roce/readSucceeded").asBoolean(true)).isFalse();
+		JsonNode roce = app.json("/actuator/rdma/roce", 200);
+		assertThat(roce.path("device").asString()).isEqualTo("mlx5_9");
+		assertThat(roce.path("readSucceeded").asBoolean(true)).isFalse();
+		assertThat(roce.path("lastError").asString())
+			.contains("Counter set 'roce' is unavailable: the application started without mlx5_9")
+			.contains("No RDMA device named 'mlx5_9'");
+		awaitReadCacheExpiry();
+		String prometheus = app.get("/actuator/prometheus").body();
+		String tags = "{device=\"mlx5_9\",port=\"1\",set=\"roce\"}";
+		assertThat(prometheus).contains("rdma_flow_packets_total" + tags + " 0.0")
+			.containsPattern("rdma_flow_read_failures_total\\{device=\"mlx5_9\",port=\"1\",set=\"roce\"} [1-9]");
 	}
 
 	@Test

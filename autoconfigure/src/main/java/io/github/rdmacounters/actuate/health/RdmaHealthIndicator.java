@@ -18,7 +18,8 @@ import io.github.rdmacounters.core.RdmaDevice;
 
 /**
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its port
- * is active and every counter set could be read; down with the reason otherwise. Counter sets
+ * is active and every counter set could be read; down with the reason otherwise. An unavailable
+ * device is down with the device's reason, and still lists its counter sets. Counter sets
  * are read through their memoised {@link CounterSet#read()}, so a health check within the
  * read cache time-to-live of a scrape causes no extra device read.
  *
@@ -48,6 +49,13 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			String reason = (cause != null) ? "Device unavailable: " + cause.getMessage()
 					: "Device " + this.device.name() + " is closed";
 			builder.down().withDetail("reason", reason);
+			if (cause != null && !this.device.counterSets().isEmpty()) {
+				Map<String, Object> sets = new LinkedHashMap<>();
+				for (CounterSet set : this.device.counterSets()) {
+					sets.put(set.name(), checkSet(set, new ArrayList<>()));
+				}
+				builder.withDetail("counterSets", sets);
+			}
 			return;
 		}
 		List<String> problems = new ArrayList<>();

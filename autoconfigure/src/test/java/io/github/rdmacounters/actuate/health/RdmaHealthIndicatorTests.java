@@ -87,6 +87,36 @@ class RdmaHealthIndicatorTests {
 	}
 
 	@Test
+	void healthWhenDeviceIsMissingWithConfiguredSetsIsDownWithTheDeviceReasonAndListsTheSets() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		this.device.counters().get(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.ENODEV));
+		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native", 1,
+				new DeviceNotFoundException("mlx5_1", List.of("mlx5_0")), null, List.of(roce));
+
+		Health health = health(missing);
+
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("reason",
+				"Device unavailable: No RDMA device named 'mlx5_1'; devices found: mlx5_0");
+		assertThat(setDetails(health, "roce")).containsEntry("status", "DOWN")
+			.containsEntry("failedReads", 1L)
+			.containsEntry("error", "ibv_read_counters failed: ENODEV (19) No such device");
+	}
+
+	@Test
+	void closingAnUnavailableDeviceClosesItsSetsAndClosingAgainIsHarmless() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native", 1,
+				new DeviceNotFoundException("mlx5_1", List.of("mlx5_0")), null, List.of(roce));
+
+		missing.close();
+		missing.close();
+
+		assertThat(this.device.counters().get(0).isClosed()).isTrue();
+		assertThat(missing.counterSets()).containsExactly(roce);
+	}
+
+	@Test
 	void healthWhenPortQueryFailsIsDown() {
 		this.device.failPortQuery(new RdmaOperationException("ibv_query_port", Errno.EIO));
 
