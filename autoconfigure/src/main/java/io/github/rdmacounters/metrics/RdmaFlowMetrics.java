@@ -32,11 +32,20 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * <p>
  * On a Prometheus registry ({@code io.micrometer.prometheusmetrics.PrometheusMeterRegistry},
  * when it is on the class path) the series are served by a Prometheus client collector
- * instead of the Micrometer meters: the meters are registered first, so the registry's meter
+ * instead of the Micrometer meters, unless the binder was created with
+ * {@code prometheusCollector} false: the meters are registered first, so the registry's meter
  * filters (common tags, renames, denials) and naming convention decide each series' name and
- * labels, then they are removed from the registry and the collector serves them, reading each
- * set once per scrape with labels built once. The Prometheus text is the same, and the scrape
- * skips Micrometer's per-meter work (see the {@code PrometheusScrapeBenchmark} results).
+ * labels, then the collector is registered and, only when that succeeded, the meters are
+ * removed from the registry. The collector reads each set once per scrape with labels built
+ * once, skipping Micrometer's per-meter work (see the {@code PrometheusScrapeBenchmark}
+ * results). The Prometheus text is the same, except that the collector always writes the
+ * meter descriptions as help text, also when the registry's configuration turns descriptions
+ * off. The series then are not listed by the registry's {@code getMeters()} (nor by Boot's
+ * metrics endpoint). The collector is used only while it is the sole source of its names: a
+ * second binder on the same registry gets ordinary meters, and another meter whose name the
+ * collector serves (a user meter, or the meters of a composite registry holding the Prometheus
+ * registry) makes the binder go back to ordinary meters, so that a scrape never fails on a
+ * duplicate name.
  * Binding to a registry the binder is already bound to does nothing.
  *
  * @author rdma-counters
@@ -59,6 +68,10 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 
 	private final Iterable<Tag> tags;
 
+	private final boolean prometheusCollector;
+
+	private final Object lock = new Object();
+
 	private final List<Registration> registrations = new ArrayList<>();
 
 	private static boolean isPresent(String className) {
@@ -79,35 +92,47 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 	 * @param tags tags added to every meter
 	 */
 	public RdmaFlowMetrics(RdmaRegistry registry, Iterable<Tag> tags) {
+		this(registry, tags, true);
+	}
+
+	/**
+	 * Create a binder for every counter set of the registry, with extra tags.
+	 * @param registry the devices and their counter sets
+	 * @param tags tags added to every meter
+	 * @param prometheusCollector whether a Prometheus registry gets the series through a
+	 * collector that reads each set once per scrape; when {@code false} they are ordinary
+	 * meters there too
+	 */
+	public RdmaFlowMetrics(RdmaRegistry registry, Iterable<Tag> tags, boolean prometheusCollector) {
 		this.sets = List.copyOf(registry.counterSets());
 		this.tags = tags;
+		this.prometheusCollector = prometheusCollector;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		synchronized (this.registrations) {
+		synchronized (this.lock) {
 			for (Registration registration : this.registrations) {
 				if (registration.registry() == registry) {
 					return;
 				}
 			}
-		}
-		List<FlowMeter> meters = new ArrayList<>();
-		for (CounterSet set : this.sets) {
-			Tags setTags = Tags.of(this.tags)
-				.and("device", set.deviceName())
-				.and("port", String.valueOf(set.port()))
-				.and("set", set.name());
-			for (FlowSeries series : FlowSeries.values()) {
-				if (series.appliesTo(set)) {
-					meters.add(new FlowMeter(series.register(registry, set, setTags), set, series, setTags));
+			List<FlowMeter> meters = new ArrayList<>();
+			for (CounterSet set : this.sets) {
+				Tags setTags = Tags.of(this.tags)
+					.and("device", set.deviceName())
+					.and("port", String.valueOf(set.port()))
+					.and("set", set.name());
+				for (FlowSeries series : FlowSeries.values()) {
+					if (series.appliesTo(set)) {
+						meters.add(new FlowMeter(series.register(registry, set, setTags), set, series, setTags));
+					}
 				}
 			}
-		}
-		Registration registration = (PROMETHEUS_PRESENT && PrometheusFlowExport.supports(registry))
-				? PrometheusFlowExport.moveToCollector(registry, meters)
-				: new Registration(registry, meters.stream().map(FlowMeter::meter).toList(), null);
-		synchronized (this.registrations) {
+			Registration registration = (this.prometheusCollector && PROMETHEUS_PRESENT
+					&& PrometheusFlowExport.supports(registry))
+							? PrometheusFlowExport.moveToCollector(registry, meters)
+							: new Registration(registry, meters.stream().map(FlowMeter::meter).toList(), null);
 			this.registrations.add(registration);
 		}
 	}
@@ -117,17 +142,15 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		List<Registration> registrations;
-		synchronized (this.registrations) {
-			registrations = new ArrayList<>(this.registrations);
-			this.registrations.clear();
-		}
-		for (Registration registration : registrations) {
-			registration.meters().forEach(registration.registry()::remove);
-			Runnable onClose = registration.onClose();
-			if (onClose != null) {
-				onClose.run();
+		synchronized (this.lock) {
+			for (Registration registration : this.registrations) {
+				registration.meters().forEach(registration.registry()::remove);
+				Runnable onClose = registration.onClose();
+				if (onClose != null) {
+					onClose.run();
+				}
 			}
+			this.registrations.clear();
 		}
 	}
 

@@ -69,6 +69,23 @@ class RdmaMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithPrometheusCollectorDisabledShouldKeepFlowMetersInTheRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
+					RdmaMetricsAutoConfiguration.class))
+			.withUserConfiguration(RegistryConfiguration.class)
+			.withPropertyValues("rdma.metrics.prometheus-collector=false")
+			.run((context) -> {
+				PrometheusMeterRegistry prometheus = context.getBean(PrometheusMeterRegistry.class);
+				assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
+					.isZero();
+				assertThat(prometheus.scrape())
+					.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
+			});
+	}
+
+	@Test
 	void runWithoutMeterRegistryShouldNotCreateFlowMetrics() {
 		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(RdmaFlowMetrics.class));

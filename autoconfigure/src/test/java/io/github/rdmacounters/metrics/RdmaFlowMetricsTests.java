@@ -8,10 +8,13 @@ import java.util.List;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -232,6 +235,134 @@ class RdmaFlowMetricsTests {
 		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 7.0");
 		metrics.close();
 		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	@Test
+	void aUserMeterWithAFlowNameAddedLaterMakesTheBinderFallBackToMetersAndTheScrapeKeepsWorking() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+		metrics.bindTo(prometheus);
+		counters(0).add(4, 400);
+		assertThat(prometheus.getMeters()).isEmpty();
+
+		FunctionCounter.builder(RdmaFlowMetrics.PACKETS, this, (t) -> 9)
+			.tags("device", "mlx5_1", "port", "1", "set", "user")
+			.register(prometheus);
+
+		String scrape = prometheus.scrape();
+		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 4.0")
+			.contains("rdma_flow_packets_total{device=\"mlx5_1\",port=\"1\",set=\"user\"} 9.0")
+			.contains("rdma_flow_bytes_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 400.0");
+		assertThat(prometheus.find(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter()).isNotNull();
+		metrics.close();
+		assertThat(prometheus.scrape()).doesNotContain("set=\"roce\"").contains("set=\"user\"");
+	}
+
+	@Test
+	void bindingThroughACompositeHoldingTheSamePrometheusRegistryKeepsEachSeriesOnceAndTheScrapeWorking() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		CompositeMeterRegistry composite = new CompositeMeterRegistry();
+		composite.add(prometheus);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+		metrics.bindTo(prometheus);
+		metrics.bindTo(composite);
+		counters(0).add(3, 300);
+
+		String scrape = prometheus.scrape();
+
+		assertThat(scrape.lines().filter((line) -> line.startsWith("rdma_flow_packets_total{"))).hasSize(1);
+		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 3.0");
+		metrics.close();
+		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	@Test
+	void aSecondBinderOnTheSamePrometheusRegistryBindsWithoutLosingSeries() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics first = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+		first.bindTo(prometheus);
+		RdmaFlowMetrics second = new RdmaFlowMetrics(registry(Duration.ZERO, "https"));
+		second.bindTo(prometheus);
+		counters(0).add(1, 100);
+		counters(1).add(2, 200);
+
+		String scrape = prometheus.scrape();
+
+		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 1.0")
+			.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"https\"} 2.0");
+		assertThat(scrape.lines().filter((line) -> line.startsWith("rdma_flow_packets_total{"))).hasSize(2);
+		second.close();
+		assertThat(prometheus.scrape()).contains("set=\"roce\"").doesNotContain("set=\"https\"");
+		first.close();
+		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	@Test
+	void aSecondBinderWithTheSameSetsKeepsEachSeriesOnce() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaRegistry registry = registry(Duration.ZERO, "roce");
+		RdmaFlowMetrics first = new RdmaFlowMetrics(registry);
+		first.bindTo(prometheus);
+		RdmaFlowMetrics second = new RdmaFlowMetrics(registry);
+		second.bindTo(prometheus);
+		counters(0).add(5, 500);
+
+		String scrape = prometheus.scrape();
+
+		assertThat(scrape.lines().filter((line) -> line.startsWith("rdma_flow_packets_total{"))).hasSize(1);
+		assertThat(scrape).contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 5.0");
+		first.close();
+		second.close();
+		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	@Test
+	void whenTheCollectorCannotBeRegisteredTheMetersStayInTheRegistry() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		MultiCollector other = new MultiCollector() {
+
+			@Override
+			public MetricSnapshots collect() {
+				return new MetricSnapshots();
+			}
+
+			@Override
+			public List<String> getPrometheusNames() {
+				return List.of("rdma_flow_packets", "rdma_flow_bytes", "rdma_flow_read_failures");
+			}
+
+		};
+		prometheus.getPrometheusRegistry().register(other);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
+
+		metrics.bindTo(prometheus);
+
+		counters(0).add(8, 800);
+		assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
+			.isEqualTo(8);
+		assertThat(prometheus.getMeters()).hasSize(3);
+		prometheus.getPrometheusRegistry().unregister(other);
+		assertThat(prometheus.scrape())
+			.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 8.0");
+		metrics.close();
+		assertThat(prometheus.getMeters()).isEmpty();
+	}
+
+	@Test
+	void withoutTheCollectorThePrometheusRegistryGetsOrdinaryMetersWithTheSameText() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"), Tags.empty(), false);
+		metrics.bindTo(prometheus);
+		counters(0).add(12, 1536);
+		PrometheusMeterRegistry expected = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		functionCounters(expected, "roce", 12, 1536);
+
+		assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
+			.isEqualTo(12);
+		assertThat(prometheus.getMeters()).hasSize(3);
+		assertThat(prometheus.scrape()).isEqualTo(expected.scrape());
+		metrics.close();
+		assertThat(prometheus.getMeters()).isEmpty();
 	}
 
 	private void functionCounters(MeterRegistry registry, String set, long packets, long bytes) {
