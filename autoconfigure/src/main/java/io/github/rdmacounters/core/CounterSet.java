@@ -73,7 +73,7 @@ public final class CounterSet implements AutoCloseable {
 		this.indexes = Map.copyOf(indexes);
 		this.readMode = readMode;
 		this.counters = counters;
-		this.ttlNanos = readCacheTtl.toNanos();
+		this.ttlNanos = saturatedNanos(readCacheTtl);
 		this.clock = clock;
 		this.size = this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0);
 	}
@@ -225,6 +225,20 @@ public final class CounterSet implements AutoCloseable {
 	public String toString() {
 		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " (" + this.spec.describe()
 				+ ")";
+	}
+
+	/**
+	 * Return the time-to-live in nanoseconds, capped at about 73 years so that arithmetic on
+	 * {@link System#nanoTime()} values cannot overflow.
+	 */
+	private static long saturatedNanos(Duration duration) {
+		long cap = Long.MAX_VALUE / 4;
+		try {
+			return Math.min(duration.toNanos(), cap);
+		}
+		catch (ArithmeticException ex) {
+			return cap;
+		}
 	}
 
 }

@@ -36,6 +36,8 @@ final class SimulatedCounters implements Counters {
 
 	private volatile boolean closed;
 
+	private boolean destroyed;
+
 	SimulatedCounters(SimulatedDevice device) {
 		this.device = device;
 		this.hardware = device.hardware();
@@ -83,7 +85,8 @@ final class SimulatedCounters implements Counters {
 	@Override
 	public boolean isBound() {
 		synchronized (this.hardware) {
-			return this.flow != null;
+			SimulatedFlow bound = this.flow;
+			return bound != null && !bound.isClosed();
 		}
 	}
 
@@ -176,47 +179,32 @@ final class SimulatedCounters implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle; the caller holds the device's write lock. A
-	 * handle still bound (its flow failed to be destroyed) fails with {@code EBUSY} and stays
-	 * allocated until the device closes.
+	 * Destroy the bound flow, then the handle; the caller holds the device's write lock. The
+	 * handle is closed for Java from the first call on; if a destroy fails, the failure is
+	 * thrown and the next close tries again from the step that failed, as the native binding
+	 * does. Like mlx5, {@code ibv_destroy_counters} fails with {@code EBUSY} while a flow
+	 * still counts into the handle.
 	 */
 	void destroy() {
-		if (this.closed) {
+		this.closed = true;
+		if (this.destroyed) {
 			return;
 		}
-		this.closed = true;
-		RuntimeException failure = null;
 		SimulatedFlow bound;
 		synchronized (this.hardware) {
 			bound = this.flow;
 		}
 		if (bound != null) {
-			try {
-				bound.destroy();
-			}
-			catch (RuntimeException ex) {
-				failure = ex;
-			}
+			bound.destroy();
 		}
-		try {
-			this.device.owner().faults().check("ibv_destroy_counters");
-			if (isBound()) {
+		this.device.owner().faults().check("ibv_destroy_counters");
+		synchronized (this.hardware) {
+			if (this.flow != null) {
 				throw new RdmaOperationException("ibv_destroy_counters", Errno.EBUSY,
-						"the counters handle is still bound to a flow that could not be destroyed");
-			}
-			release();
-		}
-		catch (RuntimeException ex) {
-			if (failure == null) {
-				failure = ex;
-			}
-			else {
-				failure.addSuppressed(ex);
+						"the counters handle is still bound to a flow");
 			}
 		}
-		if (failure != null) {
-			throw failure;
-		}
+		release();
 	}
 
 	/**
@@ -224,6 +212,7 @@ final class SimulatedCounters implements Counters {
 	 */
 	void release() {
 		this.closed = true;
+		this.destroyed = true;
 		this.device.forget(this);
 	}
 

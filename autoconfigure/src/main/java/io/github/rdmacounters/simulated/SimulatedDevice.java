@@ -125,14 +125,12 @@ final class SimulatedDevice implements RdmaDevice {
 			throw new IllegalArgumentException(
 					"The counters were not created by this device (" + name() + "); use device.createCounters()");
 		}
+		checkPort(port);
 		return run(() -> {
 			if (simulated.isClosed()) {
 				throw new RdmaClosedException("Counters on " + name());
 			}
 		}, () -> {
-			if (!this.hardware.hasPort(port)) {
-				throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL, noSuchPort(port));
-			}
 			if (!this.hardware.spec().managedFlowSteering()) {
 				throw new RdmaOperationException("ibv_create_flow", Errno.EOPNOTSUPP,
 						"the device does not report IBV_DEVICE_MANAGED_FLOW_STEERING");
@@ -150,24 +148,45 @@ final class SimulatedDevice implements RdmaDevice {
 		});
 	}
 
+	private static void checkPort(int port) {
+		if (port < 1 || port > 255) {
+			throw new IllegalArgumentException("Port numbers start at 1 and end at 255, but was " + port);
+		}
+	}
+
+	/**
+	 * Make sure the port has its raw packet queue pair, creating it on first use (with the
+	 * protection domain and completion queue all ports share) and moving it to {@code INIT}
+	 * on the port, which fails with {@code EINVAL} for a port the device does not have, then
+	 * to {@code RTR}. Called under the hardware monitor. As in the native binding, a failure
+	 * leaves nothing behind that no queue pair uses.
+	 * @param port the port number
+	 */
 	private void ensureQueuePair(int port) {
-		if (this.protectionDomain == null) {
-			this.backend.faults().check("ibv_alloc_pd");
-			this.protectionDomain = new NativeResource("PD on " + name());
-			this.backend.track(this.protectionDomain);
+		if (this.queuePairs.containsKey(port)) {
+			return;
 		}
-		if (this.completionQueue == null) {
-			this.backend.faults().check("ibv_create_cq");
-			this.completionQueue = new NativeResource("CQ on " + name());
-			this.backend.track(this.completionQueue);
-		}
-		if (!this.queuePairs.containsKey(port)) {
+		try {
+			if (this.protectionDomain == null) {
+				this.backend.faults().check("ibv_alloc_pd");
+				this.protectionDomain = new NativeResource("PD on " + name());
+				this.backend.track(this.protectionDomain);
+			}
+			if (this.completionQueue == null) {
+				this.backend.faults().check("ibv_create_cq");
+				this.completionQueue = new NativeResource("CQ on " + name());
+				this.backend.track(this.completionQueue);
+			}
 			this.backend.faults().check("ibv_create_qp");
 			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
 			this.backend.track(queuePair);
 			try {
 				// RESET to INIT (with the port), then INIT to RTR: flows attach to a QP ready to receive
 				this.backend.faults().check("ibv_modify_qp");
+				if (!this.hardware.hasPort(port)) {
+					throw new RdmaOperationException("ibv_modify_qp", Errno.EINVAL,
+							"moving the raw packet queue pair of " + name() + " port " + port + " to INIT");
+				}
 				this.backend.faults().check("ibv_modify_qp");
 			}
 			catch (RuntimeException ex) {
@@ -175,6 +194,12 @@ final class SimulatedDevice implements RdmaDevice {
 				throw ex;
 			}
 			this.queuePairs.put(port, queuePair);
+		}
+		catch (RuntimeException ex) {
+			if (this.queuePairs.isEmpty()) {
+				releaseShared(ex);
+			}
+			throw ex;
 		}
 	}
 
@@ -186,6 +211,37 @@ final class SimulatedDevice implements RdmaDevice {
 			cause.addSuppressed(ex);
 		}
 		this.backend.untrack(queuePair);
+	}
+
+	/**
+	 * Destroy the completion queue and protection domain that no queue pair uses after a
+	 * failed creation, as the native binding does; failures are added to the creation's
+	 * exception and leave the object for the device's close.
+	 * @param failure the creation's exception
+	 */
+	private void releaseShared(RuntimeException failure) {
+		NativeResource oldCq = this.completionQueue;
+		if (oldCq != null) {
+			try {
+				this.backend.faults().check("ibv_destroy_cq");
+				this.backend.untrack(oldCq);
+				this.completionQueue = null;
+			}
+			catch (RuntimeException ex) {
+				failure.addSuppressed(ex);
+			}
+		}
+		NativeResource oldPd = this.protectionDomain;
+		if (oldPd != null && this.completionQueue == null) {
+			try {
+				this.backend.faults().check("ibv_dealloc_pd");
+				this.backend.untrack(oldPd);
+				this.protectionDomain = null;
+			}
+			catch (RuntimeException ex) {
+				failure.addSuppressed(ex);
+			}
+		}
 	}
 
 	private String noSuchPort(int port) {

@@ -24,6 +24,8 @@ final class SimulatedFlow implements Flow {
 
 	private volatile boolean closed;
 
+	private boolean destroyed;
+
 	SimulatedFlow(SimulatedDevice device, int port, FlowSpec spec, SimulatedCounters counters) {
 		this.device = device;
 		this.port = port;
@@ -72,15 +74,16 @@ final class SimulatedFlow implements Flow {
 	}
 
 	/**
-	 * Destroy the flow; the caller holds the device's write lock. A failed
-	 * {@code ibv_destroy_flow} leaves the flow installed (it keeps counting and keeps its
-	 * counters bound) until the device closes.
+	 * Destroy the flow; the caller holds the device's write lock. The flow is closed for Java
+	 * from the first call on; a failed {@code ibv_destroy_flow} leaves it installed (it keeps
+	 * counting into its counters) and the next close, of the flow or of its counters, tries
+	 * again, as the native binding does.
 	 */
 	void destroy() {
-		if (this.closed) {
+		this.closed = true;
+		if (this.destroyed) {
 			return;
 		}
-		this.closed = true;
 		this.device.owner().faults().check("ibv_destroy_flow");
 		release();
 	}
@@ -90,6 +93,7 @@ final class SimulatedFlow implements Flow {
 	 */
 	void release() {
 		this.closed = true;
+		this.destroyed = true;
 		this.device.hardware().remove(this);
 		this.counters.unbind(this);
 		this.device.forget(this);

@@ -1,22 +1,29 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.jayway.jsonpath.JsonPath;
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the configuration reference in the README lists every {@code rdma} property and
- * no property that does not exist.
+ * Tests that the configuration reference in the README lists every {@code rdma} property, no
+ * property that does not exist, and the defaults the metadata records.
  *
  * @author rdma-counters
  */
@@ -34,18 +41,54 @@ class ReadmeConfigurationReferenceTests {
 		assertThat(expected).as("properties the README documents").containsAll(documented);
 	}
 
+	@Test
+	void referenceShowsTheDefaultsOfTheMetadata() throws IOException {
+		Map<String, String> defaults = documentedDefaults();
+		List<Map<String, Object>> properties = JsonPath.read(metadata(), "$.properties[*]");
+		int checked = 0;
+		for (Map<String, Object> property : properties) {
+			String name = (String) property.get("name");
+			Object defaultValue = property.get("defaultValue");
+			if (defaults.containsKey(name) && defaultValue != null && !(defaultValue instanceof List)) {
+				assertThat(defaults.get(name)).as("README default of %s", name).isEqualTo("`" + defaultValue + "`");
+				checked++;
+			}
+		}
+		assertThat(checked).as("properties whose default the README shows").isGreaterThanOrEqualTo(10);
+	}
+
+	private static String metadata() throws IOException {
+		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+	}
+
+	private static Map<String, String> documentedDefaults() throws IOException {
+		Map<String, String> defaults = new TreeMap<>();
+		Matcher row = Pattern.compile("^\\| `([a-z][^`]+)` \\| ([^|]*) \\|", Pattern.MULTILINE)
+			.matcher(referenceSection());
+		while (row.find()) {
+			defaults.put(row.group(1), row.group(2).trim());
+		}
+		return defaults;
+	}
+
 	private static Set<String> documentedProperties() throws IOException {
-		String readme = Files.readString(readme(), StandardCharsets.UTF_8);
-		int start = readme.indexOf("## Configuration reference");
-		assertThat(start).as("README section 'Configuration reference'").isNotNegative();
-		int end = readme.indexOf("\n## ", start + 1);
-		String section = readme.substring(start, (end < 0) ? readme.length() : end);
+		String section = referenceSection();
 		Set<String> names = new TreeSet<>();
 		Matcher row = Pattern.compile("^\\| `(rdma\\.[^`]+)` \\|", Pattern.MULTILINE).matcher(section);
 		while (row.find()) {
 			names.add(row.group(1));
 		}
 		return names;
+	}
+
+	private static String referenceSection() throws IOException {
+		String readme = Files.readString(readme(), StandardCharsets.UTF_8);
+		int start = readme.indexOf("## Configuration reference");
+		assertThat(start).as("README section 'Configuration reference'").isNotNegative();
+		int end = readme.indexOf("\n## ", start + 1);
+		return readme.substring(start, (end < 0) ? readme.length() : end);
 	}
 
 	private static Path readme() {

@@ -44,6 +44,17 @@ class CounterSetTests {
 	}
 
 	@Test
+	void ttlBeyondTheNanosecondRangeCachesForever() {
+		CounterSet set = set(Duration.ofDays(365L * 1000));
+		set.read();
+		set.read();
+		assertThat(this.counters.reads.get()).isEqualTo(1);
+		set.expire();
+		set.read();
+		assertThat(this.counters.reads.get()).isEqualTo(2);
+	}
+
+	@Test
 	void readWithinTtlReusesTheLastRead() {
 		CounterSet set = set(Duration.ofHours(1));
 		set.read();

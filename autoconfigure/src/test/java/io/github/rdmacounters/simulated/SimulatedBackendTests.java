@@ -282,12 +282,30 @@ class SimulatedBackendTests {
 	}
 
 	@Test
-	void createFlowOnMissingPortFailsWithEinval() {
+	void createFlowOnMissingPortFailsInModifyQpToInitWithEinvalAndLeavesNothingBehind() {
 		Counters counters = packetsAndBytes();
+		int before = this.backend.liveObjects();
+		this.backend.clearVerbCalls();
 		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> this.device.createFlow(3, ROCE, counters))
+			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_modify_qp"))
 			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL))
-			.withMessageContaining("port 3 does not exist");
+			.withMessage("ibv_modify_qp failed: EINVAL (22) Invalid argument: "
+					+ "moving the raw packet queue pair of sim_mlx5_0 port 3 to INIT");
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
+				"ibv_modify_qp", "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd");
+		assertThat(this.backend.liveObjects()).as(this.backend.liveObjectDescriptions().toString()).isEqualTo(before);
+		assertThat(counters.isBound()).isFalse();
+	}
+
+	@Test
+	void createFlowOnPortOutsideOneTo255IsRejectedBeforeAnyVerb() {
+		Counters counters = packetsAndBytes();
+		this.backend.clearVerbCalls();
+		assertThatIllegalArgumentException().isThrownBy(() -> this.device.createFlow(0, ROCE, counters))
+			.withMessage("Port numbers start at 1 and end at 255, but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.device.createFlow(256, ROCE, counters));
+		assertThat(this.backend.verbCalls()).isEmpty();
 	}
 
 	@Test
@@ -522,11 +540,75 @@ class SimulatedBackendTests {
 			.isThrownBy(() -> this.device.createFlow(1, ROCE, counters))
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_modify_qp"));
 		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
-				"ibv_modify_qp", "ibv_destroy_qp");
+				"ibv_modify_qp", "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd");
 		assertThat(counters.isBound()).isFalse();
-		assertThat(this.backend.liveObjects()).isEqualTo(before + 2);
+		assertThat(this.backend.liveObjects()).as(this.backend.liveObjectDescriptions().toString()).isEqualTo(before);
 		this.device.createFlow(1, ROCE, counters);
 		assertThat(this.backend.liveObjects()).isEqualTo(before + 4);
+	}
+
+	@Test
+	void aFailedQueuePairCreationFreesTheProtectionDomainAndCompletionQueue() {
+		Counters counters = packetsAndBytes();
+		int before = this.backend.liveObjects();
+		this.backend.failNext("ibv_create_qp", Errno.EPERM);
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(RdmaOperationException.class)
+			.isThrownBy(() -> this.device.createFlow(1, ROCE, counters))
+			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_create_qp"));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
+				"ibv_destroy_cq", "ibv_dealloc_pd");
+		assertThat(this.backend.liveObjects()).as(this.backend.liveObjectDescriptions().toString()).isEqualTo(before);
+	}
+
+	@Test
+	void aFailedCompletionQueueCreationFreesTheProtectionDomain() {
+		Counters counters = packetsAndBytes();
+		int before = this.backend.liveObjects();
+		this.backend.failNext("ibv_create_cq", Errno.ENOMEM);
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(RdmaOperationException.class)
+			.isThrownBy(() -> this.device.createFlow(1, ROCE, counters))
+			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_create_cq"));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_dealloc_pd");
+		assertThat(this.backend.liveObjects()).isEqualTo(before);
+	}
+
+	@Test
+	void aFailedQueuePairOnASecondPortKeepsTheSharedObjectsTheFirstPortUses() {
+		SimulatedBackend twoPorts = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().portCount(2).build()));
+		try (RdmaDevice opened = twoPorts.open(DEVICE)) {
+			opened.createFlow(1, ROCE, packetsAndBytesOn(opened));
+			int before = twoPorts.liveObjects();
+			twoPorts.failNext("ibv_create_qp", Errno.ENOMEM);
+			twoPorts.clearVerbCalls();
+			Counters counters = packetsAndBytesOn(opened);
+			assertThatExceptionOfType(RdmaOperationException.class)
+				.isThrownBy(() -> opened.createFlow(2, ROCE, counters));
+			assertThat(twoPorts.verbCalls()).doesNotContain("ibv_destroy_cq", "ibv_dealloc_pd");
+			assertThat(twoPorts.liveObjects()).isEqualTo(before + 1);
+		}
+		assertThat(twoPorts.liveObjects()).isZero();
+	}
+
+	@Test
+	void whenFreeingTheSharedObjectsFailsTheFailureIsSuppressedAndDeviceCloseFreesThem() {
+		Counters counters = packetsAndBytes();
+		this.backend.failNext("ibv_create_qp", Errno.EPERM);
+		this.backend.failNext("ibv_destroy_cq", Errno.EIO);
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(RdmaOperationException.class)
+			.isThrownBy(() -> this.device.createFlow(1, ROCE, counters))
+			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_create_qp"))
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
+				.satisfies((suppressed) -> assertThat(((RdmaOperationException) suppressed).verb())
+					.isEqualTo("ibv_destroy_cq")));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
+				"ibv_destroy_cq");
+		assertThat(this.backend.liveObjectDescriptions()).contains("PD on sim_mlx5_0", "CQ on sim_mlx5_0");
+		this.device.createFlow(1, ROCE, counters);
+		this.device.close();
+		assertThat(this.backend.liveObjects()).isZero();
 	}
 
 	@Test
@@ -537,22 +619,95 @@ class SimulatedBackendTests {
 	}
 
 	@Test
-	void aFlowThatFailsToBeDestroyedKeepsItsCountersBusyUntilTheDeviceCloses() throws Exception {
+	void aFlowThatFailsToBeDestroyedIsClosedForJavaKeepsCountingAndIsRemovedByTheNextClose() throws Exception {
 		Counters counters = packetsAndBytes();
 		Flow flow = this.device.createFlow(1, ROCE, counters);
+		int live = this.backend.liveObjects();
 		this.backend.failNext("ibv_destroy_flow", Errno.EIO);
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(flow::close)
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_destroy_flow"));
 		assertThat(flow.isClosed()).isTrue();
-		assertThat(counters.isBound()).isTrue();
+		assertThat(counters.isBound()).isFalse();
+		assertThat(this.backend.liveObjects()).isEqualTo(live);
 		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 100));
 		assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(1, 100);
-		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(counters::close)
-			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EBUSY))
-			.withMessageContaining("ibv_destroy_counters failed: EBUSY (16)");
+		this.backend.clearVerbCalls();
+		flow.close();
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow");
+		assertThat(this.backend.liveObjects()).isEqualTo(live - 1);
+		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 100));
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> counters.read(ReadMode.FRESH))
+			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL));
+		this.backend.clearVerbCalls();
+		flow.close();
+		assertThat(this.backend.verbCalls()).isEmpty();
+	}
+
+	@Test
+	void closingCountersAfterTheirFlowFailedToBeDestroyedRetriesTheFlowAndFreesBoth() {
+		Counters counters = packetsAndBytes();
+		int before = this.backend.liveObjects();
+		Flow flow = this.device.createFlow(1, ROCE, counters);
+		this.backend.failNext("ibv_destroy_flow", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(flow::close);
+		this.backend.clearVerbCalls();
+		counters.close();
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters");
 		assertThat(counters.isClosed()).isTrue();
+		assertThat(this.backend.liveObjects()).as(this.backend.liveObjectDescriptions().toString())
+			.isEqualTo(before + 2);
+	}
+
+	@Test
+	void closingCountersWhoseFlowFailsToBeDestroyedThrowsAndTheNextCloseRetriesBoth() {
+		Counters counters = packetsAndBytes();
+		int before = this.backend.liveObjects();
+		Flow flow = this.device.createFlow(1, ROCE, counters);
+		this.backend.failNext("ibv_destroy_flow", Errno.EIO);
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(counters::close)
+			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_destroy_flow"));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow");
+		assertThat(counters.isClosed()).isTrue();
+		assertThat(flow.isClosed()).isTrue();
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
+		this.backend.clearVerbCalls();
+		counters.close();
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters");
+		assertThat(this.backend.liveObjects()).isEqualTo(before + 2);
+		this.backend.clearVerbCalls();
+		counters.close();
+		flow.close();
+		assertThat(this.backend.verbCalls()).isEmpty();
+	}
+
+	@Test
+	void closingCountersAgainAfterAFailedCountersDestroyRetriesIt() {
+		Counters counters = this.device.createCounters();
+		int live = this.backend.liveObjects();
+		this.backend.failNext("ibv_destroy_counters", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(counters::close)
+			.withMessageStartingWith("ibv_destroy_counters failed: EIO (5)");
+		assertThat(counters.isClosed()).isTrue();
+		assertThat(this.backend.liveObjects()).isEqualTo(live);
+		this.backend.clearVerbCalls();
+		counters.close();
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_counters");
+		assertThat(this.backend.liveObjects()).isEqualTo(live - 1);
+	}
+
+	@Test
+	void aFlowLeftInstalledByAFailedDestroyIsFreedWhenTheDeviceCloses() {
+		Counters counters = packetsAndBytes();
+		Flow flow = this.device.createFlow(1, ROCE, counters);
+		this.backend.failNext("ibv_destroy_flow", Errno.EIO);
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(flow::close);
 		this.device.close();
 		assertThat(this.backend.liveObjects()).isZero();
+		this.backend.clearVerbCalls();
+		flow.close();
+		counters.close();
+		assertThat(this.backend.verbCalls()).isEmpty();
 	}
 
 	@Test
