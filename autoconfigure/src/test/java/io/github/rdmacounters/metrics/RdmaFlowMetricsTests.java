@@ -4,6 +4,11 @@ import java.lang.ref.Reference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -314,6 +319,40 @@ class RdmaFlowMetricsTests {
 		first.close();
 		second.close();
 		assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+	}
+
+	@Test
+	void concurrentBindsToOnePrometheusRegistryBindOnceAndCloseRemovesEverything() throws Exception {
+		RdmaRegistry registry = registry(Duration.ZERO, "roce");
+		for (int round = 0; round < 20; round++) {
+			PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+			RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry);
+			int threads = 4;
+			CyclicBarrier start = new CyclicBarrier(threads);
+			ExecutorService executor = Executors.newFixedThreadPool(threads);
+			try {
+				List<Future<?>> binds = new ArrayList<>();
+				for (int i = 0; i < threads; i++) {
+					binds.add(executor.submit(() -> {
+						start.await();
+						metrics.bindTo(prometheus);
+						return null;
+					}));
+				}
+				for (Future<?> bind : binds) {
+					bind.get(10, TimeUnit.SECONDS);
+				}
+			}
+			finally {
+				executor.shutdownNow();
+			}
+
+			assertThat(prometheus.scrape().lines().filter((line) -> line.startsWith("rdma_flow_packets_total{")))
+				.hasSize(1);
+			assertThat(prometheus.getMeters()).isEmpty();
+			metrics.close();
+			assertThat(prometheus.scrape()).doesNotContain("rdma_flow_");
+		}
 	}
 
 	@Test
