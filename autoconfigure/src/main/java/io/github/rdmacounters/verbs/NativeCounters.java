@@ -3,7 +3,6 @@ package io.github.rdmacounters.verbs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.sun.jna.Function;
 import com.sun.jna.Memory;
@@ -32,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author rdma-counters
  */
-final class NativeCounters implements Counters {
+final class NativeCounters extends NativeChild implements Counters {
 
 	/** {@code sizeof(struct ibv_counter_attach_attr)}. */
 	static final int ATTACH_ATTR_SIZE = 12;
@@ -46,13 +45,9 @@ final class NativeCounters implements Counters {
 	/** {@code offsetof(struct ibv_counter_attach_attr, comp_mask)}. */
 	static final int ATTACH_ATTR_COMP_MASK = 8;
 
-	private final NativeDevice device;
-
 	private final IbvCounters handle;
 
 	private final Pointer pointer;
-
-	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private final List<CounterPoint> points = new ArrayList<>();
 
@@ -61,8 +56,6 @@ final class NativeCounters implements Counters {
 	private final @Nullable ReadCountersCall readCall;
 
 	private volatile int size;
-
-	private boolean destroyed;
 
 	private volatile @Nullable NativeFlow bound;
 
@@ -73,7 +66,7 @@ final class NativeCounters implements Counters {
 	private Object[] cachedArgs;
 
 	NativeCounters(NativeDevice device, IbvCounters handle, boolean preparedReads) {
-		this.device = device;
+		super(device);
 		this.handle = handle;
 		this.pointer = handle.getPointer();
 		Function read = device.ops().get(Op.READ_COUNTERS);
@@ -109,7 +102,7 @@ final class NativeCounters implements Counters {
 	 * Throw if this handle or its device is closed; call with a device lock held.
 	 */
 	void ensureOpen() {
-		if (this.closed.get() || this.device.isClosed()) {
+		if (closedForJava() || this.device.isClosed()) {
 			throw new RdmaClosedException(describe());
 		}
 	}
@@ -243,37 +236,11 @@ final class NativeCounters implements Counters {
 		return new CountersSnapshot(values, Instant.now());
 	}
 
-	@Override
-	public boolean isClosed() {
-		return this.closed.get() || this.device.isClosed();
-	}
-
-	@Override
-	public void close() {
-		this.device.writeLock().lock();
-		try {
-			closeLocked();
-		}
-		finally {
-			this.device.writeLock().unlock();
-		}
-	}
-
 	/**
-	 * Close this handle: destroy the bound flow, then the handle. Call with the device's write
-	 * lock held. If destroying fails the handle stays closed for Java and the next close (or
-	 * the device's close) tries again, unless the device closed its context meanwhile: that
-	 * freed the handle, so nothing is called.
+	 * Destroy the bound flow, then the handle.
 	 */
-	void closeLocked() {
-		this.closed.set(true);
-		if (this.destroyed) {
-			return;
-		}
-		if (this.device.contextClosed()) {
-			freedWithContext();
-			return;
-		}
+	@Override
+	void destroy() {
 		NativeFlow flow = this.bound;
 		if (flow != null) {
 			flow.closeLocked();
@@ -283,17 +250,15 @@ final class NativeCounters implements Counters {
 		if (rc != 0) {
 			throw Verbs.failure(Op.DESTROY_COUNTERS.verb(), rc, describe());
 		}
-		this.destroyed = true;
+	}
+
+	@Override
+	void destroyed() {
 		this.device.removed(this);
 	}
 
-	/**
-	 * Record that {@code ibv_close_device} freed this handle. Call with the device's write lock
-	 * held.
-	 */
-	void freedWithContext() {
-		this.closed.set(true);
-		this.destroyed = true;
+	@Override
+	void released() {
 		this.bound = null;
 	}
 

@@ -1,7 +1,5 @@
 package io.github.rdmacounters.verbs;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import com.sun.jna.Function;
 
 import io.github.rdmacounters.core.Errno;
@@ -16,9 +14,7 @@ import io.github.rdmacounters.verbs.VerbsOps.Op;
  *
  * @author rdma-counters
  */
-final class NativeFlow implements Flow {
-
-	private final NativeDevice device;
+final class NativeFlow extends NativeChild implements Flow {
 
 	private final IbvFlow handle;
 
@@ -28,12 +24,8 @@ final class NativeFlow implements Flow {
 
 	private final NativeCounters counters;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
-
-	private boolean destroyed;
-
 	NativeFlow(NativeDevice device, IbvFlow handle, int port, FlowSpec spec, NativeCounters counters) {
-		this.device = device;
+		super(device);
 		this.handle = handle;
 		this.port = port;
 		this.spec = spec;
@@ -51,52 +43,22 @@ final class NativeFlow implements Flow {
 	}
 
 	@Override
-	public boolean isClosed() {
-		return this.closed.get() || this.device.isClosed();
-	}
-
-	@Override
-	public void close() {
-		this.device.writeLock().lock();
-		try {
-			closeLocked();
-		}
-		finally {
-			this.device.writeLock().unlock();
-		}
-	}
-
-	/**
-	 * Destroy the flow. Call with the device's write lock held. If destroying fails the flow
-	 * stays closed for Java and the next close (or the device's close) tries again, unless the
-	 * device closed its context meanwhile: that freed the flow, so nothing is called.
-	 */
-	void closeLocked() {
-		this.closed.set(true);
-		if (this.destroyed) {
-			return;
-		}
-		if (this.device.contextClosed()) {
-			freedWithContext();
-			return;
-		}
+	void destroy() {
 		Function destroy = this.device.ops().get(Op.DESTROY_FLOW);
 		int rc = (destroy != null) ? destroy.invokeInt(new Object[] { this.handle.getPointer() }) : Errno.EOPNOTSUPP;
 		if (rc != 0) {
 			throw Verbs.failure(Op.DESTROY_FLOW.verb(), rc, describe());
 		}
-		this.destroyed = true;
+	}
+
+	@Override
+	void destroyed() {
 		this.counters.unbind(this);
 		this.device.removed(this);
 	}
 
-	/**
-	 * Record that {@code ibv_close_device} freed this flow. Call with the device's write lock
-	 * held.
-	 */
-	void freedWithContext() {
-		this.closed.set(true);
-		this.destroyed = true;
+	@Override
+	void released() {
 		this.counters.unbind(this);
 	}
 
