@@ -13,6 +13,7 @@ import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import org.junit.jupiter.api.Test;
@@ -75,9 +76,7 @@ class NativeCountersTests {
 	void createCountersWhenSzJustCoversTheOpsWorks() throws Exception {
 		this.fake.device("mlx5_0").contextSize(624).add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			this.fake.deliver("mlx5_0", 1, udp(9, 64));
 			assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(1);
 		}
@@ -113,10 +112,7 @@ class NativeCountersTests {
 	void readOfSparseIndexesFillsUnattachedSlotsWithZero() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.BYTES, 3);
-			counters.attach(CounterType.PACKETS, 1);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.BYTES, 3), new CounterPoint(CounterType.PACKETS, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 60));
 			long[] values = { -1, -1, -1, -1, -7 };
@@ -129,12 +125,7 @@ class NativeCountersTests {
 	void attachingTheSameIndexTwiceAggregatesTheValues() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			counters.attach(CounterType.BYTES, 0);
-			counters.attach(CounterType.PACKETS, 1);
-			counters.attach(CounterType.PACKETS, 1);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 0), new CounterPoint(CounterType.PACKETS, 1), new CounterPoint(CounterType.PACKETS, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 200));
 			assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(302, 4);
@@ -145,9 +136,7 @@ class NativeCountersTests {
 	void attachAfterBindingFailsWithEbusy() {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> counters.attach(CounterType.BYTES, 1))
 				.withMessageStartingWith("ibv_attach_counters_point_flow failed: EBUSY (16) Device or resource busy")
@@ -174,10 +163,7 @@ class NativeCountersTests {
 	void readIntoTooFewSlotsFailsWithEinvalFromTheKernel() {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			counters.attach(CounterType.BYTES, 1);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> counters.read(new long[1], ReadMode.PREFER_CACHED))
 				.withMessageStartingWith("ibv_read_counters failed: EINVAL (22) Invalid argument")
@@ -189,9 +175,7 @@ class NativeCountersTests {
 	void readFailureInjectedOnceReportsErrnoAndNextReadWorks() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			this.fake.deliver("mlx5_0", 1, udp(1, 64));
 			this.fake.failNext("ibv_read_counters", Errno.EIO);
 			assertThatExceptionOfType(RdmaOperationException.class)
@@ -207,9 +191,7 @@ class NativeCountersTests {
 	void readAfterCloseThrowsClosedWithoutNativeCall() {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			counters.close();
 			this.fake.failAlways("ibv_read_counters", Errno.EIO);
 			this.fake.failAlways("ibv_attach_counters_point_flow", Errno.EIO);
@@ -321,10 +303,7 @@ class NativeCountersTests {
 	void readIntoAShortArrayNeverOverflowsItEvenWhenTheProviderAcceptsTheShortCount() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			counters.attach(CounterType.BYTES, 2);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 2));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
 			long[] shortValues = new long[2];
 			assertThatExceptionOfType(RdmaOperationException.class)
@@ -341,10 +320,7 @@ class NativeCountersTests {
 	void readIntoALongerArrayLeavesTheSlotsBeyondSizeUntouched() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			counters.attach(CounterType.BYTES, 1);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
 			long[] values = { -1, -1, -1, -1 };
 			for (ReadMode mode : ReadMode.values()) {

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.Errno;
@@ -19,6 +20,7 @@ import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import org.junit.jupiter.api.Test;
@@ -135,9 +137,7 @@ class NativeDeviceTests {
 	void everyCallAfterCloseThrowsClosedWithoutNativeCall() {
 		this.fake.device("mlx5_0").add();
 		RdmaDevice device = this.backend.open("mlx5_0");
-		Counters counters = device.createCounters();
-		counters.attach(CounterType.PACKETS, 0);
-		device.createFlow(1, FlowSpec.any(), counters);
+		Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 		device.close();
 		for (String verb : List.of("ibv_query_device", "ibv_query_port", "ibv_create_counters",
 				"ibv_read_counters", "ibv_attach_counters_point_flow", "ibv_create_flow")) {
@@ -177,10 +177,7 @@ class NativeDeviceTests {
 		try {
 			for (int round = 0; round < 25; round++) {
 				RdmaDevice device = this.backend.open("mlx5_0");
-				Counters counters = device.createCounters();
-				counters.attach(CounterType.PACKETS, 0);
-				counters.attach(CounterType.BYTES, 1);
-				device.createFlow(1, FlowSpec.any(), counters);
+				Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
 				CyclicBarrier start = new CyclicBarrier(threads + 1);
 				CountDownLatch someReads = new CountDownLatch(threads);
 				List<Future<int[]>> results = new ArrayList<>();
@@ -314,9 +311,7 @@ class NativeDeviceTests {
 	void closeWhenADestroyFailsButTheContextClosesForgetsEveryChild() {
 		this.fake.device("mlx5_0").add();
 		RdmaDevice device = this.backend.open("mlx5_0");
-		Counters counters = device.createCounters();
-		counters.attach(CounterType.PACKETS, 0);
-		device.createFlow(1, FlowSpec.any(), counters);
+		Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 		this.fake.failNext("ibv_destroy_qp", Errno.EIO);
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
 			.withMessageStartingWith("ibv_destroy_qp failed: EIO (5)");

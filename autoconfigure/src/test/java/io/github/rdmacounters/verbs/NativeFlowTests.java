@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.Errno;
@@ -16,6 +17,7 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import org.junit.jupiter.api.Test;
@@ -225,9 +227,7 @@ class NativeFlowTests {
 	void createSecondFlowWithBoundCountersFailsWithEbusy() {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.any(), counters);
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters))
 				.withMessageStartingWith("ibv_create_flow failed: EBUSY (16)")
