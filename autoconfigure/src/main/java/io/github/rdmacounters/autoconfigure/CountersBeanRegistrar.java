@@ -8,6 +8,7 @@ import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.UnavailableCounters;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

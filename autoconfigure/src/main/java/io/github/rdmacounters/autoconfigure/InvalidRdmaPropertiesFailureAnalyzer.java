@@ -1,20 +1,21 @@
 package io.github.rdmacounters.autoconfigure;
 
-import io.github.rdmacounters.autoconfigure.InvalidRdmaPropertiesException.Problem;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Analyzes {@link InvalidRdmaPropertiesException}: lists each property with its value and
+ * Analyzes {@link InvalidRdmaConfigurationException}: lists each property with its value and
  * what is allowed.
  *
  * @author rdma-counters
  */
-class InvalidRdmaPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRdmaPropertiesException> {
+class InvalidRdmaPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRdmaConfigurationException> {
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, InvalidRdmaPropertiesException cause) {
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidRdmaConfigurationException cause) {
 		StringBuilder description = new StringBuilder("Invalid RDMA configuration:\n");
 		for (Problem problem : cause.problems()) {
 			description.append("\n    Property: ").append(problem.property());

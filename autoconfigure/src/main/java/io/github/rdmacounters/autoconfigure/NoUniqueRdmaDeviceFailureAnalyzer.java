@@ -2,6 +2,7 @@ package io.github.rdmacounters.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 
 /**
  * Analyzes {@link NoUniqueRdmaDeviceException}: no device is named and there is not exactly

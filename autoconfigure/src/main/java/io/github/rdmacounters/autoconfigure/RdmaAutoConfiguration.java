@@ -14,6 +14,8 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.verbs.NativeBackend;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.DeviceDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -63,7 +65,7 @@ public final class RdmaAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend) {
-		DevicePlan plan = RdmaPropertiesValidator.validate(properties);
+		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties);
 		Duration ttl = properties.getReadCacheTtl();
 		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters(properties, backend))
 			.create(plan, properties.isFailOnUnavailable());

@@ -1,7 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -20,9 +19,8 @@ import io.github.rdmacounters.metrics.RdmaFlowMetrics;
  * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the flow
  * counter sets ({@link RdmaFlowMetrics}) and of the port counters
  * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered by
- * {@code rdma.port-counters.include} and {@code exclude}). A Prometheus registry gets the flow
- * series through a collector unless {@code rdma.metrics.prometheus-collector=false}. Boot binds the binders to every
- * meter registry and closes them, removing their meters, before the devices close.
+ * {@code rdma.port-counters.include} and {@code exclude}). Boot binds the binders to
+ * every meter registry and closes them, removing their meters, before the devices close.
  *
  * @author rdma-counters
  */
@@ -36,8 +34,8 @@ public final class RdmaMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaFlowMetrics rdmaFlowMetrics(RdmaRegistry registry, RdmaProperties properties) {
-		return new RdmaFlowMetrics(registry, Tags.empty(), properties.getMetrics().isPrometheusCollector());
+	RdmaFlowMetrics rdmaFlowMetrics(RdmaRegistry registry) {
+		return new RdmaFlowMetrics(registry);
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import java.util.Set;
 
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.CounterSetCreationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;

@@ -42,8 +42,6 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	private final Simulated simulated = new Simulated();
 
-	private final Metrics metrics = new Metrics();
-
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -74,10 +72,6 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	public Simulated getSimulated() {
 		return this.simulated;
-	}
-
-	public Metrics getMetrics() {
-		return this.metrics;
 	}
 
 	/**
@@ -185,28 +179,6 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		public void setManagedFlowSteering(boolean managedFlowSteering) {
 			this.managedFlowSteering = managedFlowSteering;
-		}
-
-	}
-
-	/**
-	 * Settings of the flow counter meters.
-	 */
-	public static class Metrics {
-
-		/**
-		 * Whether flow counters reach a Prometheus registry through a collector that reads
-		 * each counter set once per scrape. When false, they are ordinary Micrometer meters,
-		 * also listed by the metrics endpoint.
-		 */
-		private boolean prometheusCollector = true;
-
-		public boolean isPrometheusCollector() {
-			return this.prometheusCollector;
-		}
-
-		public void setPrometheusCollector(boolean prometheusCollector) {
-			this.prometheusCollector = prometheusCollector;
 		}
 
 	}

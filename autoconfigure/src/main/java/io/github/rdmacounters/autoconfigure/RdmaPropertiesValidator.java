@@ -9,18 +9,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
-import io.github.rdmacounters.autoconfigure.InvalidRdmaPropertiesException.Problem;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.FlowProperties;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.MacAddress;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
- * {@link DevicePlan}. Every problem is collected, so that one startup failure lists them all.
+ * {@link DeviceDefinition}. Every problem is collected, so that one startup failure lists them all.
  *
  * @author rdma-counters
  */
@@ -58,12 +61,12 @@ final class RdmaPropertiesValidator {
 	 * Validate the properties.
 	 * @param properties the properties
 	 * @return the plan of the configured device
-	 * @throws InvalidRdmaPropertiesException listing every problem found
+	 * @throws InvalidRdmaConfigurationException listing every problem found
 	 */
-	static DevicePlan validate(RdmaProperties properties) {
+	static DeviceDefinition validate(RdmaProperties properties) {
 		RdmaPropertiesValidator validator = new RdmaPropertiesValidator();
 		validator.checkCommon(properties);
-		DevicePlan plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
+		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
 			int ports = properties.getSimulated().getPorts();
 			if (ports >= 1 && properties.getPort() > ports) {
@@ -107,7 +110,7 @@ final class RdmaPropertiesValidator {
 		}
 	}
 
-	private DevicePlan checkDevice(RdmaDeviceProperties properties, String prefix) {
+	private DeviceDefinition checkDevice(RdmaDeviceProperties properties, String prefix) {
 		if (properties.getPort() < 1) {
 			problem(prefix + ".port", properties.getPort(), "must be 1 or more (ports are numbered from 1)");
 		}
@@ -124,7 +127,7 @@ final class RdmaPropertiesValidator {
 			}
 		});
 		String device = isBlank(properties.getDevice()) ? null : properties.getDevice().trim();
-		return new DevicePlan(device, properties.getPort(), sets, prefix);
+		return new DeviceDefinition(device, properties.getPort(), sets, prefix);
 	}
 
 	private @Nullable CounterSetDefinition checkCounterSet(String name, @Nullable CounterSetProperties set,
@@ -260,7 +263,7 @@ final class RdmaPropertiesValidator {
 
 	private void throwIfProblems() {
 		if (!this.problems.isEmpty()) {
-			throw new InvalidRdmaPropertiesException(this.problems);
+			throw new InvalidRdmaConfigurationException(this.problems);
 		}
 	}
 

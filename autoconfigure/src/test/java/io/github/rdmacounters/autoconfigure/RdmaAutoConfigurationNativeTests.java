@@ -30,6 +30,7 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.sysfs.SysfsFixtures;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.verbs.NativeBackend;
+import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -52,7 +52,7 @@ class RdmaMetricsAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithBootPrometheusRegistryShouldServeFlowSeriesThroughACollector() {
+	void runWithBootPrometheusRegistryShouldServeFlowSeriesAsMetersWithCommonTags() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
@@ -61,27 +61,11 @@ class RdmaMetricsAutoConfigurationTests {
 			.withPropertyValues("management.metrics.tags.application=orders")
 			.run((context) -> {
 				PrometheusMeterRegistry prometheus = context.getBean(PrometheusMeterRegistry.class);
-				assertThat(prometheus.find(RdmaFlowMetrics.PACKETS).meters()).isEmpty();
+				assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
+					.isZero();
 				assertThat(prometheus.scrape()).contains("# TYPE rdma_flow_packets_total counter")
 					.contains("rdma_flow_packets_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0")
 					.contains("rdma_flow_read_failures_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
-			});
-	}
-
-	@Test
-	void runWithPrometheusCollectorDisabledShouldKeepFlowMetersInTheRegistry() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
-					RdmaMetricsAutoConfiguration.class))
-			.withUserConfiguration(RegistryConfiguration.class)
-			.withPropertyValues("rdma.metrics.prometheus-collector=false")
-			.run((context) -> {
-				PrometheusMeterRegistry prometheus = context.getBean(PrometheusMeterRegistry.class);
-				assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
-					.isZero();
-				assertThat(prometheus.scrape())
-					.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
 			});
 	}
 

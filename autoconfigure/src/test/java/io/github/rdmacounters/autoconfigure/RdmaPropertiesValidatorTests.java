@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.rdmacounters.autoconfigure.InvalidRdmaPropertiesException.Problem;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
@@ -14,6 +14,9 @@ import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -46,7 +49,7 @@ class RdmaPropertiesValidatorTests {
 		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofSeconds(1));
 		assertThat(properties.isFailOnUnavailable()).isTrue();
 		assertThat(properties.getPortCounters().getSysfsRoot()).isEqualTo("/sys/class/infiniband");
-		DevicePlan plan = RdmaPropertiesValidator.validate(properties);
+		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties);
 		assertThat(plan.device()).isNull();
 		assertThat(plan.port()).isEqualTo(1);
 		assertThat(plan.counterSets()).isEmpty();
@@ -109,7 +112,7 @@ class RdmaPropertiesValidatorTests {
 		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofMillis(500));
 		assertThat(properties.getPortCounters().getInclude()).containsExactly("port_*");
 		assertThat(properties.getPortCounters().getExclude()).containsExactly("port_xmit_wait");
-		DevicePlan plan = RdmaPropertiesValidator.validate(properties);
+		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties);
 		assertThat(plan.device()).isEqualTo("mlx5_0");
 		assertThat(plan.counterSets()).extracting(CounterSetDefinition::name).containsExactly("roce", "rocev1");
 		CounterSetDefinition roce = plan.counterSets().get(0);
@@ -222,7 +225,7 @@ class RdmaPropertiesValidatorTests {
 	void readCacheTtlBelowOneHundredMillisecondsIsRejectedNamingTheMinimumAndWhy() {
 		for (String ttl : List.of("0", "0ms", "99ms")) {
 			this.values.put("rdma.read-cache-ttl", ttl);
-			InvalidRdmaPropertiesException ex = catchThrowableOfType(InvalidRdmaPropertiesException.class,
+			InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
 					() -> RdmaPropertiesValidator.validate(bind()));
 			assertThat(ex).as("rdma.read-cache-ttl=%s", ttl).isNotNull();
 			assertThat(ex.problems()).singleElement().satisfies((problem) -> {
@@ -281,7 +284,7 @@ class RdmaPropertiesValidatorTests {
 		this.values.put("rdma.port", "0");
 		this.values.put("rdma.read-cache-ttl", "-5s");
 		this.values.put("rdma.counter-sets.a.flow.source-port", "1");
-		InvalidRdmaPropertiesException ex = catchThrowableOfType(InvalidRdmaPropertiesException.class,
+		InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
 				() -> RdmaPropertiesValidator.validate(bind()));
 		assertThat(ex.problems()).hasSize(3);
 		assertThat(ex).hasMessageContaining("rdma.port=0")
@@ -290,13 +293,13 @@ class RdmaPropertiesValidatorTests {
 	}
 
 	private CounterSetDefinition validateOnlySet() {
-		DevicePlan plan = RdmaPropertiesValidator.validate(bind());
+		DeviceDefinition plan = RdmaPropertiesValidator.validate(bind());
 		assertThat(plan.counterSets()).hasSize(1);
 		return plan.counterSets().get(0);
 	}
 
 	private List<Problem> problems() {
-		InvalidRdmaPropertiesException ex = catchThrowableOfType(InvalidRdmaPropertiesException.class,
+		InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
 				() -> RdmaPropertiesValidator.validate(bind()));
 		assertThat(ex).as("validation failure").isNotNull();
 		return ex.problems();

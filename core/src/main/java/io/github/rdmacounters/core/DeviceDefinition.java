@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
 import java.util.List;
 
@@ -12,6 +12,6 @@ import org.jspecify.annotations.Nullable;
  * @param counterSets the counter sets to create
  * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for messages
  */
-record DevicePlan(@Nullable String device, int port, List<CounterSetDefinition> counterSets, String propertyPrefix) {
+public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets, String propertyPrefix) {
 
 }

@@ -1,6 +1,5 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
-import io.github.rdmacounters.core.RdmaException;
 
 /**
  * A configured counter set could not be created on its device; the cause says which verb

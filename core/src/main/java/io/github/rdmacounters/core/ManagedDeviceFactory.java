@@ -1,26 +1,17 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-import io.github.rdmacounters.core.CounterSet;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.DeviceId;
-import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.PortCountersSource;
-import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaDevice;
-import io.github.rdmacounters.core.RdmaException;
-import io.github.rdmacounters.core.RdmaUnavailableException;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Opens the device of a {@link DevicePlan} and creates its counter sets: for each set a
+ * Opens the device of a {@link DeviceDefinition} and creates its counter sets: for each set a
  * counters handle with its points attached, then the flow that feeds it. On failure
  * everything created so far is closed again, in reverse order, before the failure is thrown.
  * <p>
@@ -32,14 +23,14 @@ import org.jspecify.annotations.Nullable;
  *
  * @author rdma-counters
  */
-final class ManagedDeviceFactory {
+public final class ManagedDeviceFactory {
 
-	private static final Log logger = LogFactory.getLog(ManagedDeviceFactory.class);
+	private static final Logger logger = System.getLogger(ManagedDeviceFactory.class.getName());
 
 	/**
 	 * The name of an unavailable device when none was configured.
 	 */
-	static final String ANY_DEVICE = "(any)";
+	public static final String ANY_DEVICE = "(any)";
 
 	private final RdmaBackend backend;
 
@@ -56,7 +47,7 @@ final class ManagedDeviceFactory {
 	 * @param clock the clock that stamps reads
 	 * @param portCounters the port counters source of a device name, or {@code null} for none
 	 */
-	ManagedDeviceFactory(RdmaBackend backend, Duration readCacheTtl, Clock clock,
+	public ManagedDeviceFactory(RdmaBackend backend, Duration readCacheTtl, Clock clock,
 			Function<String, @Nullable PortCountersSource> portCounters) {
 		this.backend = backend;
 		this.readCacheTtl = readCacheTtl;
@@ -71,7 +62,7 @@ final class ManagedDeviceFactory {
 	 * unavailable device is returned
 	 * @return the managed device
 	 */
-	ManagedDevice create(DevicePlan plan, boolean failOnUnavailable) {
+	public ManagedDevice create(DeviceDefinition plan, boolean failOnUnavailable) {
 		String name = plan.device();
 		try {
 			if (name == null) {
@@ -79,7 +70,7 @@ final class ManagedDeviceFactory {
 			}
 			return open(name, plan, failOnUnavailable);
 		}
-		catch (InvalidRdmaPropertiesException ex) {
+		catch (InvalidRdmaConfigurationException ex) {
 			throw ex;
 		}
 		catch (NoUniqueRdmaDeviceException ex) {
@@ -105,9 +96,9 @@ final class ManagedDeviceFactory {
 		}
 	}
 
-	private ManagedDevice unavailable(String name, DevicePlan plan, RuntimeException cause) {
+	private ManagedDevice unavailable(String name, DeviceDefinition plan, RuntimeException cause) {
 		String device = ANY_DEVICE.equals(name) ? "" : " " + name;
-		logger.warn("Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
+		logger.log(Level.WARNING, "Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
 				+ ".fail-on-unavailable=false): " + cause.getMessage());
 		PortCountersSource source = ANY_DEVICE.equals(name) ? null : portCountersOrNull(name);
 		List<CounterSet> sets = new ArrayList<>();
@@ -124,7 +115,7 @@ final class ManagedDeviceFactory {
 			return this.portCounters.apply(name);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("No port counters for unavailable RDMA device " + name, ex);
+			logger.log(Level.DEBUG, "No port counters for unavailable RDMA device " + name, ex);
 			return null;
 		}
 	}
@@ -137,7 +128,7 @@ final class ManagedDeviceFactory {
 		return names.get(0);
 	}
 
-	private ManagedDevice open(String name, DevicePlan plan, boolean failOnUnavailable) {
+	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
 		RdmaDevice device = this.backend.open(name);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
@@ -165,10 +156,10 @@ final class ManagedDeviceFactory {
 		}
 	}
 
-	private static void checkPort(RdmaDevice device, DevicePlan plan) {
+	private static void checkPort(RdmaDevice device, DeviceDefinition plan) {
 		int ports = device.queryDevice().physicalPortCount();
 		if (plan.port() > ports) {
-			throw new InvalidRdmaPropertiesException(plan.propertyPrefix() + ".port", plan.port(),
+			throw new InvalidRdmaConfigurationException(plan.propertyPrefix() + ".port", plan.port(),
 					"must be 1 to " + ports + ": " + device.name() + " has " + ports
 							+ ((ports == 1) ? " port" : " ports"));
 		}
@@ -192,9 +183,9 @@ final class ManagedDeviceFactory {
 		}
 	}
 
-	private CounterSet unavailableSet(RdmaDevice device, DevicePlan plan, CounterSetDefinition definition,
+	private CounterSet unavailableSet(RdmaDevice device, DeviceDefinition plan, CounterSetDefinition definition,
 			CounterSetCreationException cause) {
-		logger.warn("Starting without RDMA counter set '" + definition.name() + "' (" + plan.propertyPrefix()
+		logger.log(Level.WARNING, "Starting without RDMA counter set '" + definition.name() + "' (" + plan.propertyPrefix()
 				+ ".fail-on-unavailable=false): " + cause.getMessage());
 		Counters counters = UnavailableCounters.setUnavailable(definition.name(), device.name(), cause);
 		return new CounterSet(definition.name(), device.name(), plan.port(), definition.spec(), definition.indexes(),

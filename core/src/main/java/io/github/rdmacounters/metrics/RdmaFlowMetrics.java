@@ -11,8 +11,6 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.util.ClassUtils;
-
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
@@ -29,23 +27,6 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * reads each set once when the read cache time-to-live covers the scrape. A failed read
  * leaves the counters at their last good values and counts a failure. The binder holds the
  * sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
- * <p>
- * On a Prometheus registry ({@code io.micrometer.prometheusmetrics.PrometheusMeterRegistry},
- * when it is on the class path) the series are served by a Prometheus client collector
- * instead of the Micrometer meters, unless the binder was created with
- * {@code prometheusCollector} false: the meters are registered first, so the registry's meter
- * filters (common tags, renames, denials) and naming convention decide each series' name and
- * labels, then the collector is registered and, only when that succeeded, the meters are
- * removed from the registry. The collector reads each set once per scrape with labels built
- * once, skipping Micrometer's per-meter work (see the {@code PrometheusScrapeBenchmark}
- * results). The Prometheus text is the same, except that the collector always writes the
- * meter descriptions as help text, also when the registry's configuration turns descriptions
- * off. The series then are not listed by the registry's {@code getMeters()} (nor by Boot's
- * metrics endpoint). The collector is used only while it is the sole source of its names: a
- * second binder on the same registry gets ordinary meters, and another meter whose name the
- * collector serves (a user meter, or the meters of a composite registry holding the Prometheus
- * registry) makes the binder go back to ordinary meters, so that a scrape never fails on a
- * duplicate name.
  * Binding to a registry the binder is already bound to does nothing.
  *
  * @author rdma-counters
@@ -61,22 +42,13 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the failed read counter. */
 	public static final String READ_FAILURES = "rdma.flow.read.failures";
 
-	private static final boolean PROMETHEUS_PRESENT = isPresent("io.micrometer.prometheusmetrics.PrometheusMeterRegistry")
-			&& isPresent("io.prometheus.metrics.model.registry.MultiCollector");
-
 	private final List<CounterSet> sets;
 
 	private final Iterable<Tag> tags;
 
-	private final boolean prometheusCollector;
-
 	private final Object lock = new Object();
 
 	private final List<Registration> registrations = new ArrayList<>();
-
-	private static boolean isPresent(String className) {
-		return ClassUtils.isPresent(className, RdmaFlowMetrics.class.getClassLoader());
-	}
 
 	/**
 	 * Create a binder for every counter set of the registry.
@@ -92,21 +64,8 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 	 * @param tags tags added to every meter
 	 */
 	public RdmaFlowMetrics(RdmaRegistry registry, Iterable<Tag> tags) {
-		this(registry, tags, true);
-	}
-
-	/**
-	 * Create a binder for every counter set of the registry, with extra tags.
-	 * @param registry the devices and their counter sets
-	 * @param tags tags added to every meter
-	 * @param prometheusCollector whether a Prometheus registry gets the series through a
-	 * collector that reads each set once per scrape; when {@code false} they are ordinary
-	 * meters there too
-	 */
-	public RdmaFlowMetrics(RdmaRegistry registry, Iterable<Tag> tags, boolean prometheusCollector) {
 		this.sets = List.copyOf(registry.counterSets());
 		this.tags = tags;
-		this.prometheusCollector = prometheusCollector;
 	}
 
 	@Override
@@ -117,7 +76,7 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 					return;
 				}
 			}
-			List<FlowMeter> meters = new ArrayList<>();
+			List<Meter> meters = new ArrayList<>();
 			for (CounterSet set : this.sets) {
 				Tags setTags = Tags.of(this.tags)
 					.and("device", set.deviceName())
@@ -125,15 +84,11 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 					.and("set", set.name());
 				for (FlowSeries series : FlowSeries.values()) {
 					if (series.appliesTo(set)) {
-						meters.add(new FlowMeter(series.register(registry, set, setTags), set, series, setTags));
+						meters.add(series.register(registry, set, setTags));
 					}
 				}
 			}
-			Registration registration = (this.prometheusCollector && PROMETHEUS_PRESENT
-					&& PrometheusFlowExport.supports(registry))
-							? PrometheusFlowExport.moveToCollector(registry, meters)
-							: new Registration(registry, meters.stream().map(FlowMeter::meter).toList(), null);
-			this.registrations.add(registration);
+			this.registrations.add(new Registration(registry, meters));
 		}
 	}
 
@@ -145,33 +100,17 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 		synchronized (this.lock) {
 			for (Registration registration : this.registrations) {
 				registration.meters().forEach(registration.registry()::remove);
-				Runnable onClose = registration.onClose();
-				if (onClose != null) {
-					onClose.run();
-				}
 			}
 			this.registrations.clear();
 		}
 	}
 
 	/**
-	 * A meter of a set and which series it is.
-	 * @param meter the registered meter, or a no-op meter if a filter denied it
-	 * @param set the counter set
-	 * @param series the series
-	 * @param tags the tags it was registered with, before the registry's filters
-	 */
-	record FlowMeter(Meter meter, CounterSet set, FlowSeries series, Tags tags) {
-
-	}
-
-	/**
 	 * What one registry got from this binder.
 	 * @param registry the registry
 	 * @param meters the meters to remove on close
-	 * @param onClose what else to undo on close
 	 */
-	record Registration(MeterRegistry registry, List<Meter> meters, @Nullable Runnable onClose) {
+	record Registration(MeterRegistry registry, List<Meter> meters) {
 
 	}
 

@@ -1,9 +1,8 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
 import java.util.List;
 import java.util.stream.Collectors;
 
-import io.github.rdmacounters.core.RdmaException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @author rdma-counters
  */
-public class InvalidRdmaPropertiesException extends RdmaException {
+public class InvalidRdmaConfigurationException extends RdmaException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -22,7 +21,7 @@ public class InvalidRdmaPropertiesException extends RdmaException {
 	 * Create an exception.
 	 * @param problems the problems, at least one
 	 */
-	public InvalidRdmaPropertiesException(List<Problem> problems) {
+	public InvalidRdmaConfigurationException(List<Problem> problems) {
 		super("Invalid RDMA configuration: " + problems.stream().map(Problem::toString).collect(Collectors.joining("; ")));
 		this.problems = List.copyOf(problems);
 	}
@@ -33,7 +32,7 @@ public class InvalidRdmaPropertiesException extends RdmaException {
 	 * @param value the bad value
 	 * @param requirement what is allowed, e.g. {@code must be 1 or more}
 	 */
-	public InvalidRdmaPropertiesException(String property, @Nullable Object value, String requirement) {
+	public InvalidRdmaConfigurationException(String property, @Nullable Object value, String requirement) {
 		this(List.of(new Problem(property, value, requirement)));
 	}
 

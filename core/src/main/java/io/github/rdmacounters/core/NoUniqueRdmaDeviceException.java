@@ -1,8 +1,7 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
 import java.util.List;
 
-import io.github.rdmacounters.core.RdmaException;
 
 /**
  * {@code rdma.device} is not set and the backend does not see exactly one device to choose.

@@ -1,13 +1,7 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
 import java.util.List;
 
-import io.github.rdmacounters.core.CounterPoint;
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.CountersSnapshot;
-import io.github.rdmacounters.core.RdmaException;
-import io.github.rdmacounters.core.ReadMode;
 
 /**
  * The {@link Counters} of a configured set that the application started without
@@ -21,7 +15,7 @@ import io.github.rdmacounters.core.ReadMode;
  *
  * @author rdma-counters
  */
-final class UnavailableCounters implements Counters {
+public final class UnavailableCounters implements Counters {
 
 	private final String setName;
 
@@ -45,7 +39,7 @@ final class UnavailableCounters implements Counters {
 	 * @param cause why the device is unavailable
 	 * @return the counters
 	 */
-	static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
+	public static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
 		return new UnavailableCounters(setName, deviceName,
 				"Counter set '" + setName + "' is unavailable: the application started without " + deviceName + " ("
 						+ cause.getMessage() + ")",
@@ -59,16 +53,15 @@ final class UnavailableCounters implements Counters {
 	 * @param cause why the set could not be created
 	 * @return the counters
 	 */
-	static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
-		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName + "' is unavailable ("
-				+ RdmaProperties.PREFIX + ".fail-on-unavailable=false): " + cause.getMessage(), cause);
+	public static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
+		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName + "' is unavailable: " + cause.getMessage(), cause);
 	}
 
 	/**
 	 * Return why the set is unavailable.
 	 * @return the cause
 	 */
-	RuntimeException cause() {
+	public RuntimeException cause() {
 		return this.cause;
 	}
 

@@ -1,10 +1,7 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.core;
 
 import java.util.Map;
 
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.ReadMode;
 
 /**
  * A validated counter set: what {@code rdma.counter-sets.<name>} asks for.
@@ -14,6 +11,6 @@ import io.github.rdmacounters.core.ReadMode;
  * @param readMode how the counters are read
  * @param spec the flow that feeds the counters
  */
-record CounterSetDefinition(String name, Map<CounterType, Integer> indexes, ReadMode readMode, FlowSpec spec) {
+public record CounterSetDefinition(String name, Map<CounterType, Integer> indexes, ReadMode readMode, FlowSpec spec) {
 
 }
