@@ -3,12 +3,6 @@ package io.github.rdmacounters.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
-import io.github.rdmacounters.core.CounterSet;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.core.UnavailableCounters;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -28,17 +22,25 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
+import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.UnavailableCounters;
+
 /**
  * Registers one {@link Counters} bean per configured counter set, named after the set, so
  * that {@code @Qualifier("roce") Counters counters} injects the counters of
- * {@code rdma.counter-sets.roce}. The bean is the set's own counters; the context closes it
- * (flow, then counters) before the {@link RdmaRegistry} and the devices.
+ * {@code rdma.counter-sets.roce}. The bean is the set's own counters; the context closes
+ * it (flow, then counters) before the {@link RdmaRegistry} and the devices.
  * <p>
  * It backs off entirely when the application defines its own {@link ManagedDevice} or
- * {@link RdmaRegistry} (the starter's {@code rdmaManagedDevice} or {@code rdmaRegistry} bean
- * is then absent), since the sets are then the application's business. A set whose name is
- * already the name of an application bean backs off too, and says so at info level; names of
- * the starter's own beans are rejected by {@link RdmaPropertiesValidator}.
+ * {@link RdmaRegistry} (the starter's {@code rdmaManagedDevice} or {@code rdmaRegistry}
+ * bean is then absent), since the sets are then the application's business. A set whose
+ * name is already the name of an application bean backs off too, and says so at info
+ * level; names of the starter's own beans are rejected by
+ * {@link RdmaPropertiesValidator}.
  *
  * @author rdma-counters
  */

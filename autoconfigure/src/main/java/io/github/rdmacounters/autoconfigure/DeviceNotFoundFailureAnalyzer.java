@@ -1,13 +1,13 @@
 package io.github.rdmacounters.autoconfigure;
 
-import io.github.rdmacounters.core.DeviceNotFoundException;
-
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import io.github.rdmacounters.core.DeviceNotFoundException;
+
 /**
- * Analyzes {@link DeviceNotFoundException}: the configured device does not exist; lists the
- * devices that do.
+ * Analyzes {@link DeviceNotFoundException}: the configured device does not exist; lists
+ * the devices that do.
  *
  * @author rdma-counters
  */

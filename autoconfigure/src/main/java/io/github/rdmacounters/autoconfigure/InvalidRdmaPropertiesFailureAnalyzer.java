@@ -1,14 +1,14 @@
 package io.github.rdmacounters.autoconfigure;
 
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
-
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+
 /**
- * Analyzes {@link InvalidRdmaConfigurationException}: lists each property with its value and
- * what is allowed.
+ * Analyzes {@link InvalidRdmaConfigurationException}: lists each property with its value
+ * and what is allowed.
  *
  * @author rdma-counters
  */

@@ -2,11 +2,12 @@ package io.github.rdmacounters.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+
 import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 
 /**
- * Analyzes {@link NoUniqueRdmaDeviceException}: no device is named and there is not exactly
- * one to choose.
+ * Analyzes {@link NoUniqueRdmaDeviceException}: no device is named and there is not
+ * exactly one to choose.
  *
  * @author rdma-counters
  */
@@ -15,8 +16,7 @@ class NoUniqueRdmaDeviceFailureAnalyzer extends AbstractFailureAnalyzer<NoUnique
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, NoUniqueRdmaDeviceException cause) {
 		if (cause.devices().isEmpty()) {
-			String description = "rdma.device is not set and the " + cause.backend()
-					+ " backend found no RDMA device.";
+			String description = "rdma.device is not set and the " + cause.backend() + " backend found no RDMA device.";
 			return new FailureAnalysis(description, RdmaFailureActions.NO_DEVICE, cause);
 		}
 		String found = String.join(", ", cause.devices());

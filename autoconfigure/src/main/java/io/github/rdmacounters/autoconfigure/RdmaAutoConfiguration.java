@@ -6,16 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
-import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.PortCountersSource;
-import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.simulated.SimulatedBackend;
-import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
-import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
-import io.github.rdmacounters.verbs.NativeBackend;
-import io.github.rdmacounters.core.ManagedDeviceFactory;
-import io.github.rdmacounters.core.DeviceDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,23 +16,34 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
+import io.github.rdmacounters.verbs.NativeBackend;
+
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of RDMA counters: the backend
- * ({@code rdma.backend}), the configured device with its counter sets and port counters as a
- * {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
- * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after the
- * set ({@code @Qualifier("roce") Counters}).
+ * ({@code rdma.backend}), the configured device with its counter sets and port counters
+ * as a {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
+ * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after
+ * the set ({@code @Qualifier("roce") Counters}).
  * <p>
- * The context closes them in the order rdma-core needs: each set's flow, then its counters,
- * then the device's queue pair, completion queue and protection domain, then the device. An
- * application that builds its own flows asks the device for plain counters:
- * {@code managedDevice.device().createCounters()}, then attaches points and calls
- * {@code device.createFlow(port, spec, counters)}; the device closes them when the context
- * closes. Every bean backs off when the application defines its own.
+ * The context closes them in the order rdma-core needs: each set's flow, then its
+ * counters, then the device's queue pair, completion queue and protection domain, then
+ * the device. An application that builds its own flows asks the device for plain
+ * counters: {@code managedDevice.device().createCounters()}, then attaches points and
+ * calls {@code device.createFlow(port, spec, counters)}; the device closes them when the
+ * context closes. Every bean backs off when the application defines its own.
  * <p>
- * With {@code rdma.fail-on-unavailable=false}, a device that is missing or does not support
- * the counter sets becomes an unavailable {@link ManagedDevice} that health reports; the
- * {@code Counters} beans of its sets then fail every read with the reason.
+ * With {@code rdma.fail-on-unavailable=false}, a device that is missing or does not
+ * support the counter sets becomes an unavailable {@link ManagedDevice} that health
+ * reports; the {@code Counters} beans of its sets then fail every read with the reason.
  *
  * @author rdma-counters
  */
@@ -67,8 +68,8 @@ public final class RdmaAutoConfiguration {
 	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties);
 		Duration ttl = properties.getReadCacheTtl();
-		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters(properties, backend))
-			.create(plan, properties.isFailOnUnavailable());
+		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters(properties, backend)).create(plan,
+				properties.isFailOnUnavailable());
 	}
 
 	@Bean

@@ -5,23 +5,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ReadMode;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Configuration of one RDMA device: which device, which port, its port counters and the
- * counter sets counting on it. {@link RdmaProperties} extends it for the single device the
- * auto-configuration manages today.
+ * counter sets counting on it. {@link RdmaProperties} extends it for the single device
+ * the auto-configuration manages today.
  *
  * @author rdma-counters
  */
 public class RdmaDeviceProperties {
 
 	/**
-	 * Name of the RDMA device to open, e.g. mlx5_0. When not set and the backend sees exactly
-	 * one device, that device is used.
+	 * Name of the RDMA device to open, e.g. mlx5_0. When not set and the backend sees
+	 * exactly one device, that device is used.
 	 */
 	private @Nullable String device;
 
@@ -31,20 +32,20 @@ public class RdmaDeviceProperties {
 	private int port = 1;
 
 	/**
-	 * Whether startup fails when the device is missing, cannot be opened or does not support
-	 * the configured counter sets. When false, the application starts without the device and
-	 * reports why through health.
+	 * Whether startup fails when the device is missing, cannot be opened or does not
+	 * support the configured counter sets. When false, the application starts without the
+	 * device and reports why through health.
 	 */
 	private boolean failOnUnavailable = true;
 
 	private final PortCounters portCounters = new PortCounters();
 
 	/**
-	 * Counter sets by name, each counting the packets of one flow. The name is the bean name of
-	 * the set's Counters. Each set has counters (counter type to index, e.g. packets: 0),
-	 * read-mode (fresh or prefer-cached) and flow (ether-type, source-mac, destination-mac,
-	 * vlan-id, source-ip, destination-ip, protocol, source-port, destination-port, priority,
-	 * dont-trap).
+	 * Counter sets by name, each counting the packets of one flow. The name is the bean
+	 * name of the set's Counters. Each set has counters (counter type to index, e.g.
+	 * packets: 0), read-mode (fresh or prefer-cached) and flow (ether-type, source-mac,
+	 * destination-mac, vlan-id, source-ip, destination-ip, protocol, source-port,
+	 * destination-port, priority, dont-trap).
 	 */
 	private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
@@ -91,13 +92,14 @@ public class RdmaDeviceProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Directory that holds one directory per RDMA device, as /sys/class/infiniband does.
+		 * Directory that holds one directory per RDMA device, as /sys/class/infiniband
+		 * does.
 		 */
 		private String sysfsRoot = "/sys/class/infiniband";
 
 		/**
-		 * Names of the port counters to expose, as file names or globs such as port_*; empty
-		 * exposes every counter.
+		 * Names of the port counters to expose, as file names or globs such as port_*;
+		 * empty exposes every counter.
 		 */
 		private List<String> include = new ArrayList<>();
 
@@ -147,8 +149,8 @@ public class RdmaDeviceProperties {
 	public static class CounterSetProperties {
 
 		/**
-		 * Index of each counter type in a read. When none is given, packets at 0 and bytes at
-		 * 1.
+		 * Index of each counter type in a read. When none is given, packets at 0 and
+		 * bytes at 1.
 		 */
 		private final Map<CounterType, Integer> counters = new LinkedHashMap<>();
 
@@ -183,8 +185,8 @@ public class RdmaDeviceProperties {
 	public static class FlowProperties {
 
 		/**
-		 * Ethernet type to match, e.g. 0x8915 for RoCEv1. Implied by the IP prefixes when not
-		 * set.
+		 * Ethernet type to match, e.g. 0x8915 for RoCEv1. Implied by the IP prefixes when
+		 * not set.
 		 */
 		private @Nullable Integer etherType;
 
@@ -234,8 +236,8 @@ public class RdmaDeviceProperties {
 		private int priority = 0;
 
 		/**
-		 * Whether matched packets still reach the kernel and other flows, so that counting
-		 * never steals traffic.
+		 * Whether matched packets still reach the kernel and other flows, so that
+		 * counting never steals traffic.
 		 */
 		private boolean dontTrap = true;
 

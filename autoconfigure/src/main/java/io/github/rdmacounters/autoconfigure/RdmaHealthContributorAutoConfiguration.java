@@ -20,8 +20,8 @@ import io.github.rdmacounters.core.RdmaRegistry;
 /**
  * {@link EnableAutoConfiguration Auto-configuration} for the {@link RdmaHealthIndicator}
  * ({@code rdma} in {@code /actuator/health}), turned off with
- * {@code management.health.rdma.enabled=false}. One device gives one indicator; several give
- * a composite with one indicator per device name.
+ * {@code management.health.rdma.enabled=false}. One device gives one indicator; several
+ * give a composite with one indicator per device name.
  *
  * @author rdma-counters
  */

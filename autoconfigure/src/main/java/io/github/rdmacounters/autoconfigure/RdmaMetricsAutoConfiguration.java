@@ -16,10 +16,10 @@ import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the flow
- * counter sets ({@link RdmaFlowMetrics}) and of the port counters
- * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered by
- * {@code rdma.port-counters.include} and {@code exclude}). Boot binds the binders to
+ * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the
+ * flow counter sets ({@link RdmaFlowMetrics}) and of the port counters
+ * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered
+ * by {@code rdma.port-counters.include} and {@code exclude}). Boot binds the binders to
  * every meter registry and closes them, removing their meters, before the devices close.
  *
  * @author rdma-counters

@@ -2,19 +2,20 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.util.Set;
 
-import io.github.rdmacounters.core.Errno;
-import io.github.rdmacounters.core.RdmaOperationException;
-import io.github.rdmacounters.core.CounterSetCreationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import io.github.rdmacounters.core.CounterSetCreationException;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaOperationException;
+
 /**
- * Analyzes {@link RdmaOperationException}: a verb failed while the device or a counter set
- * was set up. Recognises counters the provider does not implement, flow steering the device
- * does not support, and missing permissions; names the counter set when one was being
- * created.
+ * Analyzes {@link RdmaOperationException}: a verb failed while the device or a counter
+ * set was set up. Recognises counters the provider does not implement, flow steering the
+ * device does not support, and missing permissions; names the counter set when one was
+ * being created.
  *
  * @author rdma-counters
  */
@@ -40,18 +41,20 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					cause);
 		}
 		if (COUNTER_VERBS.contains(verb) && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
-			return new FailureAnalysis(where + " failed: " + cause.getMessage()
-					+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
-					+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
+			return new FailureAnalysis(
+					where + " failed: " + cause.getMessage()
+							+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
+							+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
 					"Remove rdma.counter-sets to keep only the port counters of this device, set rdma.device to an "
 							+ "mlx5 device, or set rdma.fail-on-unavailable=false to start without the device and "
 							+ "report it through health.",
 					cause);
 		}
 		if (FLOW_VERBS.contains(verb)) {
-			return new FailureAnalysis(where + " failed: " + cause.getMessage()
-					+ ". The device could not steer the flow: flow counters need a device with managed flow "
-					+ "steering and a flow the provider accepts on this port.",
+			return new FailureAnalysis(
+					where + " failed: " + cause.getMessage()
+							+ ". The device could not steer the flow: flow counters need a device with managed flow "
+							+ "steering and a flow the provider accepts on this port.",
 					"Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
 							+ ((set != null) ? "rdma.counter-sets." + set.setName() + ".flow" : "rdma.counter-sets")
 							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "

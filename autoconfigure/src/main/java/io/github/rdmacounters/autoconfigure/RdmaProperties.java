@@ -2,14 +2,14 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
 
-import io.github.rdmacounters.core.LinkLayer;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
+import io.github.rdmacounters.core.LinkLayer;
+
 /**
- * Configuration properties of RDMA counters ({@code rdma.*}). The device to open, its port,
- * port counters and counter sets come from {@link RdmaDeviceProperties}, so that a future list
- * of devices can reuse that type; the settings here apply to every device.
+ * Configuration properties of RDMA counters ({@code rdma.*}). The device to open, its
+ * port, port counters and counter sets come from {@link RdmaDeviceProperties}, so that a
+ * future list of devices can reuse that type; the settings here apply to every device.
  *
  * @author rdma-counters
  */

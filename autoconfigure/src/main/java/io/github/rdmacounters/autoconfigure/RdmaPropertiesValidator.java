@@ -9,21 +9,23 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.FlowProperties;
+import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.MacAddress;
-import io.github.rdmacounters.core.DeviceDefinition;
-import io.github.rdmacounters.core.CounterSetDefinition;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
- * {@link DeviceDefinition}. Every problem is collected, so that one startup failure lists them all.
+ * {@link DeviceDefinition}. Every problem is collected, so that one startup failure lists
+ * them all.
  *
  * @author rdma-counters
  */
@@ -36,15 +38,16 @@ final class RdmaPropertiesValidator {
 	static final int MAX_COUNTER_INDEX = 255;
 
 	/**
-	 * The shortest {@code rdma.read-cache-ttl} accepted. One scrape asks each counter set for
-	 * several meters (packets, bytes, failed reads) and the port counters for one meter per
-	 * file; the cache makes that one device read per set and one sysfs walk per scrape.
+	 * The shortest {@code rdma.read-cache-ttl} accepted. One scrape asks each counter set
+	 * for several meters (packets, bytes, failed reads) and the port counters for one
+	 * meter per file; the cache makes that one device read per set and one sysfs walk per
+	 * scrape.
 	 */
 	static final Duration MIN_READ_CACHE_TTL = Duration.ofMillis(100);
 
 	/**
-	 * The names of the beans the starter registers itself: a counter set cannot take one of
-	 * them as the name of its {@code Counters} bean.
+	 * The names of the beans the starter registers itself: a counter set cannot take one
+	 * of them as the name of its {@code Counters} bean.
 	 */
 	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
 			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
@@ -82,9 +85,10 @@ final class RdmaPropertiesValidator {
 		String prefix = RdmaProperties.PREFIX;
 		Duration ttl = properties.getReadCacheTtl();
 		if (ttl == null || ttl.compareTo(MIN_READ_CACHE_TTL) < 0) {
-			problem(prefix + ".read-cache-ttl", ttl, "must be at least " + MIN_READ_CACHE_TTL.toMillis()
-					+ "ms, e.g. 1s: one scrape asks each counter set and the port counters several times, and "
-					+ "the cache is what keeps that to one device read per set and one sysfs read per scrape");
+			problem(prefix + ".read-cache-ttl", ttl,
+					"must be at least " + MIN_READ_CACHE_TTL.toMillis()
+							+ "ms, e.g. 1s: one scrape asks each counter set and the port counters several times, and "
+							+ "the cache is what keeps that to one device read per set and one sysfs read per scrape");
 		}
 		if (properties.getBackend() == null) {
 			problem(prefix + ".backend", null, "must be native or simulated");
@@ -193,8 +197,8 @@ final class RdmaPropertiesValidator {
 		IpPrefix source = parse(flow.getSourceIp(), prefix + ".source-ip", IpPrefix::parse);
 		IpPrefix destination = parse(flow.getDestinationIp(), prefix + ".destination-ip", IpPrefix::parse);
 		if (source != null && destination != null && source.isIpv4() != destination.isIpv4()) {
-			problem(prefix + ".destination-ip", flow.getDestinationIp(), "must be of the same IP family as "
-					+ prefix + ".source-ip (" + flow.getSourceIp() + "): both IPv4 or both IPv6");
+			problem(prefix + ".destination-ip", flow.getDestinationIp(), "must be of the same IP family as " + prefix
+					+ ".source-ip (" + flow.getSourceIp() + "): both IPv4 or both IPv6");
 		}
 		builder.sourceIp(source).destinationIp(destination).protocol(flow.getProtocol());
 		if (inRange(flow.getSourcePort(), 0, 0xFFFF, prefix + ".source-port")) {

@@ -1,14 +1,15 @@
 package io.github.rdmacounters.autoconfigure;
 
-import io.github.rdmacounters.core.RdmaUnavailableException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import io.github.rdmacounters.core.RdmaUnavailableException;
+
 /**
- * Analyzes {@link RdmaUnavailableException}: libibverbs cannot be loaded, or the kernel has
- * no RDMA stack.
+ * Analyzes {@link RdmaUnavailableException}: libibverbs cannot be loaded, or the kernel
+ * has no RDMA stack.
  *
  * @author rdma-counters
  */

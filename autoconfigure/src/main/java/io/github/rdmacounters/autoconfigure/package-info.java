@@ -1,5 +1,6 @@
 /**
- * Auto-configuration of RDMA devices, counter sets and their Actuator and Micrometer views.
+ * Auto-configuration of RDMA devices, counter sets and their Actuator and Micrometer
+ * views.
  */
 @NullMarked
 package io.github.rdmacounters.autoconfigure;

@@ -31,9 +31,9 @@ import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The endpoint, the health indicator and the meters, as the auto-configurations wire them,
- * share one device read per set within the read cache time-to-live, also when many callers
- * ask at once.
+ * The endpoint, the health indicator and the meters, as the auto-configurations wire
+ * them, share one device read per set within the read cache time-to-live, also when many
+ * callers ask at once.
  */
 class RdmaActuatorSharedReadTests {
 

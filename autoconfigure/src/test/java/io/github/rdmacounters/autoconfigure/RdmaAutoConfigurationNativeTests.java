@@ -9,28 +9,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.rdmacounters.core.CounterSet;
-import io.github.rdmacounters.core.CounterSetReading;
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.CountersSnapshot;
-import io.github.rdmacounters.core.Errno;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.L4Protocol;
-import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaClosedException;
-import io.github.rdmacounters.core.RdmaDevice;
-import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.core.PortState;
-import io.github.rdmacounters.core.RdmaException;
-import io.github.rdmacounters.core.RdmaUnavailableException;
-import io.github.rdmacounters.core.ReadMode;
-import io.github.rdmacounters.sysfs.SysfsFixtures;
-import io.github.rdmacounters.testsupport.FakeVerbs;
-import io.github.rdmacounters.verbs.NativeBackend;
-import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +18,29 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.sysfs.SysfsFixtures;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.verbs.NativeBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -282,26 +283,25 @@ class RdmaAutoConfigurationNativeTests {
 	void missingKernelStackAllowedAtStartupKeepsTheConfiguredSetsUnavailableAndLeavesNothingOpen() {
 		this.fake.device("mlx5_0").add();
 		this.fake.noKernelStack(true);
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_0", "rdma.fail-on-unavailable=false")
-			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.isAvailable()).isFalse();
-				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
-				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
-				CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
-				assertThat(roce).isNotNull();
-				assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
-				CounterSetReading reading = roce.read();
-				assertThat(reading.isSuccess()).isFalse();
-				assertThat(reading.failure()).hasMessageContaining(
-						"Counter set 'roce' is unavailable: the application started without mlx5_0")
-					.hasMessageContaining("ENOSYS");
-				assertThat(reading.failedReads()).isEqualTo(1);
-				context.close();
-				device.close();
-				assertThat(this.fake.liveObjects()).isZero();
-				assertThat(this.fake.misuseCount()).isZero();
-			});
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_0", "rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.isAvailable()).isFalse();
+			assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
+			CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
+			assertThat(roce).isNotNull();
+			assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
+			CounterSetReading reading = roce.read();
+			assertThat(reading.isSuccess()).isFalse();
+			assertThat(reading.failure())
+				.hasMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_0")
+				.hasMessageContaining("ENOSYS");
+			assertThat(reading.failedReads()).isEqualTo(1);
+			context.close();
+			device.close();
+			assertThat(this.fake.liveObjects()).isZero();
+			assertThat(this.fake.misuseCount()).isZero();
+		});
 		this.fake.assertClean();
 	}
 
@@ -349,7 +349,8 @@ class RdmaAutoConfigurationNativeTests {
 				for (CounterSet set : registry.counterSets()) {
 					CounterSetReading reading = set.read();
 					assertThat(reading.isSuccess()).isFalse();
-					assertThat(reading.failure()).hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
+					assertThat(reading.failure())
+						.hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
 						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
 				}
 				Counters roce = context.getBean("roce", Counters.class);
@@ -365,10 +366,8 @@ class RdmaAutoConfigurationNativeTests {
 
 	@Test
 	void unloadableLibraryStartsUnavailableKeepingThePortCountersFromSysfsWhenAllowed() {
-		this.contextRunner
-			.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.device=irdma0",
-					"rdma.fail-on-unavailable=false",
-					"rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
+		this.contextRunner.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.device=irdma0",
+				"rdma.fail-on-unavailable=false", "rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
 			.run((context) -> {
 				ManagedDevice device = context.getBean(ManagedDevice.class);
 				assertThat(device.isAvailable()).isFalse();
@@ -418,8 +417,8 @@ class RdmaAutoConfigurationNativeTests {
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillOpensTheDevice() {
 		this.fake.device("mlx5_0").add();
 		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
-			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
-					"io.micrometer"))
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+					"org.springframework.boot.health", "io.micrometer"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.doesNotHaveBean("rdmaEndpoint")
@@ -432,8 +431,8 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	/**
-	 * Imports every auto-configuration of the starter the way an application does, so that
-	 * the class conditions filter out the optional ones whose classes are missing.
+	 * Imports every auto-configuration of the starter the way an application does, so
+	 * that the class conditions filter out the optional ones whose classes are missing.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,

@@ -3,26 +3,6 @@ package io.github.rdmacounters.autoconfigure;
 import java.net.InetAddress;
 import java.util.List;
 
-import io.github.rdmacounters.core.CounterSet;
-import io.github.rdmacounters.core.CounterSetReading;
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.CountersSnapshot;
-import io.github.rdmacounters.core.Errno;
-import io.github.rdmacounters.core.L4Protocol;
-import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.PortCountersSource;
-import io.github.rdmacounters.core.RdmaClosedException;
-import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaException;
-import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.core.ReadMode;
-import io.github.rdmacounters.simulated.SimulatedBackend;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
-import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
-import io.github.rdmacounters.metrics.RdmaFlowMetrics;
-import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
@@ -41,6 +21,27 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.metrics.PortCountersMetrics;
+import io.github.rdmacounters.metrics.RdmaFlowMetrics;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
@@ -56,15 +57,16 @@ class RdmaAutoConfigurationSimulatedTests {
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
 		.withPropertyValues("rdma.backend=simulated");
 
-	private final ApplicationContextRunner contextRunner = this.simulatedRunner
-		.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
-				"rdma.counter-sets.roce.flow.destination-port=4791", "rdma.counter-sets.tcp.counters.packets=0",
-				"rdma.counter-sets.tcp.flow.protocol=tcp", "rdma.counter-sets.tcp.flow.destination-ip=10.0.0.0/24");
+	private final ApplicationContextRunner contextRunner = this.simulatedRunner.withPropertyValues(
+			"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791",
+			"rdma.counter-sets.tcp.counters.packets=0", "rdma.counter-sets.tcp.flow.protocol=tcp",
+			"rdma.counter-sets.tcp.flow.destination-ip=10.0.0.0/24");
 
 	@Test
 	void runWithSimulatedBackendCreatesDeviceRegistryAndOneCountersBeanPerSet() {
 		this.contextRunner.run((context) -> {
-			assertThat(context).hasSingleBean(RdmaBackend.class).hasSingleBean(ManagedDevice.class)
+			assertThat(context).hasSingleBean(RdmaBackend.class)
+				.hasSingleBean(ManagedDevice.class)
 				.hasSingleBean(RdmaRegistry.class);
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
 			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
@@ -132,7 +134,8 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void userDefinedManagedDeviceAndRegistryBackOff() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		this.simulatedRunner.withBean("myDevice", ManagedDevice.class,
+		this.simulatedRunner
+			.withBean("myDevice", ManagedDevice.class,
 					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
 			.withBean("myRegistry", RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
 			.run((context) -> {
@@ -144,7 +147,8 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void userDefinedManagedDeviceBacksOffTheCountersBeansOfTheConfiguredSets() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		this.contextRunner.withBean("myDevice", ManagedDevice.class,
+		this.contextRunner
+			.withBean("myDevice", ManagedDevice.class,
 					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class).hasBean("myDevice");
@@ -173,12 +177,14 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void userDefinedBeanNamedLikeACounterSetWinsAndTheBackOffIsLogged(CapturedOutput output) {
 		this.contextRunner.withUserConfiguration(OwnRoceCountersConfiguration.class).run((context) -> {
-			assertThat(output).contains("Not registering the Counters bean of rdma.counter-sets.roce: "
-					+ "the application's bean 'roce'", "wins");
+			assertThat(output).contains(
+					"Not registering the Counters bean of rdma.counter-sets.roce: " + "the application's bean 'roce'",
+					"wins");
 			Counters roce = context.getBean("roce", Counters.class);
 			CounterSet set = context.getBean(RdmaRegistry.class).counterSet("roce");
 			assertThat(roce).isNotSameAs(set.counters());
-			assertThat(context.getBean("tcp")).isSameAs(context.getBean(RdmaRegistry.class).counterSet("tcp").counters());
+			assertThat(context.getBean("tcp"))
+				.isSameAs(context.getBean(RdmaRegistry.class).counterSet("tcp").counters());
 		});
 	}
 
@@ -197,10 +203,11 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void runWithoutActuatorAndMicrometerOnTheClasspathStillCreatesTheBeans() {
 		this.contextRunner.withUserConfiguration(WholeStarterConfiguration.class)
-			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health",
-					"io.micrometer"))
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+					"org.springframework.boot.health", "io.micrometer"))
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class)
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(ManagedDevice.class)
 					.doesNotHaveBean("rdmaEndpoint")
 					.doesNotHaveBean("rdmaHealthContributor")
 					.doesNotHaveBean("rdmaFlowMetrics");
@@ -228,11 +235,11 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void runWithoutCounterSetsOpensTheDeviceWithPortCountersOnly() {
 		this.simulatedRunner.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.counterSets()).isEmpty();
-				assertThat(context).doesNotHaveBean(Counters.class);
-				assertThat(device.portCounters().snapshot().port(1)).isNotNull();
-			});
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.counterSets()).isEmpty();
+			assertThat(context).doesNotHaveBean(Counters.class);
+			assertThat(device.portCounters().snapshot().port(1)).isNotNull();
+		});
 	}
 
 	@Test
@@ -285,7 +292,8 @@ class RdmaAutoConfigurationSimulatedTests {
 				for (CounterSet set : device.counterSets()) {
 					CounterSetReading reading = set.read();
 					assertThat(reading.isSuccess()).isFalse();
-					assertThat(reading.failure()).hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
+					assertThat(reading.failure())
+						.hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
 						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
 				}
 				Counters roce = context.getBean("roce", Counters.class);
@@ -311,60 +319,61 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void unknownDeviceStartsUnavailableWithoutPortCountersWhenAllowed() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
-			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.isAvailable()).isFalse();
-				assertThat(device.portCounters()).as("the simulated backend has no tree for mlx5_7").isNull();
-				Counters roce = context.getBean("roce", Counters.class);
-				assertThat(roce.isClosed()).isFalse();
-				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
-					.withMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_7");
-			});
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.isAvailable()).isFalse();
+			assertThat(device.portCounters()).as("the simulated backend has no tree for mlx5_7").isNull();
+			Counters roce = context.getBean("roce", Counters.class);
+			assertThat(roce.isClosed()).isFalse();
+			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
+				.withMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_7");
+		});
 	}
 
 	@Test
 	void unknownDeviceAllowedAtStartupKeepsItsConfiguredSetsUnavailableInEndpointHealthAndMeters() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
-			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
-				CounterSet roce = registry.counterSet("roce");
-				assertThat(roce).isNotNull();
-				assertThat(roce.deviceName()).isEqualTo("mlx5_7");
-				assertThat(roce.spec().destinationPort()).isEqualTo(4791);
-				assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
-				assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
+			CounterSet roce = registry.counterSet("roce");
+			assertThat(roce).isNotNull();
+			assertThat(roce.deviceName()).isEqualTo("mlx5_7");
+			assertThat(roce.spec().destinationPort()).isEqualTo(4791);
+			assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
+			assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
 
-				RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("roce");
-				assertThat(described).isNotNull();
-				assertThat(described.isReadSucceeded()).isFalse();
-				assertThat(described.getLastError())
-					.contains("Counter set 'roce' is unavailable: the application started without mlx5_7")
-					.contains("No RDMA device named 'mlx5_7'");
-				assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
-					.containsOnlyKeys("roce", "tcp");
+			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("roce");
+			assertThat(described).isNotNull();
+			assertThat(described.isReadSucceeded()).isFalse();
+			assertThat(described.getLastError())
+				.contains("Counter set 'roce' is unavailable: the application started without mlx5_7")
+				.contains("No RDMA device named 'mlx5_7'");
+			assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
+				.containsOnlyKeys("roce", "tcp");
 
-				Health health = new RdmaHealthIndicator(device).health();
-				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-				assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
-					.contains("No RDMA device named 'mlx5_7'");
-				assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
-					.containsOnlyKeys("roce", "tcp");
+			Health health = new RdmaHealthIndicator(device).health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
+				.contains("No RDMA device named 'mlx5_7'");
+			assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys("roce", "tcp");
 
-				MeterRegistry meters = new SimpleMeterRegistry();
-				new RdmaFlowMetrics(registry).bindTo(meters);
-				roce.expire();
-				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("device", "mlx5_7").tag("set", "roce")
-					.functionCounter().count()).isZero();
-				roce.expire();
-				assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "roce").functionCounter().count())
-					.isGreaterThan(1.0);
-				context.close();
-				assertThat(roce.counters().isClosed()).as("unavailable, not closed").isFalse();
-				device.close();
-			});
+			MeterRegistry meters = new SimpleMeterRegistry();
+			new RdmaFlowMetrics(registry).bindTo(meters);
+			roce.expire();
+			assertThat(meters.get(RdmaFlowMetrics.PACKETS)
+				.tag("device", "mlx5_7")
+				.tag("set", "roce")
+				.functionCounter()
+				.count()).isZero();
+			roce.expire();
+			assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "roce").functionCounter().count())
+				.isGreaterThan(1.0);
+			context.close();
+			assertThat(roce.counters().isClosed()).as("unavailable, not closed").isFalse();
+			device.close();
+		});
 	}
 
 	@Test
@@ -402,14 +411,13 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void unknownDeviceStartsUnavailableWhenAllowed() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false")
-			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.isAvailable()).isFalse();
-				assertThat(device.name()).isEqualTo("mlx5_7");
-				assertThat(device.backend()).isEqualTo("simulated");
-				assertThat(context.getBean(RdmaRegistry.class).devices()).containsExactly(device);
-			});
+		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(device.isAvailable()).isFalse();
+			assertThat(device.name()).isEqualTo("mlx5_7");
+			assertThat(device.backend()).isEqualTo("simulated");
+			assertThat(context.getBean(RdmaRegistry.class).devices()).containsExactly(device);
+		});
 	}
 
 	@Test
@@ -417,7 +425,8 @@ class RdmaAutoConfigurationSimulatedTests {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
 			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.port=0",
-					"rdma.counter-sets.bad.flow.destination-port=80", "rdma.counter-sets.bad.flow.source-ip=10.0.0.0/40")
+					"rdma.counter-sets.bad.flow.destination-port=80",
+					"rdma.counter-sets.bad.flow.source-ip=10.0.0.0/40")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
 					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
@@ -508,8 +517,8 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	/**
-	 * Imports every auto-configuration of the starter the way an application does, so that
-	 * the class conditions filter out the optional ones whose classes are missing.
+	 * Imports every auto-configuration of the starter the way an application does, so
+	 * that the class conditions filter out the optional ones whose classes are missing.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ RdmaAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,

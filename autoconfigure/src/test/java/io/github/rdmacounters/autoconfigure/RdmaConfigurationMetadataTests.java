@@ -15,10 +15,11 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.rdmacounters.core.LinkLayer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.ClassPathResource;
+
+import io.github.rdmacounters.core.LinkLayer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,8 +87,10 @@ class RdmaConfigurationMetadataTests {
 
 	@Test
 	void enumHintsOfferValidConstants() throws IOException {
-		assertThat(hintValues("rdma.backend")).containsExactlyInAnyOrderElementsOf(Arrays
-			.stream(RdmaProperties.Backend.values()).map((value) -> value.name().toLowerCase(Locale.ROOT)).toList());
+		assertThat(hintValues("rdma.backend"))
+			.containsExactlyInAnyOrderElementsOf(Arrays.stream(RdmaProperties.Backend.values())
+				.map((value) -> value.name().toLowerCase(Locale.ROOT))
+				.toList());
 		assertThat(hintValues("rdma.simulated.link-layer"))
 			.allSatisfy((value) -> assertThat(LinkLayer.valueOf(value.toUpperCase(Locale.ROOT))).isNotNull());
 	}
@@ -110,9 +113,9 @@ class RdmaConfigurationMetadataTests {
 	}
 
 	/**
-	 * Collect the names of the bindable leaf properties of a JavaBean properties type: nested
-	 * types of this package are followed, maps and lists of them are leaves (the metadata
-	 * describes a map, not its values).
+	 * Collect the names of the bindable leaf properties of a JavaBean properties type:
+	 * nested types of this package are followed, maps and lists of them are leaves (the
+	 * metadata describes a map, not its values).
 	 */
 	static void collect(String prefix, Class<?> type, Set<String> names) {
 		List<PropertyDescriptor> descriptors = new ArrayList<>();

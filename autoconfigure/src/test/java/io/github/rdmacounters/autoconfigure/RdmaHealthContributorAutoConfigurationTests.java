@@ -52,8 +52,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of())).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean("rdmaHealthContributor")).isInstanceOf(CompositeHealthContributor.class);
-			assertThat(context.getBean("rdmaHealthContributor", CompositeHealthContributor.class).stream())
-				.isEmpty();
+			assertThat(context.getBean("rdmaHealthContributor", CompositeHealthContributor.class).stream()).isEmpty();
 		});
 	}
 

@@ -46,17 +46,16 @@ class RdmaMetricsAutoConfigurationTests {
 				assertThat(context).hasSingleBean(RdmaFlowMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				context.getBean(RdmaFlowMetrics.class).bindTo(meters);
-				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
-					.isZero();
+				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count()).isZero();
 			});
 	}
 
 	@Test
 	void runWithBootPrometheusRegistryShouldServeFlowSeriesAsMetersWithCommonTags() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-					CompositeMeterRegistryAutoConfiguration.class, PrometheusMetricsExportAutoConfiguration.class,
-					RdmaMetricsAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+							PrometheusMetricsExportAutoConfiguration.class, RdmaMetricsAutoConfiguration.class))
 			.withUserConfiguration(RegistryConfiguration.class)
 			.withPropertyValues("management.metrics.tags.application=orders")
 			.run((context) -> {
@@ -64,8 +63,10 @@ class RdmaMetricsAutoConfigurationTests {
 				assertThat(prometheus.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
 					.isZero();
 				assertThat(prometheus.scrape()).contains("# TYPE rdma_flow_packets_total counter")
-					.contains("rdma_flow_packets_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0")
-					.contains("rdma_flow_read_failures_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
+					.contains(
+							"rdma_flow_packets_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0")
+					.contains(
+							"rdma_flow_read_failures_total{application=\"orders\",device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
 			});
 	}
 
@@ -122,8 +123,8 @@ class RdmaMetricsAutoConfigurationTests {
 					Map.of("port_rcv_data", 4000L, "port_xmit_data", 8000L, "out_of_buffer", 1L),
 					Map.of("port_rcv_data", "counters", "port_xmit_data", "counters", "out_of_buffer", "hw_counters"),
 					List.of());
-			PortCountersSnapshot snapshot = new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222",
-					"MT4125", "0c42:a103:0065:0f2c", List.of(port), Instant.now());
+			PortCountersSnapshot snapshot = new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
+					"0c42:a103:0065:0f2c", List.of(port), Instant.now());
 			PortCountersSource source = new PortCountersSource() {
 
 				@Override

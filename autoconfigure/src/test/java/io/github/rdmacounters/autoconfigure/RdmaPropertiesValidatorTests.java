@@ -6,17 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.IpPrefix;
-import io.github.rdmacounters.core.L4Protocol;
-import io.github.rdmacounters.core.MacAddress;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.ReadMode;
-import io.github.rdmacounters.core.DeviceDefinition;
-import io.github.rdmacounters.core.CounterSetDefinition;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -26,6 +15,18 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ClassPathResource;
+
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.IpPrefix;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.MacAddress;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.ReadMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -143,8 +144,7 @@ class RdmaPropertiesValidatorTests {
 	@Test
 	void portZeroIsRejectedNamingPropertyValueAndRange() {
 		this.values.put("rdma.port", "0");
-		assertThat(problems()).extracting(Problem::property, Problem::value)
-			.containsExactly(tuple("rdma.port", 0));
+		assertThat(problems()).extracting(Problem::property, Problem::value).containsExactly(tuple("rdma.port", 0));
 		assertThat(problems().get(0).requirement()).contains("1 or more");
 	}
 
@@ -232,8 +232,8 @@ class RdmaPropertiesValidatorTests {
 				assertThat(problem.property()).isEqualTo("rdma.read-cache-ttl");
 				assertThat(problem.requirement()).contains("at least 100ms", "one device read per set");
 			});
-			assertThat(ex).hasMessageContaining("rdma.read-cache-ttl=" + Duration.parse(
-					ttl.equals("99ms") ? "PT0.099S" : "PT0S"));
+			assertThat(ex).hasMessageContaining(
+					"rdma.read-cache-ttl=" + Duration.parse(ttl.equals("99ms") ? "PT0.099S" : "PT0S"));
 		}
 	}
 

@@ -14,16 +14,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.ClassPathResource;
 
+import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the configuration reference in the README lists every {@code rdma} property, no
- * property that does not exist, and the defaults the metadata records.
+ * Tests that the configuration reference in the README lists every {@code rdma} property,
+ * no property that does not exist, and the defaults the metadata records.
  *
  * @author rdma-counters
  */

@@ -82,8 +82,8 @@ abstract class AbstractEndToEndTests {
 	abstract void failAlways(RunningApplication app, String verb, int errno);
 
 	/**
-	 * Assert that the closed application left nothing allocated and made no call on a freed
-	 * object.
+	 * Assert that the closed application left nothing allocated and made no call on a
+	 * freed object.
 	 * @param app the closed application
 	 */
 	abstract void assertReleased(RunningApplication app);
@@ -238,7 +238,8 @@ abstract class AbstractEndToEndTests {
 	}
 
 	@Test
-	void missingDeviceAllowedAtStartupIsDownInHealthAndKeepsItsSetsUnavailableInTheEndpointAndPrometheus() throws Exception {
+	void missingDeviceAllowedAtStartupIsDownInHealthAndKeepsItsSetsUnavailableInTheEndpointAndPrometheus()
+			throws Exception {
 		RunningApplication app = start(Map.of("rdma.device", "mlx5_9", "rdma.fail-on-unavailable", "false"));
 
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
@@ -334,8 +335,7 @@ abstract class AbstractEndToEndTests {
 		assertThat(endpoint.rdma().getDevices().get(deviceName()).isAvailable()).isFalse();
 	}
 
-	private static void scrapeOverHttp(RunningApplication app, AtomicInteger serverErrors)
-			throws InterruptedException {
+	private static void scrapeOverHttp(RunningApplication app, AtomicInteger serverErrors) throws InterruptedException {
 		for (String path : List.of("/actuator/prometheus", "/actuator/rdma", "/actuator/health")) {
 			try {
 				int status = app.get(path).statusCode();
@@ -361,8 +361,8 @@ abstract class AbstractEndToEndTests {
 	}
 
 	/**
-	 * Wait until reads cached before a change (traffic, an injected failure) have expired,
-	 * so that the next request reads the device and sysfs again.
+	 * Wait until reads cached before a change (traffic, an injected failure) have
+	 * expired, so that the next request reads the device and sysfs again.
 	 */
 	static void awaitReadCacheExpiry() {
 		try {

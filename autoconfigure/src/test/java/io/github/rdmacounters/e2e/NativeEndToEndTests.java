@@ -41,8 +41,8 @@ class NativeEndToEndTests extends AbstractEndToEndTests {
 		fake.reset();
 		fake.device(deviceName()).add();
 		writeSysfsTree();
-		return Map.of("rdma.backend", "native", "rdma.native.library", fake.libraryPath(), "rdma.device",
-				deviceName(), "rdma.port-counters.sysfs-root", this.sysfs.toString());
+		return Map.of("rdma.backend", "native", "rdma.native.library", fake.libraryPath(), "rdma.device", deviceName(),
+				"rdma.port-counters.sysfs-root", this.sysfs.toString());
 	}
 
 	@Test

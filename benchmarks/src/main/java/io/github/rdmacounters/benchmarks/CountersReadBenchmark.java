@@ -7,15 +7,6 @@ import com.sun.jna.Function;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
-
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.L4Protocol;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.RdmaDevice;
-import io.github.rdmacounters.core.ReadMode;
-import io.github.rdmacounters.testsupport.FakeVerbs;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -26,12 +17,21 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+
 /**
- * Cost of one read of a 2-counter set (packets and bytes of a RoCEv2 flow) through the JNA
- * binding, against the fake libibverbs, beside the cheapest JNA calls of an empty native
- * function in the same run: direct mapping, a {@link Function} call (the route the binding
- * uses for the inline verbs) and an interface-mapped call. Run with {@code -prof gc} to see the
- * bytes allocated per read.
+ * Cost of one read of a 2-counter set (packets and bytes of a RoCEv2 flow) through the
+ * JNA binding, against the fake libibverbs, beside the cheapest JNA calls of an empty
+ * native function in the same run: direct mapping, a {@link Function} call (the route the
+ * binding uses for the inline verbs) and an interface-mapped call. Run with
+ * {@code -prof gc} to see the bytes allocated per read.
  *
  * @author rdma-counters
  */
@@ -67,8 +67,9 @@ public class CountersReadBenchmark {
 		this.counters = this.device.createCounters();
 		this.counters.attach(CounterType.PACKETS, 0);
 		this.counters.attach(CounterType.BYTES, 1);
-		this.device.createFlow(1, FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(Packet.ROCE_V2_PORT)
-			.build(), this.counters);
+		this.device.createFlow(1,
+				FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(Packet.ROCE_V2_PORT).build(),
+				this.counters);
 		this.fake.deliver("mlx5_0", 1, Packet.udp(InetAddress.getByName("192.168.10.1"), 49152,
 				InetAddress.getByName("192.168.10.2"), Packet.ROCE_V2_PORT, 1024));
 		Native.register(DirectNoop.class, this.fake.libraryPath());
@@ -76,8 +77,8 @@ public class CountersReadBenchmark {
 		this.noopInterface = Native.load(this.fake.libraryPath(), NoopLibrary.class);
 		this.counters.read(this.values, ReadMode.FRESH);
 		if (this.values[0] != 1 || this.values[1] != 1024) {
-			throw new IllegalStateException("Expected 1 packet of 1024 bytes, read " + this.values[0] + ", "
-					+ this.values[1]);
+			throw new IllegalStateException(
+					"Expected 1 packet of 1024 bytes, read " + this.values[0] + ", " + this.values[1]);
 		}
 	}
 

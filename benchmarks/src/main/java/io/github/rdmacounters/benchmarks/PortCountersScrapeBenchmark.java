@@ -33,9 +33,10 @@ import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 /**
  * Cost of one port counters scrape: a snapshot (cache time-to-live 0, so every call reads
  * every file) of a 2-port device with 100 counter files (21 IB PMA counters and 29 mlx5
- * {@code hw_counters} per port) plus the state, rate and device files, on a temporary tree
- * laid out like {@code /sys/class/infiniband}. A second benchmark reads the same layout from
- * the simulated device's in-memory tree, which isolates the parsing from the file system.
+ * {@code hw_counters} per port) plus the state, rate and device files, on a temporary
+ * tree laid out like {@code /sys/class/infiniband}. A second benchmark reads the same
+ * layout from the simulated device's in-memory tree, which isolates the parsing from the
+ * file system.
  *
  * @author rdma-counters
  */
@@ -98,11 +99,7 @@ public class PortCountersScrapeBenchmark {
 		}
 		this.fileSystem = new SysfsPortCountersSource(DEVICE, new FileSystemSysfsTree(this.root), Duration.ZERO,
 				Clock.systemUTC());
-		int counters = this.fileSystem.snapshot()
-			.ports()
-			.stream()
-			.mapToInt((port) -> port.counters().size())
-			.sum();
+		int counters = this.fileSystem.snapshot().ports().stream().mapToInt((port) -> port.counters().size()).sum();
 		if (counters != 2 * (PMA_COUNTERS.size() + HW_COUNTERS.size())) {
 			throw new IllegalStateException("Expected 100 counters, read " + counters);
 		}

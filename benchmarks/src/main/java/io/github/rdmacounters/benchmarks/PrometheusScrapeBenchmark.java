@@ -47,19 +47,21 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 /**
- * Cost of one Prometheus scrape ({@link PrometheusMeterRegistry#scrape()}) of a registry with
- * the JVM meters a Spring Boot application has, without counter sets ({@code sets=0}) and with
- * 1,000 counter sets on the simulated device ({@code sets=1000}, 3,000 series) bound by
- * {@link RdmaFlowMetrics}, which serves them to the Prometheus registry through its collector.
- * Before every scrape, outside the measured time, the sets' memoised reads are expired, so each
- * scrape reads every set exactly once, as scrapes further apart than the read cache
- * time-to-live do. The added cost is the difference between the two.
+ * Cost of one Prometheus scrape ({@link PrometheusMeterRegistry#scrape()}) of a registry
+ * with the JVM meters a Spring Boot application has, without counter sets
+ * ({@code sets=0}) and with 1,000 counter sets on the simulated device
+ * ({@code sets=1000}, 3,000 series) bound by {@link RdmaFlowMetrics}, which serves them
+ * to the Prometheus registry through its collector. Before every scrape, outside the
+ * measured time, the sets' memoised reads are expired, so each scrape reads every set
+ * exactly once, as scrapes further apart than the read cache time-to-live do. The added
+ * cost is the difference between the two.
  * <p>
  * {@link #scrapeConstantSeries} is the control: the same registry with the same 3,000
  * series names and tags as Micrometer function counters over constant values (the same
- * values the sets hold), without counter sets behind them. It is what Micrometer's own meters
- * and the Prometheus text format cost for that many series, which is how the flow series were
- * served before the collector. The set-up checks that both give the same flow series text.
+ * values the sets hold), without counter sets behind them. It is what Micrometer's own
+ * meters and the Prometheus text format cost for that many series, which is how the flow
+ * series were served before the collector. The set-up checks that both give the same flow
+ * series text.
  *
  * @author rdma-counters
  */
@@ -132,8 +134,8 @@ public class PrometheusScrapeBenchmark {
 		this.metrics = new RdmaFlowMetrics(new RdmaRegistry(List.of(this.managedDevice)));
 		this.metrics.bindTo(this.registry);
 		String check = this.registry.scrape();
-		if (this.sets > 0 && !check.contains("rdma_flow_packets_total{device=\"" + device.name()
-				+ "\",port=\"1\",set=\"set-0\"} 1.0")) {
+		if (this.sets > 0 && !check
+			.contains("rdma_flow_packets_total{device=\"" + device.name() + "\",port=\"1\",set=\"set-0\"} 1.0")) {
 			throw new IllegalStateException("The scrape does not show the simulated traffic");
 		}
 		if (!flowLines(check).equals(flowLines(this.constantRegistry.scrape()))) {
@@ -142,8 +144,9 @@ public class PrometheusScrapeBenchmark {
 	}
 
 	/**
-	 * Expire the memoised read of every set before each scrape, outside the measured time: a
-	 * scrape further apart from the last than the read cache time-to-live finds them expired.
+	 * Expire the memoised read of every set before each scrape, outside the measured
+	 * time: a scrape further apart from the last than the read cache time-to-live finds
+	 * them expired.
 	 */
 	@Setup(Level.Invocation)
 	public void expireReads() {
@@ -162,7 +165,8 @@ public class PrometheusScrapeBenchmark {
 	}
 
 	/**
-	 * Control: scrape the same number of series over constant values, with no set behind them.
+	 * Control: scrape the same number of series over constant values, with no set behind
+	 * them.
 	 * @return the scrape text
 	 */
 	@Benchmark

@@ -10,13 +10,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * A named set of counters that one flow feeds, as configured by the user, with a memoised
  * reader: however many meters, endpoint calls and health checks ask within
- * {@code readCacheTtl}, the device is read once. Concurrent callers wait for the one read in
- * flight and share its result.
+ * {@code readCacheTtl}, the device is read once. Concurrent callers wait for the one read
+ * in flight and share its result.
  * <p>
- * The set owns its {@link Counters} and its {@link Flow}; {@link #close()} destroys the flow,
- * then the counters. A read that finds the counters closed (the context is shutting down) is
- * not a failed read: it returns the last reading, marked {@linkplain CounterSetReading#isClosed()
- * closed}, and leaves {@link #failedReads()} alone.
+ * The set owns its {@link Counters} and its {@link Flow}; {@link #close()} destroys the
+ * flow, then the counters. A read that finds the counters closed (the context is shutting
+ * down) is not a failed read: it returns the last reading, marked
+ * {@linkplain CounterSetReading#isClosed() closed}, and leaves {@link #failedReads()}
+ * alone.
  *
  * @author rdma-counters
  */
@@ -61,7 +62,8 @@ public final class CounterSet implements AutoCloseable {
 	 * @param indexes the counter index of each counter type in the set
 	 * @param readMode how the counters are read
 	 * @param counters the counters, owned by this set from now on
-	 * @param readCacheTtl how long a read is reused; {@link Duration#ZERO} reads every time
+	 * @param readCacheTtl how long a read is reused; {@link Duration#ZERO} reads every
+	 * time
 	 * @param clock the clock that stamps reads
 	 */
 	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
@@ -143,10 +145,11 @@ public final class CounterSet implements AutoCloseable {
 	}
 
 	/**
-	 * Return the latest reading, reading the device if the last read is older than the cache
-	 * time-to-live. Never throws for a failed read: the reading then carries the failure and
-	 * the last values read successfully (counters stay monotonic). Once the counters are
-	 * closed, returns the last reading marked closed without counting a failure.
+	 * Return the latest reading, reading the device if the last read is older than the
+	 * cache time-to-live. Never throws for a failed read: the reading then carries the
+	 * failure and the last values read successfully (counters stay monotonic). Once the
+	 * counters are closed, returns the last reading marked closed without counting a
+	 * failure.
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
@@ -201,8 +204,9 @@ public final class CounterSet implements AutoCloseable {
 	}
 
 	/**
-	 * Let the next {@link #read()} read the device whatever the cache time-to-live, as if the
-	 * last read had just expired. For benchmarks and tests that need one read per round.
+	 * Let the next {@link #read()} read the device whatever the cache time-to-live, as if
+	 * the last read had just expired. For benchmarks and tests that need one read per
+	 * round.
 	 */
 	public void expire() {
 		synchronized (this.readLock) {
@@ -223,13 +227,13 @@ public final class CounterSet implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " (" + this.spec.describe()
-				+ ")";
+		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " ("
+				+ this.spec.describe() + ")";
 	}
 
 	/**
-	 * Return the time-to-live in nanoseconds, capped at about 73 years so that arithmetic on
-	 * {@link System#nanoTime()} values cannot overflow.
+	 * Return the time-to-live in nanoseconds, capped at about 73 years so that arithmetic
+	 * on {@link System#nanoTime()} values cannot overflow.
 	 */
 	private static long saturatedNanos(Duration duration) {
 		long cap = Long.MAX_VALUE / 4;

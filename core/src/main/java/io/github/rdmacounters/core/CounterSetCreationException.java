@@ -1,6 +1,5 @@
 package io.github.rdmacounters.core;
 
-
 /**
  * A configured counter set could not be created on its device; the cause says which verb
  * failed.

@@ -2,7 +2,6 @@ package io.github.rdmacounters.core;
 
 import java.util.Map;
 
-
 /**
  * A validated counter set: what {@code rdma.counter-sets.<name>} asks for.
  *

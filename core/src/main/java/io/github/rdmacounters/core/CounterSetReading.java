@@ -6,8 +6,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One read of a {@link CounterSet}: the values, when they were read, and the failure if the
- * read failed (then the values are the last good ones).
+ * One read of a {@link CounterSet}: the values, when they were read, and the failure if
+ * the read failed (then the values are the last good ones).
  *
  * @author rdma-counters
  */
@@ -21,7 +21,9 @@ public final class CounterSetReading {
 
 	private final Instant readAt;
 
-	/** The {@link System#nanoTime()} the reading was taken at, for the set's read cache. */
+	/**
+	 * The {@link System#nanoTime()} the reading was taken at, for the set's read cache.
+	 */
 	private final long nanos;
 
 	private final @Nullable RuntimeException failure;
@@ -122,10 +124,10 @@ public final class CounterSetReading {
 	}
 
 	/**
-	 * Return whether the set's counters were closed when this reading was asked for, usually
-	 * because the application is shutting down. A closed reading repeats the last reading (or,
-	 * before any, zeroes with the {@link RdmaClosedException} as failure) and is not counted
-	 * as a failed read.
+	 * Return whether the set's counters were closed when this reading was asked for,
+	 * usually because the application is shutting down. A closed reading repeats the last
+	 * reading (or, before any, zeroes with the {@link RdmaClosedException} as failure)
+	 * and is not counted as a failed read.
 	 * @return {@code true} if the counters are closed
 	 */
 	public boolean isClosed() {

@@ -3,15 +3,16 @@ package io.github.rdmacounters.core;
 import java.util.List;
 
 /**
- * A counters handle ({@code struct ibv_counters}): counter points attached at indexes, bound
- * to at most one flow, read into an array.
+ * A counters handle ({@code struct ibv_counters}): counter points attached at indexes,
+ * bound to at most one flow, read into an array.
  * <p>
- * Semantics follow mlx5 and the kernel: points are attached statically, while the handle is
- * bound to no flow ({@code EBUSY} while a flow is bound; once that flow is destroyed the
- * handle may take points and a flow again, keeping the values counted so far); attaching the same index twice aggregates the two
- * values; reading a handle bound to no flow fails with {@code EINVAL}. {@link #close()}
- * destroys the flow bound to this handle first, then the handle. After close every method
- * throws {@link RdmaClosedException} without a native call. Thread-safe.
+ * Semantics follow mlx5 and the kernel: points are attached statically, while the handle
+ * is bound to no flow ({@code EBUSY} while a flow is bound; once that flow is destroyed
+ * the handle may take points and a flow again, keeping the values counted so far);
+ * attaching the same index twice aggregates the two values; reading a handle bound to no
+ * flow fails with {@code EINVAL}. {@link #close()} destroys the flow bound to this handle
+ * first, then the handle. After close every method throws {@link RdmaClosedException}
+ * without a native call. Thread-safe.
  *
  * @author rdma-counters
  */
@@ -45,7 +46,8 @@ public interface Counters extends AutoCloseable {
 	/**
 	 * Read the values into the caller's array ({@code ibv_read_counters}); no allocation.
 	 * Slots beyond {@link #size()} are left untouched. A shorter array fails with
-	 * {@code EINVAL}, as on mlx5 and the kernel, and never has more than its length written.
+	 * {@code EINVAL}, as on mlx5 and the kernel, and never has more than its length
+	 * written.
 	 * @param values the destination; its length must be at least {@link #size()}
 	 * @param mode whether the provider may return cached values
 	 */

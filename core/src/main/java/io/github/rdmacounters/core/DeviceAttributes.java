@@ -14,7 +14,8 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, int vendor
 		int physicalPortCount, long capabilityFlags) {
 
 	/**
-	 * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}: the device can steer packets by flow specs.
+	 * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}: the device can steer packets by flow
+	 * specs.
 	 */
 	public static final long MANAGED_FLOW_STEERING = 1L << 29;
 

@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  * @param device the device name, or {@code null} to use the only device there is
  * @param port the port number
  * @param counterSets the counter sets to create
- * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for messages
+ * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for
+ * messages
  */
-public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets, String propertyPrefix) {
+public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets,
+		String propertyPrefix) {
 
 }

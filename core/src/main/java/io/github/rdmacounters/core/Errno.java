@@ -80,11 +80,13 @@ public final class Errno {
 	 */
 	public static String describe(int errno) {
 		String name = name(errno);
-		return name.startsWith("E") ? name + " (" + errno + ") " + message(errno) : "errno " + errno + " (" + message(errno) + ")";
+		return name.startsWith("E") ? name + " (" + errno + ") " + message(errno)
+				: "errno " + errno + " (" + message(errno) + ")";
 	}
 
 	/**
-	 * Return the system's message for an errno value, as glibc's {@code strerror} gives it.
+	 * Return the system's message for an errno value, as glibc's {@code strerror} gives
+	 * it.
 	 * @param errno the errno value
 	 * @return the message
 	 */

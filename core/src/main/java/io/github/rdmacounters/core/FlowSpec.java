@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a steering flow matches: Ethernet fields, an IPv4 or IPv6 source and destination
- * prefix, a TCP or UDP source and destination port; plus the flow's priority and whether it
- * leaves the packet to the kernel ({@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}). Fields left
+ * prefix, a TCP or UDP source and destination port; plus the flow's priority and whether
+ * it leaves the packet to the kernel ({@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}). Fields left
  * {@code null} match anything. Immutable; built with {@link #builder()}.
  *
  * @author rdma-counters
@@ -276,8 +276,7 @@ public final class FlowSpec {
 	@Override
 	public int hashCode() {
 		return Objects.hash(this.etherType, this.sourceMac, this.destinationMac, this.vlanId, this.sourceIp,
-				this.destinationIp, this.protocol, this.sourcePort, this.destinationPort, this.priority,
-				this.dontTrap);
+				this.destinationIp, this.protocol, this.sourcePort, this.destinationPort, this.priority, this.dontTrap);
 	}
 
 	@Override
@@ -442,7 +441,8 @@ public final class FlowSpec {
 		 * Validate and build the spec.
 		 * @return the spec
 		 * @throws IllegalArgumentException if ports are set without a protocol, the two
-		 * prefixes are of different families, or the Ethernet type contradicts the prefixes
+		 * prefixes are of different families, or the Ethernet type contradicts the
+		 * prefixes
 		 */
 		public FlowSpec build() {
 			if ((this.sourcePort != null || this.destinationPort != null) && this.protocol == null) {

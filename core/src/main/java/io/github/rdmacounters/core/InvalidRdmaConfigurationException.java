@@ -6,8 +6,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One or more {@code rdma.*} properties have values that cannot work. Each problem names the
- * property, the value and what is allowed.
+ * One or more {@code rdma.*} properties have values that cannot work. Each problem names
+ * the property, the value and what is allowed.
  *
  * @author rdma-counters
  */
@@ -22,7 +22,8 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 	 * @param problems the problems, at least one
 	 */
 	public InvalidRdmaConfigurationException(List<Problem> problems) {
-		super("Invalid RDMA configuration: " + problems.stream().map(Problem::toString).collect(Collectors.joining("; ")));
+		super("Invalid RDMA configuration: "
+				+ problems.stream().map(Problem::toString).collect(Collectors.joining("; ")));
 		this.problems = List.copyOf(problems);
 	}
 
@@ -47,7 +48,8 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 	/**
 	 * A property value that cannot work.
 	 *
-	 * @param property the full property name, e.g. {@code rdma.counter-sets.roce.flow.protocol}
+	 * @param property the full property name, e.g.
+	 * {@code rdma.counter-sets.roce.flow.protocol}
 	 * @param value the value as bound, or {@code null} when it is missing
 	 * @param requirement what is allowed
 	 */

@@ -15,8 +15,8 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 	public IpPrefix {
 		int max = bits(address);
 		if (prefixLength < 0 || prefixLength > max) {
-			throw new IllegalArgumentException("Prefix length of " + format(address) + " must be 0 to " + max
-					+ ", but was " + prefixLength);
+			throw new IllegalArgumentException(
+					"Prefix length of " + format(address) + " must be 0 to " + max + ", but was " + prefixLength);
 		}
 	}
 
@@ -25,8 +25,8 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 	 * Only numeric addresses are accepted: no name is resolved.
 	 * @param text the prefix
 	 * @return the prefix
-	 * @throws IllegalArgumentException if the text is not a numeric address with an optional
-	 * prefix length
+	 * @throws IllegalArgumentException if the text is not a numeric address with an
+	 * optional prefix length
 	 */
 	public static IpPrefix parse(String text) {
 		String trimmed = text.trim();
@@ -95,8 +95,8 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 	/**
 	 * Return whether an address lies in this prefix.
 	 * @param candidate the address
-	 * @return {@code true} if the families agree and the first {@code prefixLength} bits are
-	 * equal
+	 * @return {@code true} if the families agree and the first {@code prefixLength} bits
+	 * are equal
 	 */
 	public boolean contains(InetAddress candidate) {
 		byte[] own = this.address.getAddress();
@@ -114,8 +114,8 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 	}
 
 	/**
-	 * Format an address compactly: dotted quad for IPv4, RFC 5952 form for IPv6 (longest run
-	 * of zero groups as {@code ::}).
+	 * Format an address compactly: dotted quad for IPv4, RFC 5952 form for IPv6 (longest
+	 * run of zero groups as {@code ::}).
 	 * @param address the address
 	 * @return the text
 	 */

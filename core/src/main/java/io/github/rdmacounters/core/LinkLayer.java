@@ -5,7 +5,9 @@ package io.github.rdmacounters.core;
  */
 public enum LinkLayer {
 
-	/** {@code IBV_LINK_LAYER_UNSPECIFIED}: reported by old providers, means InfiniBand. */
+	/**
+	 * {@code IBV_LINK_LAYER_UNSPECIFIED}: reported by old providers, means InfiniBand.
+	 */
 	UNSPECIFIED(0),
 	/** {@code IBV_LINK_LAYER_INFINIBAND}. */
 	INFINIBAND(1),

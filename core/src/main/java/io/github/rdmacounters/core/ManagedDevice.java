@@ -7,12 +7,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A device the application asked for, with what the application made of it: the opened
- * device (or why it is unavailable), the configured port, the counter sets counting on it and
- * the source of its port counters. One per configured device; the unit that the endpoint,
- * health indicator and meters report on.
+ * device (or why it is unavailable), the configured port, the counter sets counting on it
+ * and the source of its port counters. One per configured device; the unit that the
+ * endpoint, health indicator and meters report on.
  * <p>
- * Closing it closes the counter sets (flows, then counters), then the device, which closes its
- * queue pair, completion queue and protection domain.
+ * Closing it closes the counter sets (flows, then counters), then the device, which
+ * closes its queue pair, completion queue and protection domain.
  *
  * @author rdma-counters
  */
@@ -74,9 +74,9 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
-	 * Create a placeholder for a device the application was allowed to start without, that
-	 * still reports the port counters and port state it can read, e.g. from sysfs when the
-	 * verbs library cannot be loaded.
+	 * Create a placeholder for a device the application was allowed to start without,
+	 * that still reports the port counters and port state it can read, e.g. from sysfs
+	 * when the verbs library cannot be loaded.
 	 * @param name the configured device name, or a description such as {@code (any)}
 	 * @param backend the backend name
 	 * @param port the configured port
@@ -90,16 +90,17 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
-	 * Create a placeholder for a device the application was allowed to start without, that
-	 * keeps its configured counter sets so that they are still listed, read (every read fails
-	 * with the reason) and measured; and still reports the port counters it can read.
+	 * Create a placeholder for a device the application was allowed to start without,
+	 * that keeps its configured counter sets so that they are still listed, read (every
+	 * read fails with the reason) and measured; and still reports the port counters it
+	 * can read.
 	 * @param name the configured device name, or a description such as {@code (any)}
 	 * @param backend the backend name
 	 * @param port the configured port
 	 * @param cause why it is unavailable
 	 * @param portCounters where its port counters come from, or {@code null} if nowhere
-	 * @param counterSets the configured sets, whose counters fail every read with the reason,
-	 * owned by this object from now on
+	 * @param counterSets the configured sets, whose counters fail every read with the
+	 * reason, owned by this object from now on
 	 * @return the placeholder
 	 */
 	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,

@@ -11,15 +11,17 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Opens the device of a {@link DeviceDefinition} and creates its counter sets: for each set a
- * counters handle with its points attached, then the flow that feeds it. On failure
- * everything created so far is closed again, in reverse order, before the failure is thrown.
+ * Opens the device of a {@link DeviceDefinition} and creates its counter sets: for each
+ * set a counters handle with its points attached, then the flow that feeds it. On failure
+ * everything created so far is closed again, in reverse order, before the failure is
+ * thrown.
  * <p>
- * When the application may start without the device ({@code fail-on-unavailable=false}), a
- * device that cannot be opened becomes an unavailable {@link ManagedDevice} that keeps its port
- * counters source and its configured sets (whose reads fail with the reason), and a set that cannot be created on an opened device (a provider without
- * flow counters, a flow that is not permitted) becomes an unavailable set whose reads fail
- * with the reason, while the device, its port counters and the other sets stay in service.
+ * When the application may start without the device ({@code fail-on-unavailable=false}),
+ * a device that cannot be opened becomes an unavailable {@link ManagedDevice} that keeps
+ * its port counters source and its configured sets (whose reads fail with the reason),
+ * and a set that cannot be created on an opened device (a provider without flow counters,
+ * a flow that is not permitted) becomes an unavailable set whose reads fail with the
+ * reason, while the device, its port counters and the other sets stay in service.
  *
  * @author rdma-counters
  */
@@ -45,7 +47,8 @@ public final class ManagedDeviceFactory {
 	 * @param backend the backend that opens devices
 	 * @param readCacheTtl how long a read of a counter set is reused
 	 * @param clock the clock that stamps reads
-	 * @param portCounters the port counters source of a device name, or {@code null} for none
+	 * @param portCounters the port counters source of a device name, or {@code null} for
+	 * none
 	 */
 	public ManagedDeviceFactory(RdmaBackend backend, Duration readCacheTtl, Clock clock,
 			Function<String, @Nullable PortCountersSource> portCounters) {
@@ -58,8 +61,8 @@ public final class ManagedDeviceFactory {
 	/**
 	 * Open the planned device and create its counter sets.
 	 * @param plan the validated configuration
-	 * @param failOnUnavailable whether a missing or unsupported device fails; otherwise an
-	 * unavailable device is returned
+	 * @param failOnUnavailable whether a missing or unsupported device fails; otherwise
+	 * an unavailable device is returned
 	 * @return the managed device
 	 */
 	public ManagedDevice create(DeviceDefinition plan, boolean failOnUnavailable) {
@@ -159,9 +162,8 @@ public final class ManagedDeviceFactory {
 	private static void checkPort(RdmaDevice device, DeviceDefinition plan) {
 		int ports = device.queryDevice().physicalPortCount();
 		if (plan.port() > ports) {
-			throw new InvalidRdmaConfigurationException(plan.propertyPrefix() + ".port", plan.port(),
-					"must be 1 to " + ports + ": " + device.name() + " has " + ports
-							+ ((ports == 1) ? " port" : " ports"));
+			throw new InvalidRdmaConfigurationException(plan.propertyPrefix() + ".port", plan.port(), "must be 1 to "
+					+ ports + ": " + device.name() + " has " + ports + ((ports == 1) ? " port" : " ports"));
 		}
 	}
 
@@ -185,8 +187,8 @@ public final class ManagedDeviceFactory {
 
 	private CounterSet unavailableSet(RdmaDevice device, DeviceDefinition plan, CounterSetDefinition definition,
 			CounterSetCreationException cause) {
-		logger.log(Level.WARNING, "Starting without RDMA counter set '" + definition.name() + "' (" + plan.propertyPrefix()
-				+ ".fail-on-unavailable=false): " + cause.getMessage());
+		logger.log(Level.WARNING, "Starting without RDMA counter set '" + definition.name() + "' ("
+				+ plan.propertyPrefix() + ".fail-on-unavailable=false): " + cause.getMessage());
 		Counters counters = UnavailableCounters.setUnavailable(definition.name(), device.name(), cause);
 		return new CounterSet(definition.name(), device.name(), plan.port(), definition.spec(), definition.indexes(),
 				definition.readMode(), counters, this.readCacheTtl, this.clock);

@@ -2,9 +2,9 @@ package io.github.rdmacounters.core;
 
 import java.util.List;
 
-
 /**
- * {@code rdma.device} is not set and the backend does not see exactly one device to choose.
+ * {@code rdma.device} is not set and the backend does not see exactly one device to
+ * choose.
  *
  * @author rdma-counters
  */

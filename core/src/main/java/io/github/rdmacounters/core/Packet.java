@@ -6,8 +6,8 @@ import java.net.InetAddress;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A packet to deliver to a simulated or fake device: the header fields flows match on and its
- * length on the wire.
+ * A packet to deliver to a simulated or fake device: the header fields flows match on and
+ * its length on the wire.
  *
  * @param sourceMac the source MAC
  * @param destinationMac the destination MAC
@@ -95,8 +95,8 @@ public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable 
 	 * @return the packet
 	 */
 	public Packet withVlan(int vlan) {
-		return new Packet(this.sourceMac, this.destinationMac, vlan, this.etherType, this.sourceIp,
-				this.destinationIp, this.ipProtocol, this.sourcePort, this.destinationPort, this.length);
+		return new Packet(this.sourceMac, this.destinationMac, vlan, this.etherType, this.sourceIp, this.destinationIp,
+				this.ipProtocol, this.sourcePort, this.destinationPort, this.length);
 	}
 
 }

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param linkLayer the link layer
  * @param activeMtu the active MTU in bytes (256 to 4096)
  * @param activeSpeed the raw {@code active_speed} code (rdma-core v44's {@code struct
- * ibv_port_attr} has no {@code active_speed_ex}; the XDR code 256 is accepted for providers
- * that report it)
+ * ibv_port_attr} has no {@code active_speed_ex}; the XDR code 256 is accepted for
+ * providers that report it)
  * @param activeWidth the raw {@code active_width} code
  */
 public record PortAttributes(int port, PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
@@ -21,8 +21,8 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 	/**
 	 * Return the physical state the way the kernel names it in sysfs {@code phys_state}
 	 * ({@code 5: LinkUp}), e.g. {@code LinkUp} or {@code Phy Test}.
-	 * @return the name of the physical state, {@code <unknown>} for a code the kernel does not
-	 * name
+	 * @return the name of the physical state, {@code <unknown>} for a code the kernel
+	 * does not name
 	 */
 	public String physicalStateName() {
 		return physicalStateName(this.physicalState);
@@ -49,8 +49,8 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 	}
 
 	/**
-	 * Return the number of lanes ({@code 1X}, {@code 2X}, {@code 4X}, {@code 8X}, {@code 12X}),
-	 * or 0 if unknown.
+	 * Return the number of lanes ({@code 1X}, {@code 2X}, {@code 4X}, {@code 8X},
+	 * {@code 12X}), or 0 if unknown.
 	 * @return the lane count
 	 */
 	public int lanes() {
@@ -92,10 +92,11 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 
 	/**
 	 * Return the rate the way the kernel prints it in sysfs {@code rate}, e.g.
-	 * {@code 100 Gb/sec (4X EDR)}, {@code 25 Gb/sec (1X EDR)} or {@code 2.5 Gb/sec (1X SDR)}.
-	 * Like the kernel, an unknown speed code is shown as SDR.
-	 * @return the rate text, or {@code null} if the width code is unknown (the kernel then
-	 * fails the read with {@code EINVAL})
+	 * {@code 100 Gb/sec (4X EDR)}, {@code 25 Gb/sec (1X EDR)} or
+	 * {@code 2.5 Gb/sec (1X SDR)}. Like the kernel, an unknown speed code is shown as
+	 * SDR.
+	 * @return the rate text, or {@code null} if the width code is unknown (the kernel
+	 * then fails the read with {@code EINVAL})
 	 */
 	public @Nullable String rateText() {
 		int lanes = lanes();

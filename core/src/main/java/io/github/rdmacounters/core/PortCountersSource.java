@@ -2,9 +2,9 @@ package io.github.rdmacounters.core;
 
 /**
  * Where the port counters and device information of one device come from: sysfs
- * ({@code /sys/class/infiniband/<dev>}) for a real device, the simulated device's own tree
- * for the simulator. Implementations read each file once per {@link #snapshot()} and memoise
- * the result for their cache time-to-live.
+ * ({@code /sys/class/infiniband/<dev>}) for a real device, the simulated device's own
+ * tree for the simulator. Implementations read each file once per {@link #snapshot()} and
+ * memoise the result for their cache time-to-live.
  *
  * @author rdma-counters
  */

@@ -3,15 +3,16 @@ package io.github.rdmacounters.core;
 import java.util.List;
 
 /**
- * Entry point of one way to reach RDMA devices: the native libibverbs binding or the simulated
- * device.
+ * Entry point of one way to reach RDMA devices: the native libibverbs binding or the
+ * simulated device.
  *
  * @author rdma-counters
  */
 public interface RdmaBackend {
 
 	/**
-	 * Return the name of this backend as shown to users ({@code native} or {@code simulated}).
+	 * Return the name of this backend as shown to users ({@code native} or
+	 * {@code simulated}).
 	 * @return the backend name
 	 */
 	String name();

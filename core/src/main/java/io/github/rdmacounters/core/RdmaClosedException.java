@@ -1,7 +1,8 @@
 package io.github.rdmacounters.core;
 
 /**
- * A call on an object that was closed, or whose device was closed. No native call was made.
+ * A call on an object that was closed, or whose device was closed. No native call was
+ * made.
  */
 public class RdmaClosedException extends IllegalStateException {
 

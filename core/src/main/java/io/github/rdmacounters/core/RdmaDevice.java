@@ -1,14 +1,15 @@
 package io.github.rdmacounters.core;
 
 /**
- * An opened RDMA device context ({@code struct ibv_context}) and the objects created from it.
+ * An opened RDMA device context ({@code struct ibv_context}) and the objects created from
+ * it.
  * <p>
- * The device owns everything created through it. {@link #close()} closes those children first,
- * in the order rdma-core requires (flows, counters, queue pair, completion queue, protection
- * domain), then the device itself. After close every method throws
- * {@link RdmaClosedException} and no native call is made. Implementations are thread-safe:
- * a call racing {@link #close()} either completes before the native objects are destroyed or
- * fails with {@link RdmaClosedException}.
+ * The device owns everything created through it. {@link #close()} closes those children
+ * first, in the order rdma-core requires (flows, counters, queue pair, completion queue,
+ * protection domain), then the device itself. After close every method throws
+ * {@link RdmaClosedException} and no native call is made. Implementations are
+ * thread-safe: a call racing {@link #close()} either completes before the native objects
+ * are destroyed or fails with {@link RdmaClosedException}.
  *
  * @author rdma-counters
  */
@@ -42,16 +43,16 @@ public interface RdmaDevice extends AutoCloseable {
 	/**
 	 * Create a counters handle ({@code ibv_create_counters}) owned by this device.
 	 * @return a new, unbound counters handle
-	 * @throws RdmaOperationException with {@code EOPNOTSUPP} where the provider has no counters
-	 * (every provider but mlx5)
+	 * @throws RdmaOperationException with {@code EOPNOTSUPP} where the provider has no
+	 * counters (every provider but mlx5)
 	 */
 	Counters createCounters();
 
 	/**
 	 * Create a steering flow on the given port that matches {@code spec} and feeds
-	 * {@code counters} ({@code ibv_create_flow} with a count action, on a raw packet queue pair
-	 * the device creates on first use). The counters must have at least one point attached and
-	 * must not be bound to another flow.
+	 * {@code counters} ({@code ibv_create_flow} with a count action, on a raw packet
+	 * queue pair the device creates on first use). The counters must have at least one
+	 * point attached and must not be bound to another flow.
 	 * @param port the port number, from 1
 	 * @param spec what the flow matches
 	 * @param counters the counters the flow's count action feeds

@@ -3,8 +3,8 @@ package io.github.rdmacounters.core;
 import org.jspecify.annotations.Nullable;
 
 /**
- * RDMA cannot be used on this host at all: libibverbs cannot be loaded, or the kernel has no
- * RDMA stack.
+ * RDMA cannot be used on this host at all: libibverbs cannot be loaded, or the kernel has
+ * no RDMA stack.
  */
 public class RdmaUnavailableException extends RdmaException {
 
@@ -42,8 +42,8 @@ public class RdmaUnavailableException extends RdmaException {
 		LIBRARY_NOT_LOADABLE,
 
 		/**
-		 * {@code ibv_get_device_list} failed with {@code ENOSYS}: the kernel has no RDMA stack
-		 * (no {@code /sys/class/infiniband_verbs}).
+		 * {@code ibv_get_device_list} failed with {@code ENOSYS}: the kernel has no RDMA
+		 * stack (no {@code /sys/class/infiniband_verbs}).
 		 */
 		NO_KERNEL_STACK
 

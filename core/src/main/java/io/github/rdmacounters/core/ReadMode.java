@@ -11,8 +11,9 @@ public enum ReadMode {
 	FRESH(0),
 
 	/**
-	 * Let the provider return cached values ({@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}).
-	 * mlx5 queries the firmware either way.
+	 * Let the provider return cached values
+	 * ({@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}). mlx5 queries the firmware either
+	 * way.
 	 */
 	PREFER_CACHED(1);
 

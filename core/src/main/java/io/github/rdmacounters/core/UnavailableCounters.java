@@ -2,16 +2,17 @@ package io.github.rdmacounters.core;
 
 import java.util.List;
 
-
 /**
  * The {@link Counters} of a configured set that the application started without
- * ({@code rdma.fail-on-unavailable=false}), because its device is unavailable or because the
- * set could not be created on it (e.g. a provider without flow counters): it counts nothing,
- * and every read or attach fails with an {@link RdmaException} that carries the reason.
+ * ({@code rdma.fail-on-unavailable=false}), because its device is unavailable or because
+ * the set could not be created on it (e.g. a provider without flow counters): it counts
+ * nothing, and every read or attach fails with an {@link RdmaException} that carries the
+ * reason.
  * <p>
- * It reports itself unbound but not closed: {@link #isClosed()} is {@code false} so that it
- * cannot be mistaken for a handle that was closed, e.g. by the context shutting down; reads
- * keep failing with the reason instead of an {@link io.github.rdmacounters.core.RdmaClosedException}.
+ * It reports itself unbound but not closed: {@link #isClosed()} is {@code false} so that
+ * it cannot be mistaken for a handle that was closed, e.g. by the context shutting down;
+ * reads keep failing with the reason instead of an
+ * {@link io.github.rdmacounters.core.RdmaClosedException}.
  *
  * @author rdma-counters
  */
@@ -40,9 +41,8 @@ public final class UnavailableCounters implements Counters {
 	 * @return the counters
 	 */
 	public static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
-		return new UnavailableCounters(setName, deviceName,
-				"Counter set '" + setName + "' is unavailable: the application started without " + deviceName + " ("
-						+ cause.getMessage() + ")",
+		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName
+				+ "' is unavailable: the application started without " + deviceName + " (" + cause.getMessage() + ")",
 				cause);
 	}
 
@@ -54,7 +54,8 @@ public final class UnavailableCounters implements Counters {
 	 * @return the counters
 	 */
 	public static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
-		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName + "' is unavailable: " + cause.getMessage(), cause);
+		return new UnavailableCounters(setName, deviceName,
+				"Counter set '" + setName + "' is unavailable: " + cause.getMessage(), cause);
 	}
 
 	/**

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSnapshot;
@@ -23,7 +24,6 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.sysfs.SysfsValues;
-import org.jspecify.annotations.Nullable;
 
 /**
  * {@link MeterBinder} for the port counters of every managed device that has a
@@ -31,23 +31,25 @@ import org.jspecify.annotations.Nullable;
  * recognise them: {@code port_rcv_data} becomes {@code rdma.port.data.received} in bytes
  * ({@code rdma_port_data_received_bytes_total} in Prometheus, where node_exporter has
  * {@code node_infiniband_port_data_received_bytes_total}), {@code link_downed} becomes
- * {@code rdma.port.link.downed}, and so on (see {@link #KNOWN_COUNTERS}). Counters without a
- * node_exporter name, such as mlx5's {@code hw_counters/out_of_buffer}, are exposed as
- * {@code rdma.port.hw.counter} with tags {@code group} and {@code counter}. Every counter
- * meter is a {@link FunctionCounter} tagged {@code device} and {@code port}.
+ * {@code rdma.port.link.downed}, and so on (see {@link #KNOWN_COUNTERS}). Counters
+ * without a node_exporter name, such as mlx5's {@code hw_counters/out_of_buffer}, are
+ * exposed as {@code rdma.port.hw.counter} with tags {@code group} and {@code counter}.
+ * Every counter meter is a {@link FunctionCounter} tagged {@code device} and
+ * {@code port}.
  * <p>
- * Gauges per port: {@code rdma.port.state.id} (4 is ACTIVE), {@code rdma.port.physical.state.id}
- * (5 is LinkUp), {@code rdma.port.rate} in bytes per second and
- * {@code rdma.port.unreadable.files}; per device {@code rdma.device.info} (value 1, tags
- * {@code firmware_version}, {@code board_id}, {@code hca_type}, {@code node_guid}).
+ * Gauges per port: {@code rdma.port.state.id} (4 is ACTIVE),
+ * {@code rdma.port.physical.state.id} (5 is LinkUp), {@code rdma.port.rate} in bytes per
+ * second and {@code rdma.port.unreadable.files}; per device {@code rdma.device.info}
+ * (value 1, tags {@code firmware_version}, {@code board_id}, {@code hca_type},
+ * {@code node_guid}).
  * <p>
- * The meters are registered for the ports and counters the source shows when the binder is
- * bound. Every meter asks the source's memoised {@link PortCountersSource#snapshot()}, so a
- * scrape reads the files once when the source's cache time-to-live covers the scrape. A
- * counter that cannot be read in a later snapshot keeps its last value. The counter filter
- * decides which counters get a meter, by file name; state, rate and info gauges are always
- * registered. The binder holds the sources strongly (meters hold them weakly) and removes its
- * meters on {@link #close()}.
+ * The meters are registered for the ports and counters the source shows when the binder
+ * is bound. Every meter asks the source's memoised {@link PortCountersSource#snapshot()},
+ * so a scrape reads the files once when the source's cache time-to-live covers the
+ * scrape. A counter that cannot be read in a later snapshot keeps its last value. The
+ * counter filter decides which counters get a meter, by file name; state, rate and info
+ * gauges are always registered. The binder holds the sources strongly (meters hold them
+ * weakly) and removes its meters on {@link #close()}.
  *
  * @author rdma-counters
  */
@@ -75,8 +77,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	 * The counters with a node_exporter name, by sysfs file name.
 	 */
 	public static final Map<String, KnownCounter> KNOWN_COUNTERS = Map.ofEntries(
-			known("port_rcv_data", "rdma.port.data.received", BaseUnits.BYTES,
-					"Data octets received on all links"),
+			known("port_rcv_data", "rdma.port.data.received", BaseUnits.BYTES, "Data octets received on all links"),
 			known("port_xmit_data", "rdma.port.data.transmitted", BaseUnits.BYTES,
 					"Data octets transmitted on all links"),
 			known("port_rcv_packets", "rdma.port.packets.received", null,
@@ -116,8 +117,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 			known("excessive_buffer_overrun_errors", "rdma.port.excessive.buffer.overrun.errors", null,
 					"Times consecutive flow control update periods had buffer overruns"),
 			known("symbol_error", "rdma.port.symbol.errors", null, "Minor link errors detected on physical lanes"),
-			known("VL15_dropped", "rdma.port.vl15.dropped", null,
-					"Incoming VL15 packets dropped for lack of buffers"),
+			known("VL15_dropped", "rdma.port.vl15.dropped", null, "Incoming VL15 packets dropped for lack of buffers"),
 			known("port_rcv_data_64", "rdma.port.legacy.data.received", BaseUnits.BYTES,
 					"Data octets received on all links (64-bit legacy counter)"),
 			known("port_xmit_data_64", "rdma.port.legacy.data.transmitted", BaseUnits.BYTES,
@@ -154,8 +154,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	/**
-	 * Create a binder for every managed device of the registry that has port counters, with
-	 * extra tags.
+	 * Create a binder for every managed device of the registry that has port counters,
+	 * with extra tags.
 	 * @param registry the devices
 	 * @param counterFilter which counters get a meter, by sysfs file name
 	 * @param tags tags added to every meter
@@ -174,12 +174,12 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	/**
-	 * Build a counter filter from include and exclude lists. Entries are sysfs file names such
-	 * as {@code port_rcv_data} or {@code out_of_buffer}, exact or as globs where {@code *}
-	 * matches any run of characters and {@code ?} one character ({@code port_*_errors});
-	 * matching is case-sensitive and blank entries are ignored. A counter passes if the include
-	 * list is empty or one include entry matches it, and no exclude entry matches it: exclude
-	 * wins.
+	 * Build a counter filter from include and exclude lists. Entries are sysfs file names
+	 * such as {@code port_rcv_data} or {@code out_of_buffer}, exact or as globs where
+	 * {@code *} matches any run of characters and {@code ?} one character
+	 * ({@code port_*_errors}); matching is case-sensitive and blank entries are ignored.
+	 * A counter passes if the include list is empty or one include entry matches it, and
+	 * no exclude entry matches it: exclude wins.
 	 * @param include the counters to include; empty for all
 	 * @param exclude the counters to exclude
 	 * @return the filter
@@ -257,9 +257,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 						"Physical state of the port (1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, "
 								+ "6 link error recovery, 7 phy test)",
 						(status) -> id(SysfsValues.physicalStateId(status.physicalState()))));
-				meters.add(Gauge
-					.builder(RATE, source,
-							(s) -> rate(s, number))
+				meters.add(Gauge.builder(RATE, source, (s) -> rate(s, number))
 					.description("Signalling rate of the port")
 					.baseUnit("bytes.per.second")
 					.tags(portTags)
@@ -350,10 +348,10 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	/**
-	 * One counter of one port: reads it from the source's snapshot and keeps the last value
-	 * read, so that a file that fails once does not make the counter drop. Captured by the
-	 * meter's function; it holds no reference to the source, which the meter holds weakly and
-	 * the binder strongly.
+	 * One counter of one port: reads it from the source's snapshot and keeps the last
+	 * value read, so that a file that fails once does not make the counter drop. Captured
+	 * by the meter's function; it holds no reference to the source, which the meter holds
+	 * weakly and the binder strongly.
 	 */
 	private static final class CounterProbe {
 

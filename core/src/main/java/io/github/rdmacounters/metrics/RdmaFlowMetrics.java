@@ -18,15 +18,15 @@ import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
  * {@link MeterBinder} for the flow counter sets: per set, a {@link FunctionCounter}
- * {@code rdma.flow.packets} and {@code rdma.flow.bytes} for the counter types the set counts,
- * and {@code rdma.flow.read.failures}, tagged with {@code device}, {@code port} and
- * {@code set}. In Prometheus they appear as {@code rdma_flow_packets_total},
+ * {@code rdma.flow.packets} and {@code rdma.flow.bytes} for the counter types the set
+ * counts, and {@code rdma.flow.read.failures}, tagged with {@code device}, {@code port}
+ * and {@code set}. In Prometheus they appear as {@code rdma_flow_packets_total},
  * {@code rdma_flow_bytes_total} and {@code rdma_flow_read_failures_total}.
  * <p>
  * Every meter of a set asks the set's memoised {@link CounterSet#read()}, so one scrape
  * reads each set once when the read cache time-to-live covers the scrape. A failed read
- * leaves the counters at their last good values and counts a failure. The binder holds the
- * sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
+ * leaves the counters at their last good values and counts a failure. The binder holds
+ * the sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
  * Binding to a registry the binder is already bound to does nothing.
  *
  * @author rdma-counters
@@ -107,6 +107,7 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 
 	/**
 	 * What one registry got from this binder.
+	 *
 	 * @param registry the registry
 	 * @param meters the meters to remove on close
 	 */

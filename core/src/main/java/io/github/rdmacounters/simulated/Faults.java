@@ -59,8 +59,8 @@ final class Faults {
 	}
 
 	/**
-	 * Record a call of a verb and throw the fault injected for it, if any; a one-shot fault is
-	 * consumed by exactly one caller.
+	 * Record a call of a verb and throw the fault injected for it, if any; a one-shot
+	 * fault is consumed by exactly one caller.
 	 * @param verb the verb about to run
 	 */
 	void check(String verb) {

@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
@@ -21,24 +20,25 @@ import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
 
 /**
- * A pure-Java backend of simulated devices with the semantics of the native backend on mlx5:
- * counter points attached statically ({@code EBUSY} once bound), the same index attached twice
- * aggregates, reading an unbound handle or into too small an array fails with {@code EINVAL}
- * (a larger array keeps its extra slots), a flow needs a handle with at least one point
- * ({@code EINVAL}) that feeds no other flow ({@code EBUSY}; once that flow is destroyed the
- * handle may be attached to and bound again), managed flow steering and an existing port; each
- * port a flow is created on gets one raw packet queue pair, moved to {@code INIT} then
- * {@code RTR} with {@code ibv_modify_qp}; devices whose provider has no flow counters fail
- * {@code ibv_create_counters} with {@code EOPNOTSUPP}. Objects close once, parents close
- * their children first, and calls after close throw
+ * A pure-Java backend of simulated devices with the semantics of the native backend on
+ * mlx5: counter points attached statically ({@code EBUSY} once bound), the same index
+ * attached twice aggregates, reading an unbound handle or into too small an array fails
+ * with {@code EINVAL} (a larger array keeps its extra slots), a flow needs a handle with
+ * at least one point ({@code EINVAL}) that feeds no other flow ({@code EBUSY}; once that
+ * flow is destroyed the handle may be attached to and bound again), managed flow steering
+ * and an existing port; each port a flow is created on gets one raw packet queue pair,
+ * moved to {@code INIT} then {@code RTR} with {@code ibv_modify_qp}; devices whose
+ * provider has no flow counters fail {@code ibv_create_counters} with {@code EOPNOTSUPP}.
+ * Objects close once, parents close their children first, and calls after close throw
  * {@link io.github.rdmacounters.core.RdmaClosedException}.
  * <p>
- * Tests and demos drive it through a control API: {@link #deliver} makes packets arrive at a
- * port (moving flow counters and port counters), {@link #transmit} sends them (port counters
- * only), {@link #setPortState} takes a link down or up, {@link #failNext} and
- * {@link #failAlways} make a verb fail with an errno, {@link #liveObjects()} counts what is
- * allocated, and {@link #portCounters(String)} reads the device's simulated sysfs tree.
- * Thread-safe: traffic may be delivered from one thread while others read and close.
+ * Tests and demos drive it through a control API: {@link #deliver} makes packets arrive
+ * at a port (moving flow counters and port counters), {@link #transmit} sends them (port
+ * counters only), {@link #setPortState} takes a link down or up, {@link #failNext} and
+ * {@link #failAlways} make a verb fail with an errno, {@link #liveObjects()} counts what
+ * is allocated, and {@link #portCounters(String)} reads the device's simulated sysfs
+ * tree. Thread-safe: traffic may be delivered from one thread while others read and
+ * close.
  *
  * @author rdma-counters
  */
@@ -130,14 +130,14 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make a packet arrive at a port. If the port is {@code ACTIVE}, its receive counters move
-	 * ({@code port_rcv_packets}, {@code port_rcv_data}, unicast or multicast by the
-	 * destination MAC) and the packet is steered through the flows installed on that port, by
-	 * any context, in priority order (lower value first, then creation order): every flow whose
-	 * spec {@linkplain io.github.rdmacounters.core.FlowSpec#matches matches} counts it. A flow
-	 * without don't-trap takes the packet: flows after it in that order do not see it. With
-	 * don't-trap (the default) every matching flow counts. A port in any other state drops the
-	 * packet: nothing counts.
+	 * Make a packet arrive at a port. If the port is {@code ACTIVE}, its receive counters
+	 * move ({@code port_rcv_packets}, {@code port_rcv_data}, unicast or multicast by the
+	 * destination MAC) and the packet is steered through the flows installed on that
+	 * port, by any context, in priority order (lower value first, then creation order):
+	 * every flow whose spec {@linkplain io.github.rdmacounters.core.FlowSpec#matches
+	 * matches} counts it. A flow without don't-trap takes the packet: flows after it in
+	 * that order do not see it. With don't-trap (the default) every matching flow counts.
+	 * A port in any other state drops the packet: nothing counts.
 	 * @param device the device name
 	 * @param port the port number
 	 * @param packet the packet
@@ -152,8 +152,8 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	/**
 	 * Make a port send a packet: its transmit counters move ({@code port_xmit_packets},
-	 * {@code port_xmit_data}, unicast or multicast). Steering flows count received traffic
-	 * only, so no flow counter moves.
+	 * {@code port_xmit_data}, unicast or multicast). Steering flows count received
+	 * traffic only, so no flow counter moves.
 	 * @param device the device name
 	 * @param port the port number
 	 * @param packet the packet
@@ -180,10 +180,12 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make the next call of a verb fail with an errno (once, whichever thread calls it first).
+	 * Make the next call of a verb fail with an errno (once, whichever thread calls it
+	 * first).
 	 * @param verb the C verb name, e.g. {@code ibv_read_counters}
 	 * @param errno the errno, e.g. {@link io.github.rdmacounters.core.Errno#EIO}
-	 * @throws IllegalArgumentException if the simulated device does not go through that verb
+	 * @throws IllegalArgumentException if the simulated device does not go through that
+	 * verb
 	 */
 	public void failNext(String verb, int errno) {
 		this.faults.failNext(verb, errno);
@@ -193,7 +195,8 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * Make every call of a verb fail with an errno until {@link #clearFaults()}.
 	 * @param verb the C verb name, e.g. {@code ibv_create_flow}
 	 * @param errno the errno
-	 * @throws IllegalArgumentException if the simulated device does not go through that verb
+	 * @throws IllegalArgumentException if the simulated device does not go through that
+	 * verb
 	 */
 	public void failAlways(String verb, int errno) {
 		this.faults.failAlways(verb, errno);
@@ -208,8 +211,8 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	/**
 	 * Return the verbs called so far, oldest first: every call that reached the simulated
-	 * device, including the ones that failed (the last 10,000 are kept). Calls refused with
-	 * {@link io.github.rdmacounters.core.RdmaClosedException} never reach it.
+	 * device, including the ones that failed (the last 10,000 are kept). Calls refused
+	 * with {@link io.github.rdmacounters.core.RdmaClosedException} never reach it.
 	 * @return the verb names, e.g. {@code [ibv_open_device, ibv_create_counters, ...]}
 	 */
 	public List<String> verbCalls() {
@@ -224,8 +227,9 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return the number of simulated native objects allocated and not freed: device contexts,
-	 * protection domains, completion queues, queue pairs, counters handles and flows.
+	 * Return the number of simulated native objects allocated and not freed: device
+	 * contexts, protection domains, completion queues, queue pairs, counters handles and
+	 * flows.
 	 * @return the number of live objects
 	 */
 	public int liveObjects() {
@@ -246,8 +250,8 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return the simulated {@code /sys/class/infiniband} tree of every device, generated from
-	 * their live state.
+	 * Return the simulated {@code /sys/class/infiniband} tree of every device, generated
+	 * from their live state.
 	 * @return the tree
 	 */
 	public SysfsTree sysfsTree() {
@@ -255,10 +259,11 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return a port counters source over a device's simulated sysfs tree that reads the tree
-	 * on every snapshot: no read cache (a time-to-live of zero), so each snapshot sees the
-	 * traffic delivered so far. Use {@link #portCounters(String, Duration)} to reuse snapshots
-	 * the way a configured application does ({@code rdma.read-cache-ttl}).
+	 * Return a port counters source over a device's simulated sysfs tree that reads the
+	 * tree on every snapshot: no read cache (a time-to-live of zero), so each snapshot
+	 * sees the traffic delivered so far. Use {@link #portCounters(String, Duration)} to
+	 * reuse snapshots the way a configured application does
+	 * ({@code rdma.read-cache-ttl}).
 	 * @param device the device name
 	 * @return the source, with a read cache time-to-live of {@link Duration#ZERO}
 	 * @throws DeviceNotFoundException if there is no such device
@@ -268,10 +273,11 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return a port counters source over a device's simulated sysfs tree whose snapshots are
-	 * stamped, and aged, by this backend's clock.
+	 * Return a port counters source over a device's simulated sysfs tree whose snapshots
+	 * are stamped, and aged, by this backend's clock.
 	 * @param device the device name
-	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads every time
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
+	 * every time
 	 * @return the source
 	 * @throws DeviceNotFoundException if there is no such device
 	 */

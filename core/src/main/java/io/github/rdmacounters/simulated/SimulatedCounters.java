@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -14,7 +16,6 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A simulated counters handle with mlx5 semantics. Points and values are guarded by the
@@ -136,8 +137,9 @@ final class SimulatedCounters implements Counters {
 
 	/**
 	 * Check that this handle can feed a new flow and bind it; called under the hardware
-	 * monitor. A handle feeds one flow at a time ({@code EBUSY} while bound); once that flow
-	 * is destroyed it may be attached to and bound again, and keeps the values counted so far.
+	 * monitor. A handle feeds one flow at a time ({@code EBUSY} while bound); once that
+	 * flow is destroyed it may be attached to and bound again, and keeps the values
+	 * counted so far.
 	 * @param newFlow the flow
 	 */
 	void bind(SimulatedFlow newFlow) {
@@ -179,11 +181,11 @@ final class SimulatedCounters implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle; the caller holds the device's write lock. The
-	 * handle is closed for Java from the first call on; if a destroy fails, the failure is
-	 * thrown and the next close tries again from the step that failed, as the native binding
-	 * does. Like mlx5, {@code ibv_destroy_counters} fails with {@code EBUSY} while a flow
-	 * still counts into the handle.
+	 * Destroy the bound flow, then the handle; the caller holds the device's write lock.
+	 * The handle is closed for Java from the first call on; if a destroy fails, the
+	 * failure is thrown and the next close tries again from the step that failed, as the
+	 * native binding does. Like mlx5, {@code ibv_destroy_counters} fails with
+	 * {@code EBUSY} while a flow still counts into the handle.
 	 */
 	void destroy() {
 		this.closed = true;

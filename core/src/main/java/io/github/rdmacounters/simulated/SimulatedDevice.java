@@ -10,6 +10,8 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
 import io.github.rdmacounters.core.Errno;
@@ -19,16 +21,15 @@ import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
-import org.jspecify.annotations.Nullable;
 
 /**
- * An opened simulated device context. Calls hold the read lock and check "closed"; closing
- * the device or one of its children holds the write lock, so a call racing a close either
- * completes first or fails with {@link RdmaClosedException}. The lists of children and the
- * queue pair resources are guarded by the hardware monitor. Like the native backend, the
- * first flow on a port allocates the protection domain and completion queue (once per
- * context) and one raw packet queue pair for that port, moved {@code RESET} to {@code INIT}
- * to {@code RTR}.
+ * An opened simulated device context. Calls hold the read lock and check "closed";
+ * closing the device or one of its children holds the write lock, so a call racing a
+ * close either completes first or fails with {@link RdmaClosedException}. The lists of
+ * children and the queue pair resources are guarded by the hardware monitor. Like the
+ * native backend, the first flow on a port allocates the protection domain and completion
+ * queue (once per context) and one raw packet queue pair for that port, moved
+ * {@code RESET} to {@code INIT} to {@code RTR}.
  *
  * @author rdma-counters
  */
@@ -155,11 +156,11 @@ final class SimulatedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Make sure the port has its raw packet queue pair, creating it on first use (with the
-	 * protection domain and completion queue all ports share) and moving it to {@code INIT}
-	 * on the port, which fails with {@code EINVAL} for a port the device does not have, then
-	 * to {@code RTR}. Called under the hardware monitor. As in the native binding, a failure
-	 * leaves nothing behind that no queue pair uses.
+	 * Make sure the port has its raw packet queue pair, creating it on first use (with
+	 * the protection domain and completion queue all ports share) and moving it to
+	 * {@code INIT} on the port, which fails with {@code EINVAL} for a port the device
+	 * does not have, then to {@code RTR}. Called under the hardware monitor. As in the
+	 * native binding, a failure leaves nothing behind that no queue pair uses.
 	 * @param port the port number
 	 */
 	private void ensureQueuePair(int port) {
@@ -181,7 +182,8 @@ final class SimulatedDevice implements RdmaDevice {
 			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
 			this.backend.track(queuePair);
 			try {
-				// RESET to INIT (with the port), then INIT to RTR: flows attach to a QP ready to receive
+				// RESET to INIT (with the port), then INIT to RTR: flows attach to a QP
+				// ready to receive
 				this.backend.faults().check("ibv_modify_qp");
 				if (!this.hardware.hasPort(port)) {
 					throw new RdmaOperationException("ibv_modify_qp", Errno.EINVAL,
@@ -249,7 +251,8 @@ final class SimulatedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Run a call under the read lock after checking that the device and the child are open.
+	 * Run a call under the read lock after checking that the device and the child are
+	 * open.
 	 * @param <T> the result type
 	 * @param checkChild throws {@link RdmaClosedException} if the child is closed
 	 * @param action the call
@@ -271,8 +274,8 @@ final class SimulatedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Close a child under the write lock; nothing to do once the device closed, since that
-	 * closed every child.
+	 * Close a child under the write lock; nothing to do once the device closed, since
+	 * that closed every child.
 	 * @param destroy the child's destroy action
 	 */
 	void closeChild(Runnable destroy) {
@@ -307,10 +310,10 @@ final class SimulatedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Destroy flows, counters, queue pairs, the completion queue and the protection domain,
-	 * then close the context. Each destroy goes through its verb (an injected fault is reported
-	 * after everything else was closed), but every object is freed, as closing the device's file
-	 * descriptor makes the kernel do.
+	 * Destroy flows, counters, queue pairs, the completion queue and the protection
+	 * domain, then close the context. Each destroy goes through its verb (an injected
+	 * fault is reported after everything else was closed), but every object is freed, as
+	 * closing the device's file descriptor makes the kernel do.
 	 */
 	@Override
 	public void close() {

@@ -8,8 +8,8 @@ import io.github.rdmacounters.core.PortState;
 
 /**
  * The configuration of one simulated device. Defaults model a ConnectX-6 Dx RoCE adapter:
- * {@code sim_mlx5_0}, one active Ethernet port at 100 Gb/s, flow counters and managed flow
- * steering supported. Built with {@link #builder()}.
+ * {@code sim_mlx5_0}, one active Ethernet port at 100 Gb/s, flow counters and managed
+ * flow steering supported. Built with {@link #builder()}.
  *
  * @param name the device name
  * @param nodeGuid the node GUID
@@ -19,8 +19,8 @@ import io.github.rdmacounters.core.PortState;
  * @param vendorId the vendor id
  * @param vendorPartId the vendor part id
  * @param ports the ports, port 1 first
- * @param countersSupported whether the provider implements flow counters (only mlx5 does);
- * without, {@code ibv_create_counters} fails with {@code EOPNOTSUPP}
+ * @param countersSupported whether the provider implements flow counters (only mlx5
+ * does); without, {@code ibv_create_counters} fails with {@code EOPNOTSUPP}
  * @param managedFlowSteering whether the device reports
  * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}; without, flows cannot be created
  */
@@ -33,13 +33,13 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 
 	/**
 	 * Check the configuration and copy the ports.
-	 * @throws IllegalArgumentException if the name is blank or contains {@code /}, or there
-	 * are no ports or more than 255
+	 * @throws IllegalArgumentException if the name is blank or contains {@code /}, or
+	 * there are no ports or more than 255
 	 */
 	public SimulatedDeviceSpec {
 		if (name.isBlank() || name.contains("/")) {
-			throw new IllegalArgumentException("Simulated device name must be a non-blank file name, but was '" + name
-					+ "'");
+			throw new IllegalArgumentException(
+					"Simulated device name must be a non-blank file name, but was '" + name + "'");
 		}
 		if (ports.isEmpty() || ports.size() > 255) {
 			throw new IllegalArgumentException("A simulated device has 1 to 255 ports, but was " + ports.size());

@@ -5,8 +5,8 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.Packet;
 
 /**
- * A simulated steering flow with a count action. Installed in the {@link SimulatedHardware}
- * while it exists; counts matching packets into its counters.
+ * A simulated steering flow with a count action. Installed in the
+ * {@link SimulatedHardware} while it exists; counts matching packets into its counters.
  *
  * @author rdma-counters
  */
@@ -74,10 +74,10 @@ final class SimulatedFlow implements Flow {
 	}
 
 	/**
-	 * Destroy the flow; the caller holds the device's write lock. The flow is closed for Java
-	 * from the first call on; a failed {@code ibv_destroy_flow} leaves it installed (it keeps
-	 * counting into its counters) and the next close, of the flow or of its counters, tries
-	 * again, as the native binding does.
+	 * Destroy the flow; the caller holds the device's write lock. The flow is closed for
+	 * Java from the first call on; a failed {@code ibv_destroy_flow} leaves it installed
+	 * (it keeps counting into its counters) and the next close, of the flow or of its
+	 * counters, tries again, as the native binding does.
 	 */
 	void destroy() {
 		this.closed = true;

@@ -4,40 +4,41 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one simulated adapter, shared by every context opened on it: port states,
- * port counters and the steering flows installed by any context. Every field is guarded by
- * this object's monitor.
+ * port counters and the steering flows installed by any context. Every field is guarded
+ * by this object's monitor.
  *
  * @author rdma-counters
  */
 final class SimulatedHardware {
 
 	/**
-	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; they stay 0 in the
-	 * simulation.
+	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; they stay 0 in
+	 * the simulation.
 	 */
-	static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err",
-			"local_ack_timeout_err", "np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence",
-			"packet_seq_err", "req_cqe_error", "req_cqe_flush_error", "req_remote_access_errors",
-			"req_remote_invalid_request", "resp_cqe_error", "resp_cqe_flush_error", "resp_local_length_error",
-			"resp_remote_access_errors", "rnr_nak_retry_err", "rp_cnp_handled", "rp_cnp_ignored", "rx_atomic_requests",
-			"rx_read_requests", "rx_write_requests");
+	static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err", "local_ack_timeout_err",
+			"np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence", "packet_seq_err",
+			"req_cqe_error", "req_cqe_flush_error", "req_remote_access_errors", "req_remote_invalid_request",
+			"resp_cqe_error", "resp_cqe_flush_error", "resp_local_length_error", "resp_remote_access_errors",
+			"rnr_nak_retry_err", "rp_cnp_handled", "rp_cnp_ignored", "rx_atomic_requests", "rx_read_requests",
+			"rx_write_requests");
 
 	/**
 	 * IB PMA counters ({@code counters/}) a port shows, sorted as {@code ls} lists them.
 	 */
-	static final List<String> PMA_COUNTERS = List.of("VL15_dropped", "excessive_buffer_overrun_errors",
-			"link_downed", "link_error_recovery", "local_link_integrity_errors", "multicast_rcv_packets",
-			"multicast_xmit_packets", "port_rcv_constraint_errors", "port_rcv_data", "port_rcv_errors",
-			"port_rcv_packets", "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors",
-			"port_xmit_constraint_errors", "port_xmit_data", "port_xmit_discards", "port_xmit_packets",
-			"port_xmit_wait", "symbol_error", "unicast_rcv_packets", "unicast_xmit_packets");
+	static final List<String> PMA_COUNTERS = List.of("VL15_dropped", "excessive_buffer_overrun_errors", "link_downed",
+			"link_error_recovery", "local_link_integrity_errors", "multicast_rcv_packets", "multicast_xmit_packets",
+			"port_rcv_constraint_errors", "port_rcv_data", "port_rcv_errors", "port_rcv_packets",
+			"port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors", "port_xmit_constraint_errors",
+			"port_xmit_data", "port_xmit_discards", "port_xmit_packets", "port_xmit_wait", "symbol_error",
+			"unicast_rcv_packets", "unicast_xmit_packets");
 
 	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator
 		.comparingInt((SimulatedFlow flow) -> flow.spec().priority())
@@ -162,7 +163,8 @@ final class SimulatedHardware {
 	}
 
 	/**
-	 * Return one IB PMA counter of a port as sysfs shows it, data counters in 4-byte words.
+	 * Return one IB PMA counter of a port as sysfs shows it, data counters in 4-byte
+	 * words.
 	 * @param port the port number
 	 * @param name the file name
 	 * @return the value, or {@code null} if there is no such counter
@@ -184,8 +186,8 @@ final class SimulatedHardware {
 	}
 
 	/**
-	 * Return whether the ports show mlx5's {@code hw_counters/}: only on a device whose provider
-	 * is modelled as mlx5 (flow counters supported).
+	 * Return whether the ports show mlx5's {@code hw_counters/}: only on a device whose
+	 * provider is modelled as mlx5 (flow counters supported).
 	 * @return {@code true} if {@code hw_counters/} exists
 	 */
 	boolean hasHwCounters() {

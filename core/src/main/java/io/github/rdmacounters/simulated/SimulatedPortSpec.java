@@ -1,9 +1,10 @@
 package io.github.rdmacounters.simulated;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The initial configuration of one simulated port.
@@ -17,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param activeWidth the {@code active_width} code (1 is 1X, 2 is 4X, 4 is 8X, 8 is 12X,
  * 16 is 2X)
  */
-public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
-		int activeSpeed, int activeWidth) {
+public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer linkLayer, int activeMtu, int activeSpeed,
+		int activeWidth) {
 
 	/** Physical state code of a port whose link is up. */
 	public static final int PHYS_LINK_UP = 5;
@@ -37,8 +38,8 @@ public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer li
 
 	/**
 	 * Check the configuration.
-	 * @throws IllegalArgumentException if the MTU is not 256, 512, 1024, 2048 or 4096 bytes,
-	 * or the physical state code is outside 0 to 7
+	 * @throws IllegalArgumentException if the MTU is not 256, 512, 1024, 2048 or 4096
+	 * bytes, or the physical state code is outside 0 to 7
 	 */
 	public SimulatedPortSpec {
 		if (activeMtu != 256 && activeMtu != 512 && activeMtu != 1024 && activeMtu != 2048 && activeMtu != 4096) {
@@ -63,13 +64,12 @@ public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer li
 	 * @return the port spec
 	 */
 	public static SimulatedPortSpec activeInfiniBand() {
-		return new SimulatedPortSpec(PortState.ACTIVE, PHYS_LINK_UP, LinkLayer.INFINIBAND, 4096, SPEED_EDR,
-				WIDTH_4X);
+		return new SimulatedPortSpec(PortState.ACTIVE, PHYS_LINK_UP, LinkLayer.INFINIBAND, 4096, SPEED_EDR, WIDTH_4X);
 	}
 
 	/**
-	 * Return a copy in another state; the physical state follows ({@code LinkUp} unless the
-	 * state is {@code DOWN} or {@code NOP}, then {@code Disabled}).
+	 * Return a copy in another state; the physical state follows ({@code LinkUp} unless
+	 * the state is {@code DOWN} or {@code NOP}, then {@code Disabled}).
 	 * @param newState the state
 	 * @return the port spec
 	 */

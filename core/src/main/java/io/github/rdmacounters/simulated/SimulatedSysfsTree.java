@@ -97,8 +97,8 @@ final class SimulatedSysfsTree implements SysfsTree {
 			SimulatedPortSpec current = hardware.port(port);
 			return switch (parts[3]) {
 				case "state" -> current.state().nativeValue() + ": " + stateName(current.state()) + "\n";
-				case "phys_state" -> current.physicalState() + ": "
-						+ PortAttributes.physicalStateName(current.physicalState()) + "\n";
+				case "phys_state" ->
+					current.physicalState() + ": " + PortAttributes.physicalStateName(current.physicalState()) + "\n";
 				case "rate" -> rate(current, path);
 				case "link_layer" -> current.linkLayer().sysfsName() + "\n";
 				case "counters", "hw_counters" -> throw new IOException(path + ": Is a directory");

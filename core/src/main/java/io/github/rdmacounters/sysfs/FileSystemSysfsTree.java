@@ -51,8 +51,9 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	}
 
 	/**
-	 * Read a file with one reused buffer per thread: sysfs reports 4096 bytes as the size of
-	 * every attribute, so sizing a buffer by the file size would allocate 4 KiB per counter.
+	 * Read a file with one reused buffer per thread: sysfs reports 4096 bytes as the size
+	 * of every attribute, so sizing a buffer by the file size would allocate 4 KiB per
+	 * counter.
 	 */
 	@Override
 	public String read(String path) throws IOException {

@@ -16,29 +16,30 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Port counters and device information of one device, read from a {@link SysfsTree}:
- * {@code <dev>/fw_ver}, {@code board_id}, {@code hca_type}, {@code node_guid}, and for each
- * port {@code ports/<n>/state}, {@code phys_state}, {@code rate}, {@code link_layer} and every
- * file in {@code counters/}, {@code counters_ext/} and {@code hw_counters/}.
+ * {@code <dev>/fw_ver}, {@code board_id}, {@code hca_type}, {@code node_guid}, and for
+ * each port {@code ports/<n>/state}, {@code phys_state}, {@code rate}, {@code link_layer}
+ * and every file in {@code counters/}, {@code counters_ext/} and {@code hw_counters/}.
  * <p>
- * Each file is read once per snapshot, and a snapshot is reused for the cache time-to-live:
- * however many meters, endpoint calls and health checks ask within it, the files are read
- * once. Callers that ask while a read is in flight wait for it and share its snapshot (single
- * flight), whatever the time-to-live. The data counters
+ * Each file is read once per snapshot, and a snapshot is reused for the cache
+ * time-to-live: however many meters, endpoint calls and health checks ask within it, the
+ * files are read once. Callers that ask while a read is in flight wait for it and share
+ * its snapshot (single flight), whatever the time-to-live. The data counters
  * ({@code port_rcv_data}, {@code port_xmit_data} and their 64-bit {@code counters_ext}
  * variants) count 4-byte words; the snapshot reports bytes.
  * <p>
  * A file that cannot be read (write-only, a read handler failing with {@code EINVAL} or
  * {@code EOPNOTSUPP}, {@code N/A (no PMA)}, not a number, vanished between listing and
  * reading) is skipped, listed in {@link PortStatus#unreadable()} and counted in
- * {@link #unreadableReads()}; it never sinks the other files. When a counter name occurs in
- * two groups the first group ({@code counters}, then {@code counters_ext}, then
+ * {@link #unreadableReads()}; it never sinks the other files. When a counter name occurs
+ * in two groups the first group ({@code counters}, then {@code counters_ext}, then
  * {@code hw_counters}) keeps the plain name and the later one is keyed
  * {@code <group>/<name>}. Files that are settings rather than counters
  * ({@link #NON_COUNTERS}) are skipped.
@@ -59,8 +60,9 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 			"port_xmit_data_64");
 
 	/**
-	 * Files in the counter directories that are not counters: mlx5's {@code hw_counters/lifespan}
-	 * is the provider's counter cache lifespan in milliseconds, a writable setting.
+	 * Files in the counter directories that are not counters: mlx5's
+	 * {@code hw_counters/lifespan} is the provider's counter cache lifespan in
+	 * milliseconds, a writable setting.
 	 */
 	public static final Set<String> NON_COUNTERS = Set.of("lifespan");
 
@@ -89,9 +91,10 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * Create a source over a tree.
 	 * @param deviceName the device name, the directory under the tree root
 	 * @param tree the tree
-	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads every time
-	 * @param clock the clock that stamps snapshots and measures their age (a fixed clock never
-	 * lets a snapshot expire)
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
+	 * every time
+	 * @param clock the clock that stamps snapshots and measures their age (a fixed clock
+	 * never lets a snapshot expire)
 	 */
 	public SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock) {
 		this(deviceName, tree, readCacheTtl, clock, () -> epochNanos(clock));
@@ -124,9 +127,9 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	}
 
 	/**
-	 * Create a source over the file system whose snapshots are stamped by the system clock and
-	 * aged by {@link System#nanoTime()}, so a change of the wall clock does not keep a snapshot
-	 * alive.
+	 * Create a source over the file system whose snapshots are stamped by the system
+	 * clock and aged by {@link System#nanoTime()}, so a change of the wall clock does not
+	 * keep a snapshot alive.
 	 * @param deviceName the device name
 	 * @param root the directory holding the device directories, usually
 	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
@@ -134,8 +137,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * @return the source
 	 */
 	public static SysfsPortCountersSource of(String deviceName, Path root, Duration readCacheTtl) {
-		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl,
-				Clock.systemUTC(), System::nanoTime);
+		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl, Clock.systemUTC(),
+				System::nanoTime);
 	}
 
 	@Override
@@ -166,7 +169,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	}
 
 	/**
-	 * Return how many snapshots were read from the tree so far (not counting reused ones).
+	 * Return how many snapshots were read from the tree so far (not counting reused
+	 * ones).
 	 * @return the number of snapshots read
 	 */
 	public long snapshotsRead() {
@@ -366,6 +370,7 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	/**
 	 * A snapshot and the {@code nanoTime} it was read at, published together.
+	 *
 	 * @param snapshot the snapshot
 	 * @param readAtNanos when it was read
 	 */

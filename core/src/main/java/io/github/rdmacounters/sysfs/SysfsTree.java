@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The part of a file tree the port counters reader needs: list a directory, read a small file.
- * Paths are relative to the tree root (the equivalent of {@code /sys/class/infiniband}) and use
- * {@code /} as separator, e.g. {@code mlx5_0/ports/1/counters/port_rcv_data}.
+ * The part of a file tree the port counters reader needs: list a directory, read a small
+ * file. Paths are relative to the tree root (the equivalent of
+ * {@code /sys/class/infiniband}) and use {@code /} as separator, e.g.
+ * {@code mlx5_0/ports/1/counters/port_rcv_data}.
  * <p>
- * {@link FileSystemSysfsTree} reads the real file system; the simulated device serves its own
- * state through the same interface, so one parser serves both. Implementations are
+ * {@link FileSystemSysfsTree} reads the real file system; the simulated device serves its
+ * own state through the same interface, so one parser serves both. Implementations are
  * thread-safe.
  *
  * @author rdma-counters
@@ -29,8 +30,8 @@ public interface SysfsTree {
 	 * Read a file as text.
 	 * @param path the file, relative to the root
 	 * @return the content, untrimmed
-	 * @throws IOException if the file cannot be read: missing, a directory, not readable, or
-	 * the driver's read handler failed (e.g. {@code EINVAL}, {@code EOPNOTSUPP})
+	 * @throws IOException if the file cannot be read: missing, a directory, not readable,
+	 * or the driver's read handler failed (e.g. {@code EINVAL}, {@code EOPNOTSUPP})
 	 */
 	String read(String path) throws IOException;
 

@@ -2,8 +2,9 @@ package io.github.rdmacounters.sysfs;
 
 import java.util.Locale;
 
-import io.github.rdmacounters.core.PortState;
 import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.PortState;
 
 /**
  * Parsing of the values sysfs prints for RDMA ports: counters, states and rates.
@@ -101,8 +102,8 @@ public final class SysfsValues {
 	}
 
 	/**
-	 * Convert a rate as sysfs prints it ({@code 100 Gb/sec (4X EDR)}, {@code 2.5 Gb/sec (1X SDR)})
-	 * to bytes per second, the way node_exporter reports it.
+	 * Convert a rate as sysfs prints it ({@code 100 Gb/sec (4X EDR)},
+	 * {@code 2.5 Gb/sec (1X SDR)}) to bytes per second, the way node_exporter reports it.
 	 * @param rate the rate text, or {@code null}
 	 * @return the bytes per second, or {@code NaN} if the text is not a rate
 	 */

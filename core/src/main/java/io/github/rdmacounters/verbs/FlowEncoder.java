@@ -2,20 +2,20 @@ package io.github.rdmacounters.verbs;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.MacAddress;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Encodes a {@link FlowSpec} as a {@code struct ibv_flow_attr} followed by its specs: one
- * {@code ibv_flow_spec_eth}, an {@code ibv_flow_spec_ipv4} or {@code ibv_flow_spec_ipv6} when
- * the spec has an IP prefix, an {@code ibv_flow_spec_tcp_udp} when it names a protocol, and one
- * {@code ibv_flow_spec_counter_action}. Header fields are in network byte order, as the kernel
- * expects. Every offset and size here is checked against the installed header by a test.
+ * {@code ibv_flow_spec_eth}, an {@code ibv_flow_spec_ipv4} or {@code ibv_flow_spec_ipv6}
+ * when the spec has an IP prefix, an {@code ibv_flow_spec_tcp_udp} when it names a
+ * protocol, and one {@code ibv_flow_spec_counter_action}. Header fields are in network
+ * byte order, as the kernel expects. Every offset and size here is checked against the
+ * installed header by a test.
  *
  * @author rdma-counters
  */
@@ -228,8 +228,9 @@ final class FlowEncoder {
 	}
 
 	private static int encodeL4(Memory memory, int offset, FlowSpec spec, L4Protocol protocol) {
-		header(memory, offset, (protocol == L4Protocol.TCP) ? IbvLibrary.IBV_FLOW_SPEC_TCP
-				: IbvLibrary.IBV_FLOW_SPEC_UDP, TCP_UDP_SIZE);
+		header(memory, offset,
+				(protocol == L4Protocol.TCP) ? IbvLibrary.IBV_FLOW_SPEC_TCP : IbvLibrary.IBV_FLOW_SPEC_UDP,
+				TCP_UDP_SIZE);
 		Integer source = spec.sourcePort();
 		if (source != null) {
 			be16(memory, offset + TCP_UDP_VAL + TCP_UDP_SRC_PORT, source);

@@ -10,13 +10,12 @@ import com.sun.jna.Structure.FieldOrder;
  *
  * @author rdma-counters
  */
-@FieldOrder({ "fw_ver", "node_guid", "sys_image_guid", "max_mr_size", "page_size_cap", "vendor_id",
-		"vendor_part_id", "hw_ver", "max_qp", "max_qp_wr", "device_cap_flags", "max_sge", "max_sge_rd", "max_cq",
-		"max_cqe", "max_mr", "max_pd", "max_qp_rd_atom", "max_ee_rd_atom", "max_res_rd_atom",
-		"max_qp_init_rd_atom", "max_ee_init_rd_atom", "atomic_cap", "max_ee", "max_rdd", "max_mw",
-		"max_raw_ipv6_qp", "max_raw_ethy_qp", "max_mcast_grp", "max_mcast_qp_attach",
-		"max_total_mcast_qp_attach", "max_ah", "max_fmr", "max_map_per_fmr", "max_srq", "max_srq_wr",
-		"max_srq_sge", "max_pkeys", "local_ca_ack_delay", "phys_port_cnt" })
+@FieldOrder({ "fw_ver", "node_guid", "sys_image_guid", "max_mr_size", "page_size_cap", "vendor_id", "vendor_part_id",
+		"hw_ver", "max_qp", "max_qp_wr", "device_cap_flags", "max_sge", "max_sge_rd", "max_cq", "max_cqe", "max_mr",
+		"max_pd", "max_qp_rd_atom", "max_ee_rd_atom", "max_res_rd_atom", "max_qp_init_rd_atom", "max_ee_init_rd_atom",
+		"atomic_cap", "max_ee", "max_rdd", "max_mw", "max_raw_ipv6_qp", "max_raw_ethy_qp", "max_mcast_grp",
+		"max_mcast_qp_attach", "max_total_mcast_qp_attach", "max_ah", "max_fmr", "max_map_per_fmr", "max_srq",
+		"max_srq_wr", "max_srq_sge", "max_pkeys", "local_ca_ack_delay", "phys_port_cnt" })
 public class IbvDeviceAttr extends Structure {
 
 	/** {@code char fw_ver[64]}. */

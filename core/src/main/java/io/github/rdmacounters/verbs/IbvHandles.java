@@ -15,7 +15,8 @@ public final class IbvHandles {
 	}
 
 	/**
-	 * Describe a handle without its address, which {@link PointerType#toString()} would print.
+	 * Describe a handle without its address, which {@link PointerType#toString()} would
+	 * print.
 	 * @param type the C struct name
 	 * @param handle the handle
 	 * @return e.g. {@code struct ibv_counters *}
@@ -35,7 +36,6 @@ public final class IbvHandles {
 			super(pointer);
 		}
 
-
 		@Override
 		public String toString() {
 			return describe("ibv_device", this);
@@ -49,7 +49,6 @@ public final class IbvHandles {
 		/** Create a null handle (JNA needs it). */
 		public IbvContext() {
 		}
-
 
 		@Override
 		public String toString() {
@@ -65,7 +64,6 @@ public final class IbvHandles {
 		public IbvPd() {
 		}
 
-
 		@Override
 		public String toString() {
 			return describe("ibv_pd", this);
@@ -79,7 +77,6 @@ public final class IbvHandles {
 		/** Create a null handle (JNA needs it). */
 		public IbvCq() {
 		}
-
 
 		@Override
 		public String toString() {
@@ -95,7 +92,6 @@ public final class IbvHandles {
 		public IbvQp() {
 		}
 
-
 		@Override
 		public String toString() {
 			return describe("ibv_qp", this);
@@ -103,7 +99,10 @@ public final class IbvHandles {
 
 	}
 
-	/** {@code struct ibv_counters *}; returned by a provider op, so built from its pointer. */
+	/**
+	 * {@code struct ibv_counters *}; returned by a provider op, so built from its
+	 * pointer.
+	 */
 	public static final class IbvCounters extends PointerType {
 
 		/** Create a null handle (JNA needs it). */
@@ -114,7 +113,6 @@ public final class IbvHandles {
 			super(pointer);
 		}
 
-
 		@Override
 		public String toString() {
 			return describe("ibv_counters", this);
@@ -122,7 +120,9 @@ public final class IbvHandles {
 
 	}
 
-	/** {@code struct ibv_flow *}; returned by a provider op, so built from its pointer. */
+	/**
+	 * {@code struct ibv_flow *}; returned by a provider op, so built from its pointer.
+	 */
 	public static final class IbvFlow extends PointerType {
 
 		/** Create a null handle (JNA needs it). */
@@ -132,7 +132,6 @@ public final class IbvHandles {
 		IbvFlow(Pointer pointer) {
 			super(pointer);
 		}
-
 
 		@Override
 		public String toString() {

@@ -3,6 +3,7 @@ package io.github.rdmacounters.verbs;
 import com.sun.jna.Library;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
@@ -10,14 +11,12 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
 import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 
-import org.jspecify.annotations.Nullable;
-
 /**
- * The symbols {@code libibverbs.so.1} exports that this binding calls, with their C names.
- * Functions returning {@code int} return 0 or an errno value, as libibverbs does; functions
- * returning a handle return {@code null} and set {@code errno}. The counters and flow verbs
- * and the full-size {@code ibv_query_port} are {@code static inline} in {@code verbs.h} and
- * are reached through {@link VerbsOps} instead.
+ * The symbols {@code libibverbs.so.1} exports that this binding calls, with their C
+ * names. Functions returning {@code int} return 0 or an errno value, as libibverbs does;
+ * functions returning a handle return {@code null} and set {@code errno}. The counters
+ * and flow verbs and the full-size {@code ibv_query_port} are {@code static inline} in
+ * {@code verbs.h} and are reached through {@link VerbsOps} instead.
  *
  * @author rdma-counters
  */
@@ -82,8 +81,7 @@ public interface IbvLibrary extends Library {
 	 * @param numDevices receives the number of devices
 	 * @return a NULL-terminated array, or {@code null} with errno set
 	 */
-	@Nullable
-	Pointer ibv_get_device_list(IntByReference numDevices);
+	@Nullable Pointer ibv_get_device_list(IntByReference numDevices);
 
 	/**
 	 * {@code void ibv_free_device_list(struct ibv_device **list)}.
@@ -96,8 +94,7 @@ public interface IbvLibrary extends Library {
 	 * @param device the device
 	 * @return the kernel device name
 	 */
-	@Nullable
-	String ibv_get_device_name(IbvDevice device);
+	@Nullable String ibv_get_device_name(IbvDevice device);
 
 	/**
 	 * {@code __be64 ibv_get_device_guid(struct ibv_device *device)}.
@@ -111,8 +108,7 @@ public interface IbvLibrary extends Library {
 	 * @param device the device
 	 * @return the context, or {@code null} with errno set
 	 */
-	@Nullable
-	IbvContext ibv_open_device(IbvDevice device);
+	@Nullable IbvContext ibv_open_device(IbvDevice device);
 
 	/**
 	 * {@code int ibv_close_device(struct ibv_context *context)}.
@@ -130,7 +126,8 @@ public interface IbvLibrary extends Library {
 	int ibv_query_device(IbvContext context, IbvDeviceAttr attr);
 
 	/**
-	 * The exported compat {@code ibv_query_port}, which fills the fields up to {@code flags}.
+	 * The exported compat {@code ibv_query_port}, which fills the fields up to
+	 * {@code flags}.
 	 * @param context the context
 	 * @param port the port number ({@code uint8_t})
 	 * @param attr receives the attributes
@@ -143,8 +140,7 @@ public interface IbvLibrary extends Library {
 	 * @param context the context
 	 * @return the protection domain, or {@code null} with errno set
 	 */
-	@Nullable
-	IbvPd ibv_alloc_pd(IbvContext context);
+	@Nullable IbvPd ibv_alloc_pd(IbvContext context);
 
 	/**
 	 * {@code int ibv_dealloc_pd(struct ibv_pd *pd)}.
@@ -163,8 +159,7 @@ public interface IbvLibrary extends Library {
 	 * @param compVector the completion vector
 	 * @return the completion queue, or {@code null} with errno set
 	 */
-	@Nullable
-	IbvCq ibv_create_cq(IbvContext context, int cqe, @Nullable Pointer cqContext, @Nullable Pointer channel,
+	@Nullable IbvCq ibv_create_cq(IbvContext context, int cqe, @Nullable Pointer cqContext, @Nullable Pointer channel,
 			int compVector);
 
 	/**
@@ -180,8 +175,7 @@ public interface IbvLibrary extends Library {
 	 * @param attr the initial attributes
 	 * @return the queue pair, or {@code null} with errno set
 	 */
-	@Nullable
-	IbvQp ibv_create_qp(IbvPd pd, IbvQpInitAttr attr);
+	@Nullable IbvQp ibv_create_qp(IbvPd pd, IbvQpInitAttr attr);
 
 	/**
 	 * {@code int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)}.

@@ -3,7 +3,6 @@ package io.github.rdmacounters.verbs;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @author rdma-counters
  */
-@FieldOrder({ "qp_context", "send_cq", "recv_cq", "srq", "max_send_wr", "max_recv_wr", "max_send_sge",
-		"max_recv_sge", "max_inline_data", "qp_type", "sq_sig_all" })
+@FieldOrder({ "qp_context", "send_cq", "recv_cq", "srq", "max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge",
+		"max_inline_data", "qp_type", "sq_sig_all" })
 public class IbvQpInitAttr extends Structure {
 
 	/** {@code void *qp_context}. */
@@ -50,7 +49,8 @@ public class IbvQpInitAttr extends Structure {
 	public int sq_sig_all;
 
 	/**
-	 * Describe the type and capacities, without the structure's address or its pointer fields.
+	 * Describe the type and capacities, without the structure's address or its pointer
+	 * fields.
 	 * @return e.g. {@code ibv_qp_init_attr[qp_type=8, ...]}
 	 */
 	@Override

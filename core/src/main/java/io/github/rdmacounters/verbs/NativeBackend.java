@@ -6,6 +6,7 @@ import java.util.List;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
@@ -17,12 +18,10 @@ import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 
-import org.jspecify.annotations.Nullable;
-
 /**
- * The {@link RdmaBackend} that calls libibverbs through JNA. The library is loaded on first
- * use; if it cannot be loaded, or the kernel has no RDMA stack, every call fails with a
- * {@link RdmaUnavailableException} that names the cause and what to install.
+ * The {@link RdmaBackend} that calls libibverbs through JNA. The library is loaded on
+ * first use; if it cannot be loaded, or the kernel has no RDMA stack, every call fails
+ * with a {@link RdmaUnavailableException} that names the cause and what to install.
  *
  * @author rdma-counters
  */
@@ -31,7 +30,10 @@ public final class NativeBackend implements RdmaBackend {
 	/** The backend name. */
 	public static final String NAME = "native";
 
-	/** The library loaded by default: the runtime library, present without the -dev package. */
+	/**
+	 * The library loaded by default: the runtime library, present without the -dev
+	 * package.
+	 */
 	public static final String DEFAULT_LIBRARY = "libibverbs.so.1";
 
 	private final String library;
@@ -60,8 +62,9 @@ public final class NativeBackend implements RdmaBackend {
 	/**
 	 * Create a backend that loads the given library.
 	 * @param library a library name or path
-	 * @param preparedReads whether counter reads use prepared libffi calls where the platform
-	 * allows ({@code false} forces {@link com.sun.jna.Function#invokeInt(Object[])})
+	 * @param preparedReads whether counter reads use prepared libffi calls where the
+	 * platform allows ({@code false} forces
+	 * {@link com.sun.jna.Function#invokeInt(Object[])})
 	 */
 	NativeBackend(String library, boolean preparedReads) {
 		this.library = library;
@@ -82,8 +85,8 @@ public final class NativeBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Return why the library cannot be loaded, loading it if needed. This does not probe the
-	 * kernel: {@link #devices()} does.
+	 * Return why the library cannot be loaded, loading it if needed. This does not probe
+	 * the kernel: {@link #devices()} does.
 	 * @return the cause, or {@code null} if the library loads
 	 */
 	public @Nullable RdmaUnavailableException unavailabilityCause() {
@@ -120,8 +123,7 @@ public final class NativeBackend implements RdmaBackend {
 						int errno = Native.getLastError();
 						throw Verbs.failure("ibv_open_device", errno,
 								"cannot open " + deviceName + ((errno == Errno.EACCES || errno == Errno.EPERM)
-										? "; the user needs read-write access to the uverbs device (group rdma)"
-										: ""));
+										? "; the user needs read-write access to the uverbs device (group rdma)" : ""));
 					}
 					return new NativeDevice(lib, deviceName, context, this.preparedReads);
 				}
@@ -225,8 +227,8 @@ public final class NativeBackend implements RdmaBackend {
 		}
 
 		/**
-		 * Return the dynamic loader's reason from JNA's message: its second line (the first
-		 * names the library, later lines list JNA's search path).
+		 * Return the dynamic loader's reason from JNA's message: its second line (the
+		 * first names the library, later lines list JNA's search path).
 		 */
 		private static String loaderReason(Throwable ex) {
 			String message = String.valueOf(ex.getMessage());

@@ -3,12 +3,13 @@ package io.github.rdmacounters.verbs;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A native object owned by a {@link NativeDevice}: closed once for Java, destroyed in native
- * code at most once, and never after the device closed its context (which freed it).
+ * A native object owned by a {@link NativeDevice}: closed once for Java, destroyed in
+ * native code at most once, and never after the device closed its context (which freed
+ * it).
  * <p>
  * Every close runs under the device's write lock. If the native destroy fails, the object
- * stays closed for Java and the next close (or the device's close) tries again, unless the
- * device closed its context meanwhile: that freed the object, so nothing is called.
+ * stays closed for Java and the next close (or the device's close) tries again, unless
+ * the device closed its context meanwhile: that freed the object, so nothing is called.
  *
  * @author rdma-counters
  */
@@ -41,7 +42,8 @@ abstract class NativeChild {
 	}
 
 	/**
-	 * Close this object: destroy it in native code unless that happened already. Idempotent.
+	 * Close this object: destroy it in native code unless that happened already.
+	 * Idempotent.
 	 */
 	public void close() {
 		this.device.writeLock().lock();
@@ -71,8 +73,8 @@ abstract class NativeChild {
 	}
 
 	/**
-	 * Record that {@code ibv_close_device} freed this object; call with the device's write
-	 * lock held.
+	 * Record that {@code ibv_close_device} freed this object; call with the device's
+	 * write lock held.
 	 */
 	final void freedWithContext() {
 		this.closed.set(true);

@@ -7,6 +7,7 @@ import java.util.List;
 import com.sun.jna.Function;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
@@ -18,16 +19,15 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.verbs.IbvHandles.IbvCounters;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * A native counters handle ({@code struct ibv_counters}) owned by a {@link NativeDevice}.
  * <p>
  * A read reuses a native buffer and a call prepared when the handle is created
  * ({@link ReadCountersCall}), so it allocates nothing: it holds the device's read lock,
- * checks that nothing is closed, and calls the provider's {@code read_counters} op under this
- * handle's monitor (the buffer is shared). Where the prepared call is not available it uses
- * {@link Function#invokeInt(Object[])} with argument arrays built when points are attached.
+ * checks that nothing is closed, and calls the provider's {@code read_counters} op under
+ * this handle's monitor (the buffer is shared). Where the prepared call is not available
+ * it uses {@link Function#invokeInt(Object[])} with argument arrays built when points are
+ * attached.
  *
  * @author rdma-counters
  */

@@ -12,6 +12,7 @@ import com.sun.jna.Function;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
@@ -32,19 +33,17 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
 import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * An open libibverbs context and everything created from it.
  * <p>
- * One device-wide read-write lock guards every native handle: calls take the read lock and
- * check that the device (and their object) is open before touching native code; creating and
- * closing objects take the write lock. So a close racing a read either waits for the read or
- * makes it fail with {@link RdmaClosedException}; no call ever reaches a destroyed handle.
- * Flows hang on one raw packet queue pair per port, created on the port's first flow and
- * moved to INIT (bound to the port) and RTR before any flow attaches to it. Closing the device
- * destroys its flows, counters, queue pairs, completion queue and protection domain, in that
- * order, then closes the context.
+ * One device-wide read-write lock guards every native handle: calls take the read lock
+ * and check that the device (and their object) is open before touching native code;
+ * creating and closing objects take the write lock. So a close racing a read either waits
+ * for the read or makes it fail with {@link RdmaClosedException}; no call ever reaches a
+ * destroyed handle. Flows hang on one raw packet queue pair per port, created on the
+ * port's first flow and moved to INIT (bound to the port) and RTR before any flow
+ * attaches to it. Closing the device destroys its flows, counters, queue pairs,
+ * completion queue and protection domain, in that order, then closes the context.
  *
  * @author rdma-counters
  */
@@ -165,9 +164,9 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does: through the
-	 * full-size {@code query_port} op with the size of the structure, or through the exported
-	 * compat symbol where the context has no such op.
+	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does:
+	 * through the full-size {@code query_port} op with the size of the structure, or
+	 * through the exported compat symbol where the context has no such op.
 	 * @param port the port number
 	 * @return the attributes
 	 */
@@ -180,8 +179,8 @@ final class NativeDevice implements RdmaDevice {
 			Function queryPort = this.ops.get(Op.QUERY_PORT);
 			int rc;
 			if (queryPort != null) {
-				rc = queryPort.invokeInt(
-						new Object[] { this.context.getPointer(), (byte) port, attr, (long) attr.size() });
+				rc = queryPort
+					.invokeInt(new Object[] { this.context.getPointer(), (byte) port, attr, (long) attr.size() });
 				attr.read();
 			}
 			else {
@@ -210,11 +209,13 @@ final class NativeDevice implements RdmaDevice {
 			ensureOpen();
 			Function create = this.ops.get(Op.CREATE_COUNTERS);
 			if (create == null) {
-				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_COUNTERS));
+				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), Errno.EOPNOTSUPP,
+						this.ops.whyMissing(Op.CREATE_COUNTERS));
 			}
 			Memory initAttr = new Memory(COUNTERS_INIT_ATTR_SIZE);
 			initAttr.setInt(COUNTERS_INIT_ATTR_COMP_MASK, 0);
-			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { this.context.getPointer(), initAttr });
+			Pointer handle = (Pointer) create.invoke(Pointer.class,
+					new Object[] { this.context.getPointer(), initAttr });
 			if (handle == null) {
 				int errno = Native.getLastError();
 				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP)
@@ -241,9 +242,10 @@ final class NativeDevice implements RdmaDevice {
 			ensureOpen();
 			nativeCounters.ensureOpen();
 			if (!managedFlowSteering()) {
-				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP, "device " + this.name
-						+ " does not support managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING), "
-						+ "which flow counters need");
+				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP,
+						"device " + this.name
+								+ " does not support managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING), "
+								+ "which flow counters need");
 			}
 			Function create = this.ops.get(Op.CREATE_FLOW);
 			if (create == null) {
@@ -288,10 +290,10 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Return the raw packet queue pair the flows of a port hang on, creating it on first use
-	 * (with the protection domain and completion queue all ports share) and moving it to INIT
-	 * on that port, then to RTR, as mlx5 needs before steering rules attach. Call with the
-	 * write lock held. A failure leaves nothing behind that no queue pair uses.
+	 * Return the raw packet queue pair the flows of a port hang on, creating it on first
+	 * use (with the protection domain and completion queue all ports share) and moving it
+	 * to INIT on that port, then to RTR, as mlx5 needs before steering rules attach. Call
+	 * with the write lock held. A failure leaves nothing behind that no queue pair uses.
 	 * @param port the port number
 	 * @return the queue pair, in RTR
 	 */
@@ -415,8 +417,8 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is freed
-	 * and must not reach native code again. Call with a device lock held.
+	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is
+	 * freed and must not reach native code again. Call with a device lock held.
 	 * @return {@code true} once the context is closed
 	 */
 	boolean contextClosed() {
@@ -430,11 +432,12 @@ final class NativeDevice implements RdmaDevice {
 
 	/**
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
-	 * domain, then the context. A step that fails is reported (the first failure is thrown,
-	 * later ones are suppressed into it) without stopping the rest: closing the context
-	 * releases in the kernel whatever a failed destroy left. Once the context is closed, every
-	 * handle left is freed with it: its owner is marked destroyed and makes no native call
-	 * again. Until then, calling close again retries the steps that failed.
+	 * domain, then the context. A step that fails is reported (the first failure is
+	 * thrown, later ones are suppressed into it) without stopping the rest: closing the
+	 * context releases in the kernel whatever a failed destroy left. Once the context is
+	 * closed, every handle left is freed with it: its owner is marked destroyed and makes
+	 * no native call again. Until then, calling close again retries the steps that
+	 * failed.
 	 */
 	@Override
 	public void close() {
@@ -470,8 +473,8 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Forget every handle the closed context freed: flows and counters whose destroy failed,
-	 * queue pairs, completion queue and protection domain.
+	 * Forget every handle the closed context freed: flows and counters whose destroy
+	 * failed, queue pairs, completion queue and protection domain.
 	 */
 	private void abandonChildren() {
 		for (NativeFlow flow : List.copyOf(this.flows)) {
@@ -524,8 +527,7 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
-	private static @Nullable RdmaOperationException collect(@Nullable RdmaOperationException failure,
-			Runnable action) {
+	private static @Nullable RdmaOperationException collect(@Nullable RdmaOperationException failure, Runnable action) {
 		try {
 			action.run();
 			return failure;

@@ -5,21 +5,21 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
-
 import org.jspecify.annotations.Nullable;
 
 /**
  * A prepared call of a provider's {@code read_counters} op,
- * {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}, through the libffi
- * entry points JNA exposes ({@link Native#ffi_prep_cif} and {@link Native#ffi_call}).
+ * {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}, through the
+ * libffi entry points JNA exposes ({@link Native#ffi_prep_cif} and
+ * {@link Native#ffi_call}).
  * <p>
  * {@link Function#invokeInt(Object[])} converts and classifies every argument object and
  * prepares a call interface on each call; the arguments of a read never change, so this
  * class prepares the call interface once per process and the argument block once per
  * counters handle. A read is then one JNI call with four {@code long}s and no allocation.
- * Only x86-64 Linux is supported (there {@code FFI_DEFAULT_ABI} is {@code FFI_UNIX64}, 2, in
- * every libffi release); elsewhere {@link #create} returns {@code null} and the caller uses
- * {@link Function#invokeInt(Object[])}. Not thread-safe: callers serialise calls.
+ * Only x86-64 Linux is supported (there {@code FFI_DEFAULT_ABI} is {@code FFI_UNIX64}, 2,
+ * in every libffi release); elsewhere {@link #create} returns {@code null} and the caller
+ * uses {@link Function#invokeInt(Object[])}. Not thread-safe: callers serialise calls.
  *
  * @author rdma-counters
  */
@@ -37,7 +37,10 @@ final class ReadCountersCall {
 	/** {@code FFI_TYPE_POINTER}. */
 	private static final short FFI_TYPE_POINTER = 14;
 
-	/** {@code sizeof(ffi_type)}: {@code size_t size; unsigned short alignment, type; ffi_type **elements}. */
+	/**
+	 * {@code sizeof(ffi_type)}:
+	 * {@code size_t size; unsigned short alignment, type; ffi_type **elements}.
+	 */
 	private static final int FFI_TYPE_SIZE = 24;
 
 	private static final int ARGS = 4;
@@ -105,7 +108,8 @@ final class ReadCountersCall {
 	}
 
 	/**
-	 * The call interface of {@code int (void *, void *, uint32_t, uint32_t)}, prepared once.
+	 * The call interface of {@code int (void *, void *, uint32_t, uint32_t)}, prepared
+	 * once.
 	 */
 	private static final class CallInterface {
 
@@ -134,7 +138,8 @@ final class ReadCountersCall {
 						Pointer.nativeValue(types) + argTypes);
 			}
 			catch (Error ex) {
-				// JNA reports an ffi_prep_cif failure as java.lang.Error; fall back to Function
+				// JNA reports an ffi_prep_cif failure as java.lang.Error; fall back to
+				// Function
 				return 0;
 			}
 		}

@@ -2,9 +2,9 @@ package io.github.rdmacounters.verbs;
 
 import java.nio.ByteOrder;
 
-import io.github.rdmacounters.core.RdmaOperationException;
-
 import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
  * Helpers shared by the binding's classes: errno to exception, byte order.

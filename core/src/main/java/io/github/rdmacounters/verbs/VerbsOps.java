@@ -5,19 +5,19 @@ import java.util.Map;
 
 import com.sun.jna.Function;
 import com.sun.jna.Pointer;
-
 import org.jspecify.annotations.Nullable;
 
 /**
- * The provider ops of one context that {@code verbs.h} reaches through {@code static inline}
- * functions, looked up the way {@code verbs_get_ctx_op} does: the context must be extended
- * ({@code abi_compat == UINTPTR_MAX}), {@code struct verbs_context.sz} must cover the op
- * (distance back from the {@code struct ibv_context} to the op plus
- * {@code sizeof(struct ibv_context)}), and the pointer must be non-NULL. An op that fails a
- * check is absent and the verb is "not supported" ({@code EOPNOTSUPP}), as the inline gives.
+ * The provider ops of one context that {@code verbs.h} reaches through
+ * {@code static inline} functions, looked up the way {@code verbs_get_ctx_op} does: the
+ * context must be extended ({@code abi_compat == UINTPTR_MAX}),
+ * {@code struct verbs_context.sz} must cover the op (distance back from the
+ * {@code struct ibv_context} to the op plus {@code sizeof(struct ibv_context)}), and the
+ * pointer must be non-NULL. An op that fails a check is absent and the verb is "not
+ * supported" ({@code EOPNOTSUPP}), as the inline gives.
  * <p>
- * The op table of a context does not change while it is open, so the lookup is done once at
- * open.
+ * The op table of a context does not change while it is open, so the lookup is done once
+ * at open.
  *
  * @author rdma-counters
  */
@@ -134,7 +134,8 @@ final class VerbsOps {
 	/**
 	 * Return the op, if the context offers it.
 	 * @param op the op
-	 * @return the function, or {@code null} where the inline would give {@code EOPNOTSUPP}
+	 * @return the function, or {@code null} where the inline would give
+	 * {@code EOPNOTSUPP}
 	 */
 	@Nullable Function get(Op op) {
 		return this.functions.get(op);

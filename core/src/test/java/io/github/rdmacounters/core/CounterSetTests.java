@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class CounterSetTests {
 
-	private static final Map<CounterType, Integer> PACKETS_AND_BYTES = Map.of(CounterType.PACKETS, 0,
-			CounterType.BYTES, 1);
+	private static final Map<CounterType, Integer> PACKETS_AND_BYTES = Map.of(CounterType.PACKETS, 0, CounterType.BYTES,
+			1);
 
 	private final Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 

@@ -107,7 +107,8 @@ class FlowSpecTests {
 		FlowSpec a = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
 		FlowSpec b = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
 		assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
-		assertThat(a).isNotEqualTo(FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).dontTrap(false).build());
+		assertThat(a)
+			.isNotEqualTo(FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).dontTrap(false).build());
 	}
 
 }

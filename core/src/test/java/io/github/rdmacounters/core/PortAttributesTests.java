@@ -5,8 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the sysfs texts {@link PortAttributes} and {@link LinkLayer} derive: they must be
- * what the kernel prints in {@code /sys/class/infiniband/<dev>/ports/<n>/}.
+ * Tests for the sysfs texts {@link PortAttributes} and {@link LinkLayer} derive: they
+ * must be what the kernel prints in {@code /sys/class/infiniband/<dev>/ports/<n>/}.
  */
 class PortAttributesTests {
 

@@ -24,7 +24,6 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
-import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
 import io.github.rdmacounters.sysfs.SysfsFixtures;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
@@ -50,7 +49,8 @@ class PortCountersMetricsTests {
 	}
 
 	private RdmaRegistry registryWith(PortCountersSource source) {
-		this.registry = new RdmaRegistry(List.of(new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), source)));
+		this.registry = new RdmaRegistry(
+				List.of(new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), source)));
 		return this.registry;
 	}
 
@@ -103,8 +103,8 @@ class PortCountersMetricsTests {
 		new PortCountersMetrics(registryWith(fixture("mlx4-counters-ext", "mlx4_0", Duration.ZERO)), ALL)
 			.bindTo(this.meters);
 		assertThat(this.meters.getMeters()).isNotEmpty()
-			.allSatisfy((meter) -> assertThat(meter.getId().getDescription()).as(meter.getId().toString())
-				.isNotBlank());
+			.allSatisfy(
+					(meter) -> assertThat(meter.getId().getDescription()).as(meter.getId().toString()).isNotBlank());
 		assertThat(counter("rdma.port.legacy.data.received", "port", "1")).isEqualTo(123_456_789_012.0 * 4);
 		assertThat(gauge(PortCountersMetrics.STATE, "port", "2")).isEqualTo(2);
 	}
@@ -120,7 +120,8 @@ class PortCountersMetricsTests {
 
 	@Test
 	void filterDecidesWhichCountersGetAMeterButNotTheStateGauges() {
-		Predicate<String> filter = PortCountersMetrics.filter(List.of("port_*", "out_of_buffer"), List.of("port_xmit_*"));
+		Predicate<String> filter = PortCountersMetrics.filter(List.of("port_*", "out_of_buffer"),
+				List.of("port_xmit_*"));
 		new PortCountersMetrics(registryWith(fixture("mlx5-roce", "mlx5_1", Duration.ZERO)), filter)
 			.bindTo(this.meters);
 		assertThat(this.meters.find("rdma.port.data.received").meters()).hasSize(2);
@@ -226,9 +227,9 @@ class PortCountersMetricsTests {
 
 	@Test
 	void devicesWithoutPortCountersGetNoMeters() {
-		RdmaRegistry withoutSource = new RdmaRegistry(List.of(
-				ManagedDevice.unavailable("mlx5_0", "native", 1, new IllegalStateException("no device")),
-				new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), null)));
+		RdmaRegistry withoutSource = new RdmaRegistry(
+				List.of(ManagedDevice.unavailable("mlx5_0", "native", 1, new IllegalStateException("no device")),
+						new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), null)));
 		this.registry = withoutSource;
 		new PortCountersMetrics(withoutSource, ALL).bindTo(this.meters);
 		assertThat(this.meters.getMeters()).isEmpty();
@@ -249,7 +250,8 @@ class PortCountersMetricsTests {
 			.contains("rdma_port_state_id{device=\"mlx5_1\",port=\"1\"} 4")
 			.contains("rdma_port_physical_state_id{device=\"mlx5_1\",port=\"2\"} 3")
 			.contains("rdma_port_rate_bytes_per_second{device=\"mlx5_1\",port=\"1\"} 1.25E10")
-			.contains("rdma_port_hw_counter_total{counter=\"out_of_buffer\",device=\"mlx5_1\",group=\"hw_counters\",port=\"1\"} 5")
+			.contains(
+					"rdma_port_hw_counter_total{counter=\"out_of_buffer\",device=\"mlx5_1\",group=\"hw_counters\",port=\"1\"} 5")
 			.contains("# HELP rdma_port_data_received_bytes_total Data octets received on all links");
 	}
 

@@ -6,6 +6,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -26,8 +29,6 @@ import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -86,7 +87,8 @@ class SimulatedBackendTests {
 	@Test
 	void duplicateDeviceNamesAreRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new SimulatedBackend(List.of(SimulatedDeviceSpec.defaults(), SimulatedDeviceSpec.defaults())))
+			.isThrownBy(
+					() -> new SimulatedBackend(List.of(SimulatedDeviceSpec.defaults(), SimulatedDeviceSpec.defaults())))
 			.withMessageContaining("sim_mlx5_0");
 	}
 
@@ -270,8 +272,7 @@ class SimulatedBackendTests {
 		counters.attach(CounterType.PACKETS, 0);
 		Flow flow = this.device.createFlow(1, FlowSpec.any(), counters);
 		this.backend.deliver(DEVICE, 1, udp("10.0.0.1", "10.0.0.2", 4791, 100));
-		assertThatExceptionOfType(RdmaOperationException.class)
-			.isThrownBy(() -> counters.attach(CounterType.BYTES, 1))
+		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> counters.attach(CounterType.BYTES, 1))
 			.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EBUSY));
 		flow.close();
 		counters.attach(CounterType.BYTES, 1);
@@ -504,7 +505,8 @@ class SimulatedBackendTests {
 		this.device.createFlow(1, ROCE, counters);
 		this.backend.failNext("ibv_read_counters", Errno.EIO);
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> counters.read(ReadMode.FRESH))
-			.withMessage("ibv_read_counters failed: EIO (5) Input/output error: fault injected into the simulated device");
+			.withMessage(
+					"ibv_read_counters failed: EIO (5) Input/output error: fault injected into the simulated device");
 		assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(0, 0);
 	}
 

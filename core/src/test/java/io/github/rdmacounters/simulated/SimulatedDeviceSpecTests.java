@@ -1,8 +1,9 @@
 package io.github.rdmacounters.simulated;
 
+import org.junit.jupiter.api.Test;
+
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortState;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -63,7 +64,8 @@ class SimulatedDeviceSpecTests {
 			.withMessageContaining("256, 512, 1024, 2048 or 4096");
 		assertThatIllegalArgumentException().isThrownBy(() -> SimulatedDeviceSpec.builder().portCount(0))
 			.withMessageContaining("1 to 255");
-		assertThatIllegalArgumentException().isThrownBy(() -> SimulatedDeviceSpec.builder().portState(2, PortState.DOWN))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SimulatedDeviceSpec.builder().portState(2, PortState.DOWN))
 			.withMessageContaining("Port must be 1 to 1");
 		assertThatIllegalArgumentException().isThrownBy(() -> SimulatedDeviceSpec.builder().name("a/b").build());
 	}

@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
@@ -18,7 +20,6 @@ import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.sysfs.SysfsTree;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -69,7 +70,8 @@ class SimulatedSysfsTreeTests {
 		assertThatExceptionOfType(NoSuchFileException.class).isThrownBy(() -> tree.read(DEVICE + "/ports/3/state"));
 		assertThatExceptionOfType(NoSuchFileException.class)
 			.isThrownBy(() -> tree.read(DEVICE + "/ports/1/counters/nope"));
-		assertThatExceptionOfType(NoSuchFileException.class).isThrownBy(() -> tree.list("sim_ib_0/ports/1/hw_counters"));
+		assertThatExceptionOfType(NoSuchFileException.class)
+			.isThrownBy(() -> tree.list("sim_ib_0/ports/1/hw_counters"));
 		assertThatExceptionOfType(IOException.class).isThrownBy(() -> tree.read(DEVICE + "/ports/1/counters"))
 			.withMessageContaining("Is a directory");
 		assertThatExceptionOfType(IOException.class).isThrownBy(() -> tree.list(DEVICE + "/fw_ver"))
@@ -79,8 +81,8 @@ class SimulatedSysfsTreeTests {
 	@Test
 	void trafficMovesThePortCountersInBytesAndPackets() throws Exception {
 		this.backend.deliver(DEVICE, 1, packet(1000));
-		this.backend.deliver(DEVICE, 1, packet(1000).withMacs(new MacAddress(0x02_00_00_00_00_01L),
-				MacAddress.parse("01:00:5e:00:00:01")));
+		this.backend.deliver(DEVICE, 1,
+				packet(1000).withMacs(new MacAddress(0x02_00_00_00_00_01L), MacAddress.parse("01:00:5e:00:00:01")));
 		this.backend.transmit(DEVICE, 1, packet(400));
 		PortCountersSnapshot snapshot = this.backend.portCounters(DEVICE).snapshot();
 		PortStatus port = snapshot.port(1);
@@ -92,8 +94,8 @@ class SimulatedSysfsTreeTests {
 			.containsEntry("port_xmit_packets", 1L)
 			.containsEntry("out_of_buffer", 0L)
 			.containsEntry("rnr_nak_retry_err", 0L);
-		assertThat(port.groups()).containsEntry("port_rcv_data", "counters").containsEntry("out_of_buffer",
-				"hw_counters");
+		assertThat(port.groups()).containsEntry("port_rcv_data", "counters")
+			.containsEntry("out_of_buffer", "hw_counters");
 		assertThat(port.unreadable()).isEmpty();
 		assertThat(snapshot.port(2).counters()).containsEntry("port_rcv_packets", 0L);
 		assertThat(snapshot.readAt()).isEqualTo(Instant.parse("2026-11-29T15:00:00Z"));
@@ -140,7 +142,8 @@ class SimulatedSysfsTreeTests {
 		for (int physicalState = 0; physicalState <= 7; physicalState++) {
 			SimulatedPortSpec spec = new SimulatedPortSpec(PortState.ACTIVE, physicalState, LinkLayer.INFINIBAND, 4096,
 					64, 1);
-			SimulatedBackend single = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().port(1, spec).build()));
+			SimulatedBackend single = new SimulatedBackend(
+					List.of(SimulatedDeviceSpec.builder().port(1, spec).build()));
 			try (RdmaDevice device = single.open(DEVICE)) {
 				PortAttributes attributes = device.queryPort(1);
 				SysfsTree tree = single.sysfsTree();
@@ -167,10 +170,9 @@ class SimulatedSysfsTreeTests {
 
 	@Test
 	void rateFileOfAPortWithAnUnknownWidthFailsLikeTheKernelAndIsListedAsUnreadable() {
-		SimulatedBackend single = new SimulatedBackend(
-				List.of(SimulatedDeviceSpec.builder().port(1, SimulatedPortSpec.activeRoce().withSpeed(32, 3)).build()));
-		assertThatExceptionOfType(IOException.class)
-			.isThrownBy(() -> single.sysfsTree().read(DEVICE + "/ports/1/rate"))
+		SimulatedBackend single = new SimulatedBackend(List
+			.of(SimulatedDeviceSpec.builder().port(1, SimulatedPortSpec.activeRoce().withSpeed(32, 3)).build()));
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> single.sysfsTree().read(DEVICE + "/ports/1/rate"))
 			.withMessageContaining("Invalid argument");
 		PortStatus port = single.portCounters(DEVICE).snapshot().port(1);
 		assertThat(port.rate()).isNull();

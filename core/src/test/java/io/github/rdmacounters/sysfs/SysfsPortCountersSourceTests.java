@@ -19,10 +19,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.rdmacounters.core.PortCountersSnapshot;
-import io.github.rdmacounters.core.PortStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -189,8 +190,10 @@ class SysfsPortCountersSourceTests {
 
 	@Test
 	void aDirectoryWhereACounterFileIsExpectedIsSkipped(@TempDir Path temp) throws IOException {
-		// Tests run as root, where chmod 200 does not stop reads: a directory in place of the
-		// file fails to read for every user, like a write-only attribute does for non-root.
+		// Tests run as root, where chmod 200 does not stop reads: a directory in place of
+		// the
+		// file fails to read for every user, like a write-only attribute does for
+		// non-root.
 		Path root = SysfsFixtures.copy("mlx5-infiniband", temp);
 		Path counter = root.resolve("mlx5_0/ports/1/counters/port_xmit_wait");
 		Files.delete(counter);
@@ -364,8 +367,7 @@ class SysfsPortCountersSourceTests {
 	@Test
 	void negativeTimeToLiveIsRejected() {
 		FileSystemSysfsTree tree = new FileSystemSysfsTree(SysfsFixtures.root("mlx5-roce"));
-		org.assertj.core.api.Assertions
-			.assertThatIllegalArgumentException()
+		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
 			.isThrownBy(() -> new SysfsPortCountersSource("mlx5_1", tree, Duration.ofSeconds(-1), this.clock))
 			.withMessageContaining("must not be negative");
 	}

@@ -6,8 +6,8 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.RdmaDevice;
 
 /**
- * Counters bound to a flow that matches every packet on port 1: the set-up most binding tests
- * start from.
+ * Counters bound to a flow that matches every packet on port 1: the set-up most binding
+ * tests start from.
  *
  * @author rdma-counters
  */
@@ -17,8 +17,8 @@ public final class BoundCounters {
 	}
 
 	/**
-	 * Create counters on a device, attach the given points in order, and bind them to a flow
-	 * on port 1 that matches every packet.
+	 * Create counters on a device, attach the given points in order, and bind them to a
+	 * flow on port 1 that matches every packet.
 	 * @param device the device
 	 * @param points the points to attach
 	 * @return the bound counters, owned by the device

@@ -10,6 +10,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.MacAddress;
@@ -17,14 +18,12 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.verbs.NativeBackend;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * The fake libibverbs of the tests: compiles {@code fake-ibverbs/fake_ibverbs.c} (a test
  * resource) with {@code gcc} against the installed {@code <infiniband/verbs.h>} (see
  * {@link NativeBuild}), loads it once per JVM, and drives it: devices and ports, packet
- * delivery, fault injection, misuse and live-object accounting. Point a {@link NativeBackend} at {@link #libraryPath()} to test the
- * binding against it.
+ * delivery, fault injection, misuse and live-object accounting. Point a
+ * {@link NativeBackend} at {@link #libraryPath()} to test the binding against it.
  * <p>
  * The fake is process-wide state: call {@link #reset()} before each test and
  * {@link #assertClean()} after it.
@@ -84,7 +83,8 @@ public final class FakeVerbs {
 	}
 
 	/**
-	 * Forget every device, fault, handle and misuse record; the kernel stack is present again.
+	 * Forget every device, fault, handle and misuse record; the kernel stack is present
+	 * again.
 	 */
 	public void reset() {
 		this.control.fake_reset();
@@ -93,7 +93,8 @@ public final class FakeVerbs {
 	/**
 	 * Start describing a device; {@link DeviceBuilder#add()} adds it.
 	 * @param name the device name, e.g. {@code mlx5_0}
-	 * @return the builder: mlx5-like, one active Ethernet port, counters and flow steering
+	 * @return the builder: mlx5-like, one active Ethernet port, counters and flow
+	 * steering
 	 */
 	public DeviceBuilder device(String name) {
 		return new DeviceBuilder(name);
@@ -163,8 +164,8 @@ public final class FakeVerbs {
 	}
 
 	/**
-	 * Make {@code ibv_get_device_list} fail with {@code ENOSYS}, as on a host whose kernel has
-	 * no RDMA stack.
+	 * Make {@code ibv_get_device_list} fail with {@code ENOSYS}, as on a host whose
+	 * kernel has no RDMA stack.
 	 * @param on whether the stack is missing
 	 */
 	public void noKernelStack(boolean on) {
@@ -173,8 +174,9 @@ public final class FakeVerbs {
 
 	/**
 	 * Make the provider's {@code read_counters} accept an array shorter than the highest
-	 * attached index + 1 (it fills what fits) instead of failing with {@code EINVAL} as mlx5
-	 * and the kernel do: a lax provider, to test that the binding never trusts the provider.
+	 * attached index + 1 (it fills what fits) instead of failing with {@code EINVAL} as
+	 * mlx5 and the kernel do: a lax provider, to test that the binding never trusts the
+	 * provider.
 	 * @param on whether short reads succeed
 	 */
 	public void shortReads(boolean on) {
@@ -182,8 +184,8 @@ public final class FakeVerbs {
 	}
 
 	/**
-	 * Return the number of native objects (device lists, contexts, PDs, CQs, QPs, counters,
-	 * flows) created and not destroyed.
+	 * Return the number of native objects (device lists, contexts, PDs, CQs, QPs,
+	 * counters, flows) created and not destroyed.
 	 * @return the live objects
 	 */
 	public int liveObjects() {
@@ -322,7 +324,8 @@ public final class FakeVerbs {
 		}
 
 		/**
-		 * Set the number of ports (each starts ACTIVE, LinkUp, Ethernet, MTU 1024, 4X 50 Gb/s).
+		 * Set the number of ports (each starts ACTIVE, LinkUp, Ethernet, MTU 1024, 4X 50
+		 * Gb/s).
 		 * @param ports 1 to 8
 		 * @return this builder
 		 */
@@ -380,7 +383,8 @@ public final class FakeVerbs {
 		}
 
 		/**
-		 * Set a port's raw speed and width codes ({@code active_speed}, {@code active_width}).
+		 * Set a port's raw speed and width codes ({@code active_speed},
+		 * {@code active_width}).
 		 * @param port the port
 		 * @param speed e.g. 32 (25 Gb/s per lane)
 		 * @param width e.g. 2 (4X)

@@ -15,11 +15,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Builds the C sources of the tests (test resources) with {@code gcc} against the installed
- * {@code <infiniband/verbs.h>}, into {@code target/native-build} (or the directory of the
- * {@code rdmacounters.native-build.dir} system property). Outputs are named by the hash of
- * their source, so a source is compiled once until it changes. A missing compiler or header
- * is a failure that says what to install, never a skipped test.
+ * Builds the C sources of the tests (test resources) with {@code gcc} against the
+ * installed {@code <infiniband/verbs.h>}, into {@code target/native-build} (or the
+ * directory of the {@code rdmacounters.native-build.dir} system property). Outputs are
+ * named by the hash of their source, so a source is compiled once until it changes. A
+ * missing compiler or header is a failure that says what to install, never a skipped
+ * test.
  *
  * @author rdma-counters
  */
@@ -40,8 +41,8 @@ public final class NativeBuild {
 	 * @param resource the class-path resource, e.g. {@code fake-ibverbs/fake_ibverbs.c}
 	 * @param name the base name of the output
 	 * @return the absolute path of the library
-	 * @throws IllegalStateException if gcc or the header is missing or the source does not
-	 * compile
+	 * @throws IllegalStateException if gcc or the header is missing or the source does
+	 * not compile
 	 */
 	public static Path sharedLibrary(String resource, String name) {
 		return build(resource, "lib" + name, ".so", List.of("-shared", "-fPIC", "-O2", "-fvisibility=hidden"),
@@ -53,8 +54,8 @@ public final class NativeBuild {
 	 * @param resource the class-path resource
 	 * @param name the base name of the output
 	 * @return the absolute path of the executable
-	 * @throws IllegalStateException if gcc or the header is missing or the source does not
-	 * compile
+	 * @throws IllegalStateException if gcc or the header is missing or the source does
+	 * not compile
 	 */
 	public static Path executable(String resource, String name) {
 		return build(resource, name, "", List.of("-O0"), List.of());
@@ -69,20 +70,22 @@ public final class NativeBuild {
 	public static String run(Path program) {
 		Result result = run(List.of(program.toString()), RUN_TIMEOUT);
 		if (result.exitCode() != 0) {
-			throw new IllegalStateException(program.getFileName() + " failed with exit code " + result.exitCode()
-					+ ":\n" + result.output());
+			throw new IllegalStateException(
+					program.getFileName() + " failed with exit code " + result.exitCode() + ":\n" + result.output());
 		}
 		return result.output();
 	}
 
 	/**
-	 * Run a command with a time limit. Its output (standard output and error together) goes
-	 * to a file, so a command that prints much never blocks on a full pipe and the limit
-	 * applies however the command behaves; a command still running at the limit is killed.
+	 * Run a command with a time limit. Its output (standard output and error together)
+	 * goes to a file, so a command that prints much never blocks on a full pipe and the
+	 * limit applies however the command behaves; a command still running at the limit is
+	 * killed.
 	 * @param command the program and its arguments
 	 * @param timeout how long it may run
 	 * @return its exit code and output
-	 * @throws IllegalStateException if it cannot be started or runs longer than the timeout
+	 * @throws IllegalStateException if it cannot be started or runs longer than the
+	 * timeout
 	 */
 	public static Result run(List<String> command, Duration timeout) {
 		String name = Path.of(command.get(0)).getFileName().toString();
@@ -127,18 +130,17 @@ public final class NativeBuild {
 
 	/**
 	 * The outcome of a command that finished in time.
+	 *
 	 * @param exitCode its exit code
 	 * @param output its standard output and error
 	 */
 	public record Result(int exitCode, String output) {
 	}
 
-	private static Path build(String resource, String name, String suffix, List<String> flags,
-			List<String> libraries) {
+	private static Path build(String resource, String name, String suffix, List<String> flags, List<String> libraries) {
 		byte[] source = read(resource);
 		String hash = hash(source, flags);
-		Path dir = Path.of(System.getProperty("rdmacounters.native-build.dir", "target/native-build"))
-			.toAbsolutePath();
+		Path dir = Path.of(System.getProperty("rdmacounters.native-build.dir", "target/native-build")).toAbsolutePath();
 		Path output = dir.resolve(name + "-" + hash + suffix);
 		if (Files.isRegularFile(output)) {
 			return output;

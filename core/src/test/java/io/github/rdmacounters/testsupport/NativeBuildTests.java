@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests of {@link NativeBuild#run(List, Duration)}, the process runner of the native test
- * builds: its time limit holds and kills the command, and a command that prints much output
- * never blocks.
+ * builds: its time limit holds and kills the command, and a command that prints much
+ * output never blocks.
  *
  * @author rdma-counters
  */
@@ -31,7 +31,8 @@ class NativeBuildTests {
 			.withMessageContaining("started");
 		long pid = Long.parseLong(Files.readString(pidFile).trim());
 		Optional<ProcessHandle> process = ProcessHandle.of(pid);
-		assertThat(process.map(ProcessHandle::isAlive)).as("the hung command was killed").isNotEqualTo(Optional.of(true));
+		assertThat(process.map(ProcessHandle::isAlive)).as("the hung command was killed")
+			.isNotEqualTo(Optional.of(true));
 	}
 
 	@Test

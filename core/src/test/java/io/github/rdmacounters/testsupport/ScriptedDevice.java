@@ -30,9 +30,9 @@ import io.github.rdmacounters.core.ReadMode;
 
 /**
  * A scriptable in-memory {@link RdmaDevice} for tests of the parts that only consume the
- * core model (endpoint, health, meters): counter values, port state and read failures are set
- * directly, and every counters read is counted, so a test can prove how many device reads a
- * scrape caused.
+ * core model (endpoint, health, meters): counter values, port state and read failures are
+ * set directly, and every counters read is counted, so a test can prove how many device
+ * reads a scrape caused.
  */
 public final class ScriptedDevice implements RdmaDevice {
 
@@ -59,8 +59,8 @@ public final class ScriptedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Create a counter set with a packets counter at index 0 and a bytes counter at index 1,
-	 * fed by a flow on port 1.
+	 * Create a counter set with a packets counter at index 0 and a bytes counter at index
+	 * 1, fed by a flow on port 1.
 	 * @param name the set name
 	 * @param spec what the flow matches
 	 * @param ttl the read cache time-to-live

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 import com.sun.jna.Native;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.DeviceAttributes;
@@ -13,15 +15,13 @@ import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.NativeBuild;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Proves the binding's view of the ABI against the installed {@code <infiniband/verbs.h>}: a
- * probe compiled against the header prints every size, offset and constant the Java side
- * uses, and each must equal the Java value.
+ * Proves the binding's view of the ABI against the installed
+ * {@code <infiniband/verbs.h>}: a probe compiled against the header prints every size,
+ * offset and constant the Java side uses, and each must equal the Java value.
  *
  * @author rdma-counters
  */
@@ -72,8 +72,7 @@ class AbiTests {
 		assertThat(NativeDevice.COUNTERS_INIT_ATTR_COMP_MASK).isEqualTo(header("ibv_counters_init_attr.comp_mask"));
 		assertThat(header("ibv_counters.context")).isZero();
 		assertThat(NativeCounters.ATTACH_ATTR_SIZE).isEqualTo(header("sizeof(ibv_counter_attach_attr)"));
-		assertThat(NativeCounters.ATTACH_ATTR_COUNTER_DESC)
-			.isEqualTo(header("ibv_counter_attach_attr.counter_desc"));
+		assertThat(NativeCounters.ATTACH_ATTR_COUNTER_DESC).isEqualTo(header("ibv_counter_attach_attr.counter_desc"));
 		assertThat(NativeCounters.ATTACH_ATTR_INDEX).isEqualTo(header("ibv_counter_attach_attr.index"));
 		assertThat(NativeCounters.ATTACH_ATTR_COMP_MASK).isEqualTo(header("ibv_counter_attach_attr.comp_mask"));
 		assertThat(IbvLibrary.IBV_COUNTER_PACKETS).isEqualTo(header("IBV_COUNTER_PACKETS"))
@@ -154,8 +153,8 @@ class AbiTests {
 	void portAttrStructureMatchesHeader() {
 		assertThat(IbvPortAttr.sizeOf()).isEqualTo(header("sizeof(ibv_port_attr)"));
 		for (String field : new String[] { "state", "max_mtu", "active_mtu", "gid_tbl_len", "port_cap_flags",
-				"max_msg_sz", "pkey_tbl_len", "lid", "sm_lid", "lmc", "init_type_reply", "active_width",
-				"active_speed", "phys_state", "link_layer", "flags", "port_cap_flags2" }) {
+				"max_msg_sz", "pkey_tbl_len", "lid", "sm_lid", "lmc", "init_type_reply", "active_width", "active_speed",
+				"phys_state", "link_layer", "flags", "port_cap_flags2" }) {
 			assertThat(IbvPortAttr.offsetOf(field)).as(field).isEqualTo(header("ibv_port_attr." + field));
 		}
 		for (PortState state : PortState.values()) {

@@ -6,6 +6,8 @@ import java.util.List;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.PointerType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -22,8 +24,6 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 import io.github.rdmacounters.verbs.IbvHandles.IbvFlow;
 import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
 import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,7 +46,8 @@ class BindingToStringTests {
 		try (RdmaDevice device = this.fake.backend().open("mlx5_0")) {
 			Counters counters = device.createCounters();
 			counters.attach(CounterType.PACKETS, 0);
-			Flow flow = device.createFlow(1, FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build(), counters);
+			Flow flow = device.createFlow(1, FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build(),
+					counters);
 			objects.addAll(List.of(device, counters, flow, ((NativeCounters) counters).handle()));
 			objects.add(((NativeDevice) device).queryPortAttr(1));
 			for (PointerType handle : List.of(new IbvDevice(somewhere), new IbvContext(), new IbvPd(), new IbvCq(),

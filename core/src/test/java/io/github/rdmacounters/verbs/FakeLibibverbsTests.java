@@ -5,6 +5,8 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
@@ -16,15 +18,13 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
 import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests of the fake libibverbs itself, driven through raw calls the binding never makes: it
- * must behave like mlx5 and the kernel where the binding's API keeps users from going, and it
- * must record misuse instead of accepting it.
+ * Tests of the fake libibverbs itself, driven through raw calls the binding never makes:
+ * it must behave like mlx5 and the kernel where the binding's API keeps users from going,
+ * and it must record misuse instead of accepting it.
  *
  * @author rdma-counters
  */
@@ -125,7 +125,8 @@ class FakeLibibverbsTests {
 			this.qp = self.lib.ibv_create_qp(this.pd, attr);
 			if (port > 0) {
 				assertThat(self.modify(this.qp, IbvLibrary.IBV_QPS_INIT, port,
-						IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT)).isZero();
+						IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT))
+					.isZero();
 				assertThat(self.modify(this.qp, IbvLibrary.IBV_QPS_RTR, 0, IbvLibrary.IBV_QP_STATE)).isZero();
 			}
 		}
@@ -154,8 +155,8 @@ class FakeLibibverbsTests {
 		this.fake.device("mlx5_0").add();
 		IbvContext context = open("mlx5_0");
 		Pointer counters = createCounters(context, 0);
-		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, counters))
-			.as("a non-NULL flow").isEqualTo(Errno.EOPNOTSUPP);
+		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_PACKETS, 0, counters)).as("a non-NULL flow")
+			.isEqualTo(Errno.EOPNOTSUPP);
 		assertThat(attach(context, counters, 2, 0, null)).as("an unknown description").isEqualTo(Errno.EOPNOTSUPP);
 		assertThat(attach(context, counters, IbvLibrary.IBV_COUNTER_BYTES, 0, null)).isZero();
 		assertThat(destroyCounters(context, counters)).isZero();
@@ -332,7 +333,13 @@ class FakeLibibverbsTests {
 
 	@Test
 	void contextsAreLaidOutAsLibibverbsDoes() {
-		this.fake.device("mlx5_0").add().device("old0").legacyContext(true).add().device("short0").contextSize(432)
+		this.fake.device("mlx5_0")
+			.add()
+			.device("old0")
+			.legacyContext(true)
+			.add()
+			.device("short0")
+			.contextSize(432)
 			.add();
 		IbvContext extended = open("mlx5_0");
 		IbvContext legacy = open("old0");

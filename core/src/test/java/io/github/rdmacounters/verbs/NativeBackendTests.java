@@ -1,6 +1,10 @@
 package io.github.rdmacounters.verbs;
 
 import java.net.InetAddress;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
@@ -21,8 +25,6 @@ import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -87,7 +89,11 @@ class NativeBackendTests {
 
 	@Test
 	void queryDeviceReportsFirmwareGuidVendorPortsAndFlowSteering() {
-		this.fake.device("mlx5_0").guid(0x1122_3344_5566_7788L).firmware("22.36.1010").vendor(0x02c9, 4125).ports(2)
+		this.fake.device("mlx5_0")
+			.guid(0x1122_3344_5566_7788L)
+			.firmware("22.36.1010")
+			.vendor(0x02c9, 4125)
+			.ports(2)
 			.add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			DeviceAttributes attributes = device.queryDevice();
@@ -104,8 +110,14 @@ class NativeBackendTests {
 
 	@Test
 	void queryPortReportsStateLinkLayerMtuAndSpeed() {
-		this.fake.device("mlx5_0").ports(2).portState(2, PortState.DOWN).physicalState(2, 3)
-			.linkLayer(2, LinkLayer.INFINIBAND).activeMtu(2, 4096).speed(2, 32, 2).add();
+		this.fake.device("mlx5_0")
+			.ports(2)
+			.portState(2, PortState.DOWN)
+			.physicalState(2, 3)
+			.linkLayer(2, LinkLayer.INFINIBAND)
+			.activeMtu(2, 4096)
+			.speed(2, 32, 2)
+			.add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			PortAttributes port1 = device.queryPort(1);
 			assertThat(port1.state()).isEqualTo(PortState.ACTIVE);

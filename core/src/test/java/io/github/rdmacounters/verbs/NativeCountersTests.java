@@ -2,6 +2,9 @@ package io.github.rdmacounters.verbs;
 
 import java.net.InetAddress;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -16,15 +19,13 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link NativeCounters} and the counters verbs reached through the context's op
- * table, against the fake libibverbs.
+ * Tests for {@link NativeCounters} and the counters verbs reached through the context's
+ * op table, against the fake libibverbs.
  *
  * @author rdma-counters
  */
@@ -112,7 +113,8 @@ class NativeCountersTests {
 	void readOfSparseIndexesFillsUnattachedSlotsWithZero() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.BYTES, 3), new CounterPoint(CounterType.PACKETS, 1));
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.BYTES, 3),
+					new CounterPoint(CounterType.PACKETS, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 60));
 			long[] values = { -1, -1, -1, -1, -7 };
@@ -125,7 +127,9 @@ class NativeCountersTests {
 	void attachingTheSameIndexTwiceAggregatesTheValues() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 0), new CounterPoint(CounterType.PACKETS, 1), new CounterPoint(CounterType.PACKETS, 1));
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
+					new CounterPoint(CounterType.BYTES, 0), new CounterPoint(CounterType.PACKETS, 1),
+					new CounterPoint(CounterType.PACKETS, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 100));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 200));
 			assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(302, 4);
@@ -163,7 +167,8 @@ class NativeCountersTests {
 	void readIntoTooFewSlotsFailsWithEinvalFromTheKernel() {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
+					new CounterPoint(CounterType.BYTES, 1));
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> counters.read(new long[1], ReadMode.PREFER_CACHED))
 				.withMessageStartingWith("ibv_read_counters failed: EINVAL (22) Invalid argument")
@@ -178,8 +183,7 @@ class NativeCountersTests {
 			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			this.fake.deliver("mlx5_0", 1, udp(1, 64));
 			this.fake.failNext("ibv_read_counters", Errno.EIO);
-			assertThatExceptionOfType(RdmaOperationException.class)
-				.isThrownBy(() -> counters.read(ReadMode.FRESH))
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> counters.read(ReadMode.FRESH))
 				.withMessage("ibv_read_counters failed: EIO (5) Input/output error: Counters on mlx5_0");
 			CountersSnapshot snapshot = counters.read(ReadMode.FRESH);
 			assertThat(snapshot.values()).containsExactly(1);
@@ -259,9 +263,14 @@ class NativeCountersTests {
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			Counters counters = device.createCounters();
 			counters.attach(CounterType.PACKETS, 0);
-			var flow = device.createFlow(1, FlowSpec.builder().destinationPort(4791)
-				.protocol(io.github.rdmacounters.core.L4Protocol.UDP).build(), counters);
-			assertThat(counters.toString()).isEqualTo("Counters on mlx5_0 [CounterPoint[type=PACKETS, index=0]], bound");
+			var flow = device.createFlow(1,
+					FlowSpec.builder()
+						.destinationPort(4791)
+						.protocol(io.github.rdmacounters.core.L4Protocol.UDP)
+						.build(),
+					counters);
+			assertThat(counters.toString())
+				.isEqualTo("Counters on mlx5_0 [CounterPoint[type=PACKETS, index=0]], bound");
 			assertThat(flow.toString()).isEqualTo("Flow[flow 'udp dst-port 4791' on mlx5_0 port 1]");
 			assertThat(device.toString()).isEqualTo("NativeDevice[mlx5_0]");
 			assertThat(counters + " " + flow + " " + device).doesNotContainPattern("(?i)0x[0-9a-f]{6,}|native@");
@@ -303,7 +312,8 @@ class NativeCountersTests {
 	void readIntoAShortArrayNeverOverflowsItEvenWhenTheProviderAcceptsTheShortCount() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 2));
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
+					new CounterPoint(CounterType.BYTES, 2));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
 			long[] shortValues = new long[2];
 			assertThatExceptionOfType(RdmaOperationException.class)
@@ -320,7 +330,8 @@ class NativeCountersTests {
 	void readIntoALongerArrayLeavesTheSlotsBeyondSizeUntouched() throws Exception {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
+			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
+					new CounterPoint(CounterType.BYTES, 1));
 			this.fake.deliver("mlx5_0", 1, udp(4791, 300));
 			long[] values = { -1, -1, -1, -1 };
 			for (ReadMode mode : ReadMode.values()) {

@@ -9,6 +9,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -23,8 +26,6 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -139,8 +140,8 @@ class NativeDeviceTests {
 		RdmaDevice device = this.backend.open("mlx5_0");
 		Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 		device.close();
-		for (String verb : List.of("ibv_query_device", "ibv_query_port", "ibv_create_counters",
-				"ibv_read_counters", "ibv_attach_counters_point_flow", "ibv_create_flow")) {
+		for (String verb : List.of("ibv_query_device", "ibv_query_port", "ibv_create_counters", "ibv_read_counters",
+				"ibv_attach_counters_point_flow", "ibv_create_flow")) {
 			this.fake.failAlways(verb, Errno.EIO);
 		}
 		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(device::queryDevice)
@@ -151,8 +152,7 @@ class NativeDeviceTests {
 			.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters));
 		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH))
 			.withMessage("Counters on mlx5_0 is closed");
-		assertThatExceptionOfType(RdmaClosedException.class)
-			.isThrownBy(() -> counters.attach(CounterType.BYTES, 1));
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.attach(CounterType.BYTES, 1));
 		this.fake.clearFaults();
 	}
 
@@ -177,7 +177,8 @@ class NativeDeviceTests {
 		try {
 			for (int round = 0; round < 25; round++) {
 				RdmaDevice device = this.backend.open("mlx5_0");
-				Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0), new CounterPoint(CounterType.BYTES, 1));
+				Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
+						new CounterPoint(CounterType.BYTES, 1));
 				CyclicBarrier start = new CyclicBarrier(threads + 1);
 				CountDownLatch someReads = new CountDownLatch(threads);
 				List<Future<int[]>> results = new ArrayList<>();
@@ -302,8 +303,7 @@ class NativeDeviceTests {
 		counters.close();
 		assertThat(flow.isClosed()).isTrue();
 		assertThat(counters.isBound()).isFalse();
-		assertThat(this.fake.misuseLog()).as("no call on a handle of the closed context")
-			.isEqualTo(afterDeviceClose);
+		assertThat(this.fake.misuseLog()).as("no call on a handle of the closed context").isEqualTo(afterDeviceClose);
 		this.fake.reset();
 	}
 
@@ -318,8 +318,7 @@ class NativeDeviceTests {
 		int misuse = this.fake.misuseCount();
 		device.close();
 		counters.close();
-		assertThat(this.fake.misuseCount()).as("a second close retries nothing of the freed context")
-			.isEqualTo(misuse);
+		assertThat(this.fake.misuseCount()).as("a second close retries nothing of the freed context").isEqualTo(misuse);
 		this.fake.reset();
 	}
 

@@ -4,6 +4,9 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -20,16 +23,14 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for flows: the specs the binding encodes reach native code intact, proven by packets
- * delivered to the fake libibverbs, which decodes the specs and counts a packet in exactly the
- * flows that match it.
+ * Tests for flows: the specs the binding encodes reach native code intact, proven by
+ * packets delivered to the fake libibverbs, which decodes the specs and counts a packet
+ * in exactly the flows that match it.
  *
  * @author rdma-counters
  */
@@ -67,7 +68,8 @@ class NativeFlowTests {
 		packets.add(Packet.udp(ip("192.168.10.1"), 49152, ip("192.168.10.2"), 4791, 800).withVlan(200));
 		packets.add(Packet.udp(ip("192.168.10.1"), 49152, ip("192.168.10.2"), 4791, 900).withMacs(MAC_A, MAC_B));
 		packets.add(Packet.udp(ip("192.168.10.1"), 49152, ip("192.168.10.2"), 4791, 950).withMacs(MAC_B, MAC_A));
-		packets.add(Packet.udp(ip("fd00:1::1"), 49152, ip("fd00:1::2"), 4791, 128).withVlan(100).withMacs(MAC_A, MAC_B));
+		packets
+			.add(Packet.udp(ip("fd00:1::1"), 49152, ip("fd00:1::2"), 4791, 128).withVlan(100).withMacs(MAC_A, MAC_B));
 		return packets;
 	}
 
@@ -80,14 +82,22 @@ class NativeFlowTests {
 		specs.add(FlowSpec.builder().protocol(L4Protocol.UDP).sourcePort(49153).destinationPort(4791).build());
 		specs.add(FlowSpec.builder().destinationIp(IpPrefix.parse("192.168.10.0/24")).build());
 		specs.add(FlowSpec.builder().sourceIp(IpPrefix.parse("192.168.10.7")).protocol(L4Protocol.TCP).build());
-		specs.add(FlowSpec.builder().sourceIp(IpPrefix.parse("10.0.0.0/8"))
-			.destinationIp(IpPrefix.parse("192.168.10.2/32")).build());
+		specs.add(FlowSpec.builder()
+			.sourceIp(IpPrefix.parse("10.0.0.0/8"))
+			.destinationIp(IpPrefix.parse("192.168.10.2/32"))
+			.build());
 		specs.add(FlowSpec.builder().destinationIp(IpPrefix.parse("fd00:1::/64")).build());
 		specs.add(FlowSpec.builder().destinationIp(IpPrefix.parse("fd00:1::/65")).build());
-		specs.add(FlowSpec.builder().sourceIp(IpPrefix.parse("fd00:1::1/128")).protocol(L4Protocol.TCP)
-			.sourcePort(443).build());
-		specs.add(FlowSpec.builder().destinationIp(IpPrefix.parse("fd00::/16")).protocol(L4Protocol.UDP)
-			.destinationPort(4791).build());
+		specs.add(FlowSpec.builder()
+			.sourceIp(IpPrefix.parse("fd00:1::1/128"))
+			.protocol(L4Protocol.TCP)
+			.sourcePort(443)
+			.build());
+		specs.add(FlowSpec.builder()
+			.destinationIp(IpPrefix.parse("fd00::/16"))
+			.protocol(L4Protocol.UDP)
+			.destinationPort(4791)
+			.build());
 		specs.add(FlowSpec.builder().vlanId(100).build());
 		specs.add(FlowSpec.builder().vlanId(200).protocol(L4Protocol.UDP).build());
 		specs.add(FlowSpec.builder().sourceMac(MAC_A).build());
@@ -149,12 +159,23 @@ class NativeFlowTests {
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			Counters a = device.createCounters();
 			a.attach(CounterType.PACKETS, 0);
-			device.createFlow(2, FlowSpec.builder().destinationIp(IpPrefix.parse("192.168.10.0/24"))
-				.protocol(L4Protocol.UDP).destinationPort(4791).priority(7).build(), a);
+			device.createFlow(2,
+					FlowSpec.builder()
+						.destinationIp(IpPrefix.parse("192.168.10.0/24"))
+						.protocol(L4Protocol.UDP)
+						.destinationPort(4791)
+						.priority(7)
+						.build(),
+					a);
 			Counters b = device.createCounters();
 			b.attach(CounterType.PACKETS, 0);
-			device.createFlow(1, FlowSpec.builder().sourceIp(IpPrefix.parse("fd00::/8")).protocol(L4Protocol.TCP)
-				.dontTrap(false).build(), b);
+			device.createFlow(1,
+					FlowSpec.builder()
+						.sourceIp(IpPrefix.parse("fd00::/8"))
+						.protocol(L4Protocol.TCP)
+						.dontTrap(false)
+						.build(),
+					b);
 			Counters c = device.createCounters();
 			c.attach(CounterType.BYTES, 0);
 			device.createFlow(1, FlowSpec.builder().vlanId(5).build(), c);
@@ -320,8 +341,8 @@ class NativeFlowTests {
 			device.createFlow(1, FlowSpec.any(), first);
 			device.createFlow(2, FlowSpec.any(), second);
 			device.createFlow(2, FlowSpec.builder().protocol(L4Protocol.UDP).build(), third);
-			assertThat(this.fake.liveDescription()).isEqualTo(
-					"context, counters, counters, counters, pd, cq, qp, flow, qp, flow, flow");
+			assertThat(this.fake.liveDescription())
+				.isEqualTo("context, counters, counters, counters, pd, cq, qp, flow, qp, flow, flow");
 			Packet packet = Packet.udp(ip("192.168.10.1"), 49152, ip("192.168.10.2"), 4791, 100);
 			assertThat(this.fake.deliver("mlx5_0", 1, packet)).isEqualTo(1);
 			assertThat(this.fake.deliver("mlx5_0", 2, packet)).isEqualTo(2);

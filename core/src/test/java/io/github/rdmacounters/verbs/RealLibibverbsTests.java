@@ -4,21 +4,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
-import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests of {@link NativeBackend} against the real {@code libibverbs.so.1}, and against a
- * library that does not exist. What the real library answers depends on the host: without an
- * RDMA kernel stack (no {@code /sys/class/infiniband_verbs/abi_version}, as on the build
- * machines of this project) it fails with {@code ENOSYS}; with one it lists the devices,
- * possibly none. Each test asserts the outcome that matches the host it runs on.
+ * library that does not exist. What the real library answers depends on the host: without
+ * an RDMA kernel stack (no {@code /sys/class/infiniband_verbs/abi_version}, as on the
+ * build machines of this project) it fails with {@code ENOSYS}; with one it lists the
+ * devices, possibly none. Each test asserts the outcome that matches the host it runs on.
  *
  * @author rdma-counters
  */

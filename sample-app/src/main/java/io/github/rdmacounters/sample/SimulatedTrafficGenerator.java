@@ -15,8 +15,8 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
  * Makes the numbers move on the simulated device: every tick it delivers a mix of RoCEv2
- * (UDP 4791), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port, and sends a few
- * packets so the transmit port counters move too. Only active with
+ * (UDP 4791), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port, and sends
+ * a few packets so the transmit port counters move too. Only active with
  * {@code rdma.backend=simulated}; on real hardware the real traffic does this.
  *
  * @author rdma-counters
@@ -66,15 +66,14 @@ public class SimulatedTrafficGenerator {
 					random.nextInt(1024, 4159)));
 		}
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
-			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443,
-					random.nextInt(64, 1515)));
+			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443, random.nextInt(64, 1515)));
 		}
 		for (int i = random.nextInt(1, 5); i > 0; i--) {
 			receive(Packet.udp(this.client, random.nextInt(49152, 65536), this.server, 53, random.nextInt(80, 300)));
 		}
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
-			this.backend.transmit(this.device, this.port, Packet.tcp(this.server, 443, this.client,
-					random.nextInt(49152, 65536), random.nextInt(64, 1515)));
+			this.backend.transmit(this.device, this.port,
+					Packet.tcp(this.server, 443, this.client, random.nextInt(49152, 65536), random.nextInt(64, 1515)));
 		}
 	}
 

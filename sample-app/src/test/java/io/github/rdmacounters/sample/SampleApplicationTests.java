@@ -22,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Smoke test of the sample: it starts on the simulated device, the generated traffic moves
- * the counters, and the three endpoints answer.
+ * Smoke test of the sample: it starts on the simulated device, the generated traffic
+ * moves the counters, and the three endpoints answer.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.traffic.interval-ms=50")
 class SampleApplicationTests {
@@ -44,14 +44,16 @@ class SampleApplicationTests {
 		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
 			CounterSetReading reading = roce.read();
 			assertThat(reading.value(CounterType.PACKETS)).isGreaterThan(start);
-			assertThat(reading.value(CounterType.BYTES)).isGreaterThanOrEqualTo(1024 * reading.value(CounterType.PACKETS));
+			assertThat(reading.value(CounterType.BYTES))
+				.isGreaterThanOrEqualTo(1024 * reading.value(CounterType.PACKETS));
 			assertThat(https.read().value(CounterType.PACKETS)).isPositive();
 		});
 	}
 
 	@Test
 	void rdmaHealthAndPrometheusEndpointsAnswer() throws Exception {
-		assertThat(get("/actuator/rdma").body()).contains("\"roce\"").contains("\"https\"")
+		assertThat(get("/actuator/rdma").body()).contains("\"roce\"")
+			.contains("\"https\"")
 			.contains("\"udp dst-port 4791\"");
 		HttpResponse<String> health = get("/actuator/health");
 		assertThat(health.statusCode()).isEqualTo(200);

@@ -31,8 +31,8 @@ import io.github.rdmacounters.core.ReadMode;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
- * information, port state and port counters, and every counter set with its values, the flow
- * it counts and when it was read. Counter sets are read through their memoised
+ * information, port state and port counters, and every counter set with its values, the
+ * flow it counts and when it was read. Counter sets are read through their memoised
  * {@link CounterSet#read()}, so calls within the read cache time-to-live share one read.
  *
  * @author rdma-counters
@@ -95,8 +95,8 @@ public class RdmaEndpoint {
 		catch (RuntimeException ex) {
 			error = ex.getMessage();
 		}
-		return new DeviceDescriptor(managed, true, null, attributes, error, snapshot,
-				ports(managed, device, snapshot), sets);
+		return new DeviceDescriptor(managed, true, null, attributes, error, snapshot, ports(managed, device, snapshot),
+				sets);
 	}
 
 	private static @Nullable PortCountersSnapshot snapshot(@Nullable PortCountersSource source) {
@@ -273,7 +273,8 @@ public class RdmaEndpoint {
 		}
 
 		/**
-		 * Return whether the device supports managed flow steering, which flow counters need.
+		 * Return whether the device supports managed flow steering, which flow counters
+		 * need.
 		 * @return the capability, or {@code null} if unknown
 		 */
 		public @Nullable Boolean getManagedFlowSteering() {
@@ -530,7 +531,8 @@ public class RdmaEndpoint {
 		}
 
 		/**
-		 * Return whether the last read succeeded; if not, the values are the last good ones.
+		 * Return whether the last read succeeded; if not, the values are the last good
+		 * ones.
 		 * @return {@code true} if the values are fresh
 		 */
 		public boolean isReadSucceeded() {

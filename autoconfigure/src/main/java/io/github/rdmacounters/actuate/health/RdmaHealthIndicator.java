@@ -17,11 +17,11 @@ import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
 
 /**
- * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its port
- * is active and every counter set could be read; down with the reason otherwise. An unavailable
- * device is down with the device's reason, and still lists its counter sets. Counter sets
- * are read through their memoised {@link CounterSet#read()}, so a health check within the
- * read cache time-to-live of a scrape causes no extra device read.
+ * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
+ * port is active and every counter set could be read; down with the reason otherwise. An
+ * unavailable device is down with the device's reason, and still lists its counter sets.
+ * Counter sets are read through their memoised {@link CounterSet#read()}, so a health
+ * check within the read cache time-to-live of a scrape causes no extra device read.
  *
  * @author rdma-counters
  */
@@ -76,8 +76,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
 		try {
 			PortAttributes port = opened.queryPort(this.device.port());
-			builder.withDetail("portState", port.state().name())
-				.withDetail("physicalState", port.physicalStateName());
+			builder.withDetail("portState", port.state().name()).withDetail("physicalState", port.physicalStateName());
 			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
 				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
 						+ port.physicalStateName() + ")");

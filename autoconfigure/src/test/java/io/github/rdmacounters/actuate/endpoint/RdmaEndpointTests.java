@@ -67,8 +67,8 @@ class RdmaEndpointTests {
 		assertThat(port.getRate()).isEqualTo("100 Gb/sec (4X EDR)");
 		assertThat(port.getCounters()).isNull();
 		assertThat(described.getCounterSets()).containsOnlyKeys("roce", "https");
-		assertThat(described.getCounterSets().get("roce").getValues())
-			.containsExactly(Map.entry("packets", 3L), Map.entry("bytes", 3000L));
+		assertThat(described.getCounterSets().get("roce").getValues()).containsExactly(Map.entry("packets", 3L),
+				Map.entry("bytes", 3000L));
 		assertThat(described.getCounterSets().get("https").getValues()).containsEntry("packets", 0L);
 	}
 
@@ -151,12 +151,12 @@ class RdmaEndpointTests {
 	@Test
 	void portCountersFromTheSourceAreShownForEveryPort() {
 		PortStatus port1 = new PortStatus(1, "ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "InfiniBand",
-				Map.of("port_rcv_data", 4000L, "out_of_buffer", 2L), Map.of("port_rcv_data", "counters",
-						"out_of_buffer", "hw_counters"),
+				Map.of("port_rcv_data", 4000L, "out_of_buffer", 2L),
+				Map.of("port_rcv_data", "counters", "out_of_buffer", "hw_counters"),
 				List.of("counters/port_xmit_wait"));
 		PortStatus port2 = new PortStatus(2, "DOWN", "Disabled", null, "InfiniBand", Map.of(), Map.of(), List.of());
-		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222",
-				"MT4125", "0c42:a103:0065:0f2c", List.of(port1, port2), Instant.now()));
+		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
+				"0c42:a103:0065:0f2c", List.of(port1, port2), Instant.now()));
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), source));
 
 		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
