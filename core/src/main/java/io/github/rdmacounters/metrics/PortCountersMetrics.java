@@ -1,9 +1,12 @@
 package io.github.rdmacounters.metrics;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
@@ -27,21 +30,34 @@ import io.github.rdmacounters.sysfs.SysfsValues;
 
 /**
  * {@link MeterBinder} for the port counters of every managed device that has a
- * {@link PortCountersSource}, named so that users of node_exporter's infiniband collector
- * recognise them: {@code port_rcv_data} becomes {@code rdma.port.data.received} in bytes
- * ({@code rdma_port_data_received_bytes_total} in Prometheus, where node_exporter has
- * {@code node_infiniband_port_data_received_bytes_total}), {@code link_downed} becomes
- * {@code rdma.port.link.downed}, and so on (see {@link #KNOWN_COUNTERS}). Counters
- * without a node_exporter name, such as mlx5's {@code hw_counters/out_of_buffer}, are
- * exposed as {@code rdma.port.hw.counter} with tags {@code group} and {@code counter}.
- * Every counter meter is a {@link FunctionCounter} tagged {@code device} and
- * {@code port}.
+ * {@link PortCountersSource}, named as node_exporter's infiniband collector names them
+ * with {@code rdma_} in place of its {@code node_infiniband_} prefix, with the same
+ * {@code device} and {@code port} tags and units: {@code counters/port_rcv_data} is
+ * {@code rdma.port.data.received} in bytes ({@code rdma_port_data_received_bytes_total}
+ * in Prometheus, {@code node_infiniband_port_data_received_bytes_total} in
+ * node_exporter), {@code counters/link_downed} is {@code rdma.link.downed}
+ * ({@code rdma_link_downed_total}), {@code hw_counters/out_of_buffer} is
+ * {@code rdma.out.of.buffer.drops} ({@code rdma_out_of_buffer_drops_total}), and so on
+ * (see {@link #KNOWN_COUNTERS}, taken from node_exporter 1.12's
+ * {@code collector/infiniband_linux.go} and the procfs {@code sysfs/class_infiniband.go}
+ * parser it uses). Every other counter gets a meter of its own, named after its file in
+ * snake case with a {@code _total} suffix ({@code hw_counters/tcpRetransSegs} is
+ * {@code rdma_tcp_retrans_segs_total}); see {@link #generatedName(String, String)}. Every
+ * counter meter is a {@link FunctionCounter} tagged {@code device} and {@code port}.
  * <p>
- * Gauges per port: {@code rdma.port.state.id} (4 is ACTIVE),
- * {@code rdma.port.physical.state.id} (5 is LinkUp), {@code rdma.port.rate} in bytes per
- * second and {@code rdma.port.unreadable.files}; per device {@code rdma.device.info}
- * (value 1, tags {@code firmware_version}, {@code board_id}, {@code hca_type},
- * {@code node_guid}).
+ * Gauges per port, also with node_exporter's names: {@code rdma.state.id} (4 is ACTIVE),
+ * {@code rdma.physical.state.id} (5 is LinkUp) and {@code rdma.rate} in bytes per second;
+ * ours alone: {@code rdma.port.unreadable.files}. Per device {@code rdma.info} (value 1,
+ * tags {@code board_id}, {@code firmware_version}, {@code hca_type} as node_exporter has
+ * them, and {@code node_guid}).
+ * <p>
+ * Units: Micrometer's Prometheus registry appends a meter's base unit to its name, so the
+ * base units are the ones Prometheus names carry: {@code bytes} for the data counters,
+ * {@code bytes.per.second} for the rate, none for counts of packets and events. OTLP
+ * receives the same unit strings; UCUM's {@code By} or {@code {packet}} would put
+ * {@code _By} or {@code _packet} into the Prometheus names and break the
+ * node_exporter-compatible names, so a registry that wants UCUM maps them with a
+ * {@code MeterFilter} of its own.
  * <p>
  * The meters are registered for the ports and counters the source shows when the binder
  * is bound. Every meter asks the source's memoised {@link PortCountersSource#snapshot()},
@@ -55,85 +71,158 @@ import io.github.rdmacounters.sysfs.SysfsValues;
  */
 public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
-	/** Name of the generic meter of counters without a node_exporter name. */
-	public static final String HW_COUNTER = "rdma.port.hw.counter";
+	/** Name of the logical state gauge ({@code rdma_state_id}). */
+	public static final String STATE = "rdma.state.id";
 
-	/** Name of the logical state gauge. */
-	public static final String STATE = "rdma.port.state.id";
+	/** Name of the physical state gauge ({@code rdma_physical_state_id}). */
+	public static final String PHYSICAL_STATE = "rdma.physical.state.id";
 
-	/** Name of the physical state gauge. */
-	public static final String PHYSICAL_STATE = "rdma.port.physical.state.id";
-
-	/** Name of the rate gauge, in bytes per second. */
-	public static final String RATE = "rdma.port.rate";
+	/**
+	 * Name of the rate gauge, in bytes per second ({@code rdma_rate_bytes_per_second}).
+	 */
+	public static final String RATE = "rdma.rate";
 
 	/** Name of the gauge of files that could not be read in the last snapshot. */
 	public static final String UNREADABLE = "rdma.port.unreadable.files";
 
-	/** Name of the device information gauge. */
-	public static final String INFO = "rdma.device.info";
+	/** Name of the device information gauge ({@code rdma_info}). */
+	public static final String INFO = "rdma.info";
 
 	/**
-	 * The counters with a node_exporter name, by sysfs file name.
+	 * The counters node_exporter's infiniband collector names, by
+	 * {@code <directory>/<file>} of the port's sysfs directory (e.g.
+	 * {@code counters/port_rcv_data}, {@code hw_counters/out_of_buffer}). The meter name
+	 * in snake case, with the unit and {@code _total} that Prometheus adds, is
+	 * node_exporter's name after {@code node_infiniband_}.
 	 */
 	public static final Map<String, KnownCounter> KNOWN_COUNTERS = Map.ofEntries(
-			known("port_rcv_data", "rdma.port.data.received", BaseUnits.BYTES, "Data octets received on all links"),
-			known("port_xmit_data", "rdma.port.data.transmitted", BaseUnits.BYTES,
+			// counters/: the IB PMA counters (ib_core's sysfs.c), procfs's
+			// InfiniBandCounters
+			known("counters/port_rcv_data", "rdma.port.data.received", BaseUnits.BYTES,
+					"Data octets received on all links"),
+			known("counters/port_xmit_data", "rdma.port.data.transmitted", BaseUnits.BYTES,
 					"Data octets transmitted on all links"),
-			known("port_rcv_packets", "rdma.port.packets.received", null,
+			known("counters/port_rcv_packets", "rdma.port.packets.received", null,
 					"Packets received on all VLs by this port, including errors"),
-			known("port_xmit_packets", "rdma.port.packets.transmitted", null,
+			known("counters/port_xmit_packets", "rdma.port.packets.transmitted", null,
 					"Packets transmitted on all VLs from this port, including errors"),
-			known("port_rcv_errors", "rdma.port.errors.received", null,
+			known("counters/port_rcv_errors", "rdma.port.errors.received", null,
 					"Packets containing an error that were received on this port"),
-			known("port_rcv_discards", "rdma.port.discards.received", null,
+			known("counters/port_rcv_discards", "rdma.port.discards.received", null,
 					"Inbound packets discarded by the port because it is down or congested"),
-			known("port_xmit_discards", "rdma.port.discards.transmitted", null,
+			known("counters/port_xmit_discards", "rdma.port.discards.transmitted", null,
 					"Outbound packets discarded by the port because it is down or congested"),
-			known("port_rcv_constraint_errors", "rdma.port.constraint.errors.received", null,
+			known("counters/port_rcv_constraint_errors", "rdma.port.constraint.errors.received", null,
 					"Packets received on the physical port that are discarded"),
-			known("port_xmit_constraint_errors", "rdma.port.constraint.errors.transmitted", null,
+			known("counters/port_xmit_constraint_errors", "rdma.port.constraint.errors.transmitted", null,
 					"Packets not transmitted from the physical port"),
-			known("port_xmit_wait", "rdma.port.transmit.wait", null,
+			known("counters/port_xmit_wait", "rdma.port.transmit.wait", null,
 					"Ticks during which the port had data to transmit but sent none"),
-			known("port_rcv_remote_physical_errors", "rdma.port.receive.remote.physical.errors", null,
+			known("counters/port_rcv_remote_physical_errors", "rdma.port.receive.remote.physical.errors", null,
 					"Packets received marked with the EBP delimiter"),
-			known("port_rcv_switch_relay_errors", "rdma.port.receive.switch.relay.errors", null,
+			known("counters/port_rcv_switch_relay_errors", "rdma.port.receive.switch.relay.errors", null,
 					"Packets received that could not be forwarded by the switch"),
-			known("unicast_rcv_packets", "rdma.port.unicast.packets.received", null,
+			known("counters/unicast_rcv_packets", "rdma.unicast.packets.received", null,
 					"Unicast packets received, including errors"),
-			known("unicast_xmit_packets", "rdma.port.unicast.packets.transmitted", null,
+			known("counters/unicast_xmit_packets", "rdma.unicast.packets.transmitted", null,
 					"Unicast packets transmitted, including errors"),
-			known("multicast_rcv_packets", "rdma.port.multicast.packets.received", null,
+			known("counters/multicast_rcv_packets", "rdma.multicast.packets.received", null,
 					"Multicast packets received, including errors"),
-			known("multicast_xmit_packets", "rdma.port.multicast.packets.transmitted", null,
+			known("counters/multicast_xmit_packets", "rdma.multicast.packets.transmitted", null,
 					"Multicast packets transmitted, including errors"),
-			known("link_downed", "rdma.port.link.downed", null,
+			known("counters/link_downed", "rdma.link.downed", null,
 					"Times the link failed to recover from an error state and went down"),
-			known("link_error_recovery", "rdma.port.link.error.recovery", null,
+			known("counters/link_error_recovery", "rdma.link.error.recovery", null,
 					"Times the link successfully recovered from an error state"),
-			known("local_link_integrity_errors", "rdma.port.local.link.integrity.errors", null,
+			known("counters/local_link_integrity_errors", "rdma.local.link.integrity.errors", null,
 					"Times the local link integrity error threshold was exceeded"),
-			known("excessive_buffer_overrun_errors", "rdma.port.excessive.buffer.overrun.errors", null,
+			known("counters/excessive_buffer_overrun_errors", "rdma.excessive.buffer.overrun.errors", null,
 					"Times consecutive flow control update periods had buffer overruns"),
-			known("symbol_error", "rdma.port.symbol.errors", null, "Minor link errors detected on physical lanes"),
-			known("VL15_dropped", "rdma.port.vl15.dropped", null, "Incoming VL15 packets dropped for lack of buffers"),
-			known("port_rcv_data_64", "rdma.port.legacy.data.received", BaseUnits.BYTES,
+			known("counters/symbol_error", "rdma.symbol.error", null, "Minor link errors detected on physical lanes"),
+			known("counters/VL15_dropped", "rdma.vl15.dropped", null,
+					"Incoming VL15 packets dropped for lack of buffers"),
+			// counters_ext/: 64-bit counters of kernels before 4.5
+			known("counters_ext/port_rcv_data_64", "rdma.legacy.data.received", BaseUnits.BYTES,
 					"Data octets received on all links (64-bit legacy counter)"),
-			known("port_xmit_data_64", "rdma.port.legacy.data.transmitted", BaseUnits.BYTES,
+			known("counters_ext/port_xmit_data_64", "rdma.legacy.data.transmitted", BaseUnits.BYTES,
 					"Data octets transmitted on all links (64-bit legacy counter)"),
-			known("port_rcv_packets_64", "rdma.port.legacy.packets.received", null,
+			known("counters_ext/port_rcv_packets_64", "rdma.legacy.packets.received", null,
 					"Packets received on all links (64-bit legacy counter)"),
-			known("port_xmit_packets_64", "rdma.port.legacy.packets.transmitted", null,
+			known("counters_ext/port_xmit_packets_64", "rdma.legacy.packets.transmitted", null,
 					"Packets transmitted on all links (64-bit legacy counter)"),
-			known("port_unicast_rcv_packets", "rdma.port.legacy.unicast.packets.received", null,
+			known("counters_ext/port_unicast_rcv_packets", "rdma.legacy.unicast.packets.received", null,
 					"Unicast packets received (legacy counter)"),
-			known("port_unicast_xmit_packets", "rdma.port.legacy.unicast.packets.transmitted", null,
+			known("counters_ext/port_unicast_xmit_packets", "rdma.legacy.unicast.packets.transmitted", null,
 					"Unicast packets transmitted (legacy counter)"),
-			known("port_multicast_rcv_packets", "rdma.port.legacy.multicast.packets.received", null,
+			known("counters_ext/port_multicast_rcv_packets", "rdma.legacy.multicast.packets.received", null,
 					"Multicast packets received (legacy counter)"),
-			known("port_multicast_xmit_packets", "rdma.port.legacy.multicast.packets.transmitted", null,
-					"Multicast packets transmitted (legacy counter)"));
+			known("counters_ext/port_multicast_xmit_packets", "rdma.legacy.multicast.packets.transmitted", null,
+					"Multicast packets transmitted (legacy counter)"),
+			// hw_counters/: the mlx5 provider counters procfs's InfiniBandHwCounters
+			// knows
+			known("hw_counters/duplicate_request", "rdma.duplicate.requests.packets", null,
+					"Received packets that repeat a request already executed"),
+			known("hw_counters/implied_nak_seq_err", "rdma.implied.nak.seq.errors", null,
+					"ACKs with a PSN above the expected one for an RDMA read or response"),
+			known("hw_counters/local_ack_timeout_err", "rdma.local.ack.timeout.errors", null,
+					"Expirations of the ack timer of RC, XRC and DCT queue pairs at the sender"),
+			known("hw_counters/np_cnp_sent", "rdma.np.cnp.packets.sent", null,
+					"CNPs sent by the notification point for ECN-marked RoCEv2 packets"),
+			known("hw_counters/np_ecn_marked_roce_packets", "rdma.np.ecn.marked.roce.packets.received", null,
+					"RoCEv2 packets received with ECN congestion experienced"),
+			known("hw_counters/out_of_buffer", "rdma.out.of.buffer.drops", null,
+					"Packets dropped for lack of receive WQEs of the queue pairs"),
+			known("hw_counters/out_of_sequence", "rdma.out.of.sequence.packets.received", null,
+					"Out of sequence packets received"),
+			known("hw_counters/packet_seq_err", "rdma.packet.sequence.errors", null,
+					"NAK sequence error packets received"),
+			known("hw_counters/req_cqe_error", "rdma.req.cqes.errors", null, "Requester CQEs completed with an error"),
+			known("hw_counters/req_cqe_flush_error", "rdma.req.cqes.flush.errors", null,
+					"Requester CQEs completed with a flush error"),
+			known("hw_counters/req_remote_access_errors", "rdma.req.remote.access.errors", null,
+					"Remote access errors detected by the requester"),
+			known("hw_counters/req_remote_invalid_request", "rdma.req.remote.invalid.request.errors", null,
+					"Remote invalid request errors detected by the requester"),
+			known("hw_counters/resp_cqe_error", "rdma.resp.cqes.errors", null,
+					"Responder CQEs completed with an error"),
+			known("hw_counters/resp_cqe_flush_error", "rdma.resp.cqes.flush.errors", null,
+					"Responder CQEs completed with a flush error"),
+			known("hw_counters/resp_local_length_error", "rdma.resp.local.length.errors", null,
+					"Local length errors detected by the responder"),
+			known("hw_counters/resp_remote_access_errors", "rdma.resp.remote.access.errors", null,
+					"Remote access errors detected by the responder"),
+			known("hw_counters/rnr_nak_retry_err", "rdma.rnr.nak.retry.packets.received", null,
+					"RNR NAK packets received"),
+			known("hw_counters/roce_adp_retrans", "rdma.roce.adp.retransmits", null,
+					"Adaptive retransmissions of RoCE traffic"),
+			known("hw_counters/roce_adp_retrans_to", "rdma.roce.adp.retransmits.timeout", null,
+					"Timeouts of RoCE traffic in adaptive retransmission"),
+			known("hw_counters/roce_slow_restart", "rdma.roce.slow.restart.used", null,
+					"Times RoCE slow restart was used"),
+			known("hw_counters/roce_slow_restart_cnps", "rdma.roce.slow.restart.cnps", null,
+					"CNPs generated by RoCE slow restart"),
+			known("hw_counters/roce_slow_restart_trans", "rdma.roce.slow.restart", null,
+					"Times RoCE slow restart changed state to slow restart"),
+			known("hw_counters/rp_cnp_handled", "rdma.rp.cnp.packets.handled", null,
+					"CNPs handled by the reaction point to throttle the transmission rate"),
+			known("hw_counters/rp_cnp_ignored", "rdma.rp.cnp.ignored.packets.received", null,
+					"CNPs received and ignored by the reaction point"),
+			known("hw_counters/rx_atomic_requests", "rdma.rx.atomic.requests", null, "ATOMIC requests received"),
+			known("hw_counters/rx_dct_connect", "rdma.rx.dct.connect.requests", null,
+					"Connection requests received for DCTs"),
+			known("hw_counters/rx_icrc_encapsulated", "rdma.rx.icrc.encapsulated.errors", null,
+					"RoCE packets received with an ICRC error"),
+			known("hw_counters/rx_read_requests", "rdma.rx.read.requests", null, "READ requests received"),
+			known("hw_counters/rx_write_requests", "rdma.rx.write.requests", null, "WRITE requests received"));
+
+	/**
+	 * Meter names of this binder and of {@link RdmaFlowMetrics} that a generated name
+	 * must not take.
+	 */
+	private static final Set<String> RESERVED_NAMES = reservedNames();
+
+	/** Prefix of the meters of {@link RdmaFlowMetrics}, which generated names avoid. */
+	private static final String FLOW_PREFIX = "rdma.flow.";
 
 	private final List<PortCountersSource> sources;
 
@@ -265,7 +354,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 				meters.add(gauge(registry, UNREADABLE, source, number, portTags,
 						"Files of the port that could not be read in the last snapshot",
 						(status) -> status.unreadable().size()));
-				for (Map.Entry<String, String> entry : port.groups().entrySet()) {
+				Set<String> taken = new HashSet<>();
+				for (Map.Entry<String, String> entry : new TreeMap<>(port.groups()).entrySet()) {
 					String key = entry.getKey();
 					String group = entry.getValue();
 					String fileName = key.substring(key.lastIndexOf('/') + 1);
@@ -273,18 +363,20 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 						continue;
 					}
 					CounterProbe probe = new CounterProbe(number, key);
-					KnownCounter known = key.equals(fileName) ? KNOWN_COUNTERS.get(fileName) : null;
+					KnownCounter known = KNOWN_COUNTERS.get(group + "/" + fileName);
 					FunctionCounter.Builder<PortCountersSource> builder;
-					if (known != null) {
+					if (known != null && taken.add(known.meterName())) {
 						builder = FunctionCounter.builder(known.meterName(), source, probe::value)
 							.description(known.description())
 							.baseUnit(known.baseUnit());
 					}
 					else {
-						builder = FunctionCounter.builder(HW_COUNTER, source, probe::value)
-							.description("Port counter without a node_exporter name, by sysfs directory and file")
-							.tag("group", group)
-							.tag("counter", fileName);
+						String name = generatedName(group, fileName);
+						if (!taken.add(name)) {
+							continue;
+						}
+						builder = FunctionCounter.builder(name, source, probe::value)
+							.description("Provider counter " + group + "/" + fileName + " of the port");
 					}
 					meters.add(builder.tags(portTags).register(registry));
 				}
@@ -314,6 +406,78 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	private static String orUnknown(@Nullable String value) {
 		return (value != null) ? value : "unknown";
+	}
+
+	/**
+	 * Return the meter name of a counter that node_exporter does not name: {@code rdma.}
+	 * and the file name in snake case, words separated by dots, so that Prometheus shows
+	 * {@code rdma_<counter>_total} ({@code tcpRetransSegs} becomes
+	 * {@code rdma.tcp.retrans.segs}, {@code rdma_tcp_retrans_segs_total}). A name that
+	 * would be taken by a meter of node_exporter's, of this binder or of
+	 * {@link RdmaFlowMetrics} (rxe's {@code hw_counters/link_downed} next to the PMA's
+	 * {@code counters/link_downed}) gets the directory too:
+	 * {@code rdma.hw.counters.link.downed}.
+	 * @param group the sysfs directory of the counter, e.g. {@code hw_counters}
+	 * @param fileName the file name of the counter, e.g. {@code out_of_buffer}
+	 * @return the meter name
+	 */
+	public static String generatedName(String group, String fileName) {
+		String name = "rdma." + words(fileName);
+		if (RESERVED_NAMES.contains(name) || name.startsWith(FLOW_PREFIX)) {
+			name = "rdma." + words(group) + "." + words(fileName);
+		}
+		return name;
+	}
+
+	/**
+	 * Split a sysfs file name into lower-case words joined by dots: at underscores, at
+	 * any character Prometheus does not allow in a name, and at camel-case humps
+	 * ({@code RxECNMrkd} is {@code rx.ecn.mrkd}). A trailing {@code total} is dropped,
+	 * since Prometheus adds {@code _total} to every counter.
+	 */
+	private static String words(String name) {
+		StringBuilder words = new StringBuilder();
+		char[] chars = name.toCharArray();
+		for (int i = 0; i < chars.length; i++) {
+			char c = chars[i];
+			boolean upper = c >= 'A' && c <= 'Z';
+			boolean wordChar = upper || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+			if (!wordChar) {
+				separate(words);
+				continue;
+			}
+			if (upper && i > 0) {
+				char previous = chars[i - 1];
+				boolean previousLowerOrDigit = (previous >= 'a' && previous <= 'z')
+						|| (previous >= '0' && previous <= '9');
+				boolean previousUpper = previous >= 'A' && previous <= 'Z';
+				boolean nextLower = i + 1 < chars.length && chars[i + 1] >= 'a' && chars[i + 1] <= 'z';
+				if (previousLowerOrDigit || (previousUpper && nextLower)) {
+					separate(words);
+				}
+			}
+			words.append(Character.toLowerCase(c));
+		}
+		String result = words.toString();
+		if (result.endsWith(".")) {
+			result = result.substring(0, result.length() - 1);
+		}
+		if (result.endsWith(".total")) {
+			result = result.substring(0, result.length() - ".total".length());
+		}
+		return result.isEmpty() ? "counter" : result;
+	}
+
+	private static void separate(StringBuilder words) {
+		if (words.length() > 0 && words.charAt(words.length() - 1) != '.') {
+			words.append('.');
+		}
+	}
+
+	private static Set<String> reservedNames() {
+		Set<String> names = new HashSet<>(List.of(STATE, PHYSICAL_STATE, RATE, UNREADABLE, INFO));
+		KNOWN_COUNTERS.values().forEach((known) -> names.add(known.meterName()));
+		return Set.copyOf(names);
 	}
 
 	/**

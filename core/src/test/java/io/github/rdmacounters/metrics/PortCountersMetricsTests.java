@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.Meter;
@@ -20,8 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
@@ -75,11 +80,9 @@ class PortCountersMetricsTests {
 		assertThat(counter("rdma.port.packets.received", "device", "mlx5_1", "port", "1")).isEqualTo(1_500_000);
 		assertThat(counter("rdma.port.errors.received", "device", "mlx5_1", "port", "1")).isEqualTo(3);
 		assertThat(counter("rdma.port.discards.transmitted", "device", "mlx5_1", "port", "1")).isEqualTo(4);
-		assertThat(counter("rdma.port.link.downed", "device", "mlx5_1", "port", "2")).isEqualTo(1);
-		assertThat(counter(PortCountersMetrics.HW_COUNTER, "device", "mlx5_1", "port", "1", "group", "hw_counters",
-				"counter", "out_of_buffer"))
-			.isEqualTo(5);
-		assertThat(counter(PortCountersMetrics.HW_COUNTER, "port", "1", "counter", "np_cnp_sent")).isEqualTo(42);
+		assertThat(counter("rdma.link.downed", "device", "mlx5_1", "port", "2")).isEqualTo(1);
+		assertThat(counter("rdma.out.of.buffer.drops", "device", "mlx5_1", "port", "1")).isEqualTo(5);
+		assertThat(counter("rdma.np.cnp.packets.sent", "port", "1")).isEqualTo(42);
 		assertThat(this.meters.get("rdma.port.data.received").meter().getId().getBaseUnit()).isEqualTo("bytes");
 	}
 
@@ -105,7 +108,7 @@ class PortCountersMetricsTests {
 		assertThat(this.meters.getMeters()).isNotEmpty()
 			.allSatisfy(
 					(meter) -> assertThat(meter.getId().getDescription()).as(meter.getId().toString()).isNotBlank());
-		assertThat(counter("rdma.port.legacy.data.received", "port", "1")).isEqualTo(123_456_789_012.0 * 4);
+		assertThat(counter("rdma.legacy.data.received", "port", "1")).isEqualTo(123_456_789_012.0 * 4);
 		assertThat(gauge(PortCountersMetrics.STATE, "port", "2")).isEqualTo(2);
 	}
 
@@ -114,7 +117,7 @@ class PortCountersMetricsTests {
 		new PortCountersMetrics(registryWith(fixture("irdma-iwarp", "irdma0", Duration.ZERO)), ALL).bindTo(this.meters);
 		assertThat(this.meters.find("rdma.port.data.received").meters()).isEmpty();
 		assertThat(gauge(PortCountersMetrics.UNREADABLE, "device", "irdma0", "port", "1")).isEqualTo(21);
-		assertThat(counter(PortCountersMetrics.HW_COUNTER, "counter", "tcpRetransSegs")).isEqualTo(12);
+		assertThat(counter("rdma.tcp.retrans.segs", "device", "irdma0", "port", "1")).isEqualTo(12);
 		assertThat(gauge(PortCountersMetrics.STATE, "device", "irdma0", "port", "1")).isEqualTo(4);
 	}
 
@@ -126,9 +129,9 @@ class PortCountersMetricsTests {
 			.bindTo(this.meters);
 		assertThat(this.meters.find("rdma.port.data.received").meters()).hasSize(2);
 		assertThat(this.meters.find("rdma.port.data.transmitted").meters()).isEmpty();
-		assertThat(this.meters.find("rdma.port.link.downed").meters()).isEmpty();
-		assertThat(this.meters.find(PortCountersMetrics.HW_COUNTER).meters()).hasSize(2)
-			.allSatisfy((meter) -> assertThat(meter.getId().getTag("counter")).isEqualTo("out_of_buffer"));
+		assertThat(this.meters.find("rdma.link.downed").meters()).isEmpty();
+		assertThat(this.meters.find("rdma.out.of.buffer.drops").meters()).hasSize(2);
+		assertThat(this.meters.find("rdma.np.cnp.packets.sent").meters()).isEmpty();
 		assertThat(this.meters.find(PortCountersMetrics.STATE).meters()).hasSize(2);
 	}
 
@@ -165,10 +168,10 @@ class PortCountersMetricsTests {
 		assertThat(counter("rdma.port.data.received", "device", "sim_mlx5_0", "port", "1")).isEqualTo(3000);
 		assertThat(counter("rdma.port.packets.received", "device", "sim_mlx5_0", "port", "1")).isEqualTo(3);
 		assertThat(counter("rdma.port.data.transmitted", "device", "sim_mlx5_0", "port", "1")).isEqualTo(1000);
-		assertThat(counter(PortCountersMetrics.HW_COUNTER, "counter", "rnr_nak_retry_err")).isZero();
+		assertThat(counter("rdma.rnr.nak.retry.packets.received", "port", "1")).isZero();
 		this.backend.setPortState("sim_mlx5_0", 1, PortState.DOWN);
 		assertThat(gauge(PortCountersMetrics.STATE, "device", "sim_mlx5_0", "port", "1")).isEqualTo(1);
-		assertThat(counter("rdma.port.link.downed", "device", "sim_mlx5_0", "port", "1")).isEqualTo(1);
+		assertThat(counter("rdma.link.downed", "device", "sim_mlx5_0", "port", "1")).isEqualTo(1);
 	}
 
 	@Test
@@ -206,7 +209,7 @@ class PortCountersMetricsTests {
 			System.gc();
 		}
 		assertThat(counter("rdma.port.data.received", "port", "1")).isEqualTo(3e9);
-		assertThat(counter(PortCountersMetrics.HW_COUNTER, "port", "1", "counter", "out_of_buffer")).isEqualTo(5);
+		assertThat(counter("rdma.out.of.buffer.drops", "port", "1")).isEqualTo(5);
 		assertThat(gauge(PortCountersMetrics.STATE, "port", "1")).isEqualTo(4);
 		assertThat(binder).isNotNull();
 	}
@@ -236,23 +239,162 @@ class PortCountersMetricsTests {
 	}
 
 	@Test
-	void prometheusNamesMatchTheNodeExporterInfinibandCollector() {
+	void prometheusNamesAreTheNodeExporterInfinibandCollectorNamesWithTheRdmaPrefix() {
+		// file -> name after node_infiniband_, as node_exporter 1.12.1's
+		// collector/infiniband_linux.go pushes them from procfs's class_infiniband.go
+		// fields
+		Map<String, String> nodeExporter = new LinkedHashMap<>();
+		nodeExporter.put("counters/excessive_buffer_overrun_errors", "excessive_buffer_overrun_errors_total");
+		nodeExporter.put("counters/link_downed", "link_downed_total");
+		nodeExporter.put("counters/link_error_recovery", "link_error_recovery_total");
+		nodeExporter.put("counters/local_link_integrity_errors", "local_link_integrity_errors_total");
+		nodeExporter.put("counters/multicast_rcv_packets", "multicast_packets_received_total");
+		nodeExporter.put("counters/multicast_xmit_packets", "multicast_packets_transmitted_total");
+		nodeExporter.put("counters/port_rcv_constraint_errors", "port_constraint_errors_received_total");
+		nodeExporter.put("counters/port_rcv_data", "port_data_received_bytes_total");
+		nodeExporter.put("counters/port_rcv_discards", "port_discards_received_total");
+		nodeExporter.put("counters/port_rcv_errors", "port_errors_received_total");
+		nodeExporter.put("counters/port_rcv_packets", "port_packets_received_total");
+		nodeExporter.put("counters/port_rcv_remote_physical_errors", "port_receive_remote_physical_errors_total");
+		nodeExporter.put("counters/port_rcv_switch_relay_errors", "port_receive_switch_relay_errors_total");
+		nodeExporter.put("counters/port_xmit_constraint_errors", "port_constraint_errors_transmitted_total");
+		nodeExporter.put("counters/port_xmit_data", "port_data_transmitted_bytes_total");
+		nodeExporter.put("counters/port_xmit_discards", "port_discards_transmitted_total");
+		nodeExporter.put("counters/port_xmit_packets", "port_packets_transmitted_total");
+		nodeExporter.put("counters/port_xmit_wait", "port_transmit_wait_total");
+		nodeExporter.put("counters/symbol_error", "symbol_error_total");
+		nodeExporter.put("counters/unicast_rcv_packets", "unicast_packets_received_total");
+		nodeExporter.put("counters/unicast_xmit_packets", "unicast_packets_transmitted_total");
+		nodeExporter.put("counters/VL15_dropped", "vl15_dropped_total");
+		nodeExporter.put("counters_ext/port_multicast_rcv_packets", "legacy_multicast_packets_received_total");
+		nodeExporter.put("counters_ext/port_multicast_xmit_packets", "legacy_multicast_packets_transmitted_total");
+		nodeExporter.put("counters_ext/port_rcv_data_64", "legacy_data_received_bytes_total");
+		nodeExporter.put("counters_ext/port_rcv_packets_64", "legacy_packets_received_total");
+		nodeExporter.put("counters_ext/port_unicast_rcv_packets", "legacy_unicast_packets_received_total");
+		nodeExporter.put("counters_ext/port_unicast_xmit_packets", "legacy_unicast_packets_transmitted_total");
+		nodeExporter.put("counters_ext/port_xmit_data_64", "legacy_data_transmitted_bytes_total");
+		nodeExporter.put("counters_ext/port_xmit_packets_64", "legacy_packets_transmitted_total");
+		nodeExporter.put("hw_counters/duplicate_request", "duplicate_requests_packets_total");
+		nodeExporter.put("hw_counters/implied_nak_seq_err", "implied_nak_seq_errors_total");
+		nodeExporter.put("hw_counters/local_ack_timeout_err", "local_ack_timeout_errors_total");
+		nodeExporter.put("hw_counters/np_cnp_sent", "np_cnp_packets_sent_total");
+		nodeExporter.put("hw_counters/np_ecn_marked_roce_packets", "np_ecn_marked_roce_packets_received_total");
+		nodeExporter.put("hw_counters/out_of_buffer", "out_of_buffer_drops_total");
+		nodeExporter.put("hw_counters/out_of_sequence", "out_of_sequence_packets_received_total");
+		nodeExporter.put("hw_counters/packet_seq_err", "packet_sequence_errors_total");
+		nodeExporter.put("hw_counters/req_cqe_error", "req_cqes_errors_total");
+		nodeExporter.put("hw_counters/req_cqe_flush_error", "req_cqes_flush_errors_total");
+		nodeExporter.put("hw_counters/req_remote_access_errors", "req_remote_access_errors_total");
+		nodeExporter.put("hw_counters/req_remote_invalid_request", "req_remote_invalid_request_errors_total");
+		nodeExporter.put("hw_counters/resp_cqe_error", "resp_cqes_errors_total");
+		nodeExporter.put("hw_counters/resp_cqe_flush_error", "resp_cqes_flush_errors_total");
+		nodeExporter.put("hw_counters/resp_local_length_error", "resp_local_length_errors_total");
+		nodeExporter.put("hw_counters/resp_remote_access_errors", "resp_remote_access_errors_total");
+		nodeExporter.put("hw_counters/rnr_nak_retry_err", "rnr_nak_retry_packets_received_total");
+		nodeExporter.put("hw_counters/roce_adp_retrans", "roce_adp_retransmits_total");
+		nodeExporter.put("hw_counters/roce_adp_retrans_to", "roce_adp_retransmits_timeout_total");
+		nodeExporter.put("hw_counters/roce_slow_restart", "roce_slow_restart_used_total");
+		nodeExporter.put("hw_counters/roce_slow_restart_cnps", "roce_slow_restart_cnps_total");
+		nodeExporter.put("hw_counters/roce_slow_restart_trans", "roce_slow_restart_total");
+		nodeExporter.put("hw_counters/rp_cnp_handled", "rp_cnp_packets_handled_total");
+		nodeExporter.put("hw_counters/rp_cnp_ignored", "rp_cnp_ignored_packets_received_total");
+		nodeExporter.put("hw_counters/rx_atomic_requests", "rx_atomic_requests_total");
+		nodeExporter.put("hw_counters/rx_dct_connect", "rx_dct_connect_requests_total");
+		nodeExporter.put("hw_counters/rx_icrc_encapsulated", "rx_icrc_encapsulated_errors_total");
+		nodeExporter.put("hw_counters/rx_read_requests", "rx_read_requests_total");
+		nodeExporter.put("hw_counters/rx_write_requests", "rx_write_requests_total");
+		Map<String, Long> counters = new LinkedHashMap<>();
+		Map<String, String> groups = new LinkedHashMap<>();
+		long value = 1;
+		for (String file : nodeExporter.keySet()) {
+			String name = file.substring(file.indexOf('/') + 1);
+			counters.put(name, value++);
+			groups.put(name, file.substring(0, file.indexOf('/')));
+		}
+		PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "InfiniBand", counters, groups,
+				List.of());
+		PortCountersSnapshot snapshot = new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
+				"0c42:a103:0065:0f2c", List.of(port), Instant.now());
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-		new PortCountersMetrics(registryWith(fixture("mlx5-roce", "mlx5_1", Duration.ofSeconds(1))), ALL)
+		new PortCountersMetrics(registryWith(fixed(snapshot)), ALL).bindTo(prometheus);
+		String scrape = prometheus.scrape();
+		value = 1;
+		for (String name : nodeExporter.values()) {
+			assertThat(scrape).as(name)
+				.containsPattern("(?m)^# TYPE rdma_" + name + " counter$")
+				.contains("rdma_" + name + "{device=\"mlx5_0\",port=\"1\"} " + (value++) + ".0\n");
+		}
+		assertThat(scrape).contains("rdma_state_id{device=\"mlx5_0\",port=\"1\"} 4")
+			.contains("rdma_physical_state_id{device=\"mlx5_0\",port=\"1\"} 5")
+			.contains("rdma_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 1.25E10")
+			.contains("rdma_info{board_id=\"MT_0000000222\",device=\"mlx5_0\",firmware_version=\"22.36.1010\","
+					+ "hca_type=\"MT4125\",node_guid=\"0c42:a103:0065:0f2c\"} 1");
+		assertThat(scrape.lines().filter((line) -> line.startsWith("# TYPE rdma_") && line.endsWith(" counter")))
+			.hasSize(nodeExporter.size());
+		assertThat(this.meters.getMeters()).isEmpty();
+	}
+
+	@Test
+	void countersWithoutANodeExporterNameGetAFamilyEachInSnakeCase() {
+		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		new PortCountersMetrics(registryWith(fixture("irdma-iwarp", "irdma0", Duration.ofSeconds(1))), ALL)
 			.bindTo(prometheus);
 		String scrape = prometheus.scrape();
-		assertThat(scrape).contains("rdma_port_data_received_bytes_total{device=\"mlx5_1\",port=\"1\"} 3.0E9")
-			.contains("rdma_port_data_transmitted_bytes_total{device=\"mlx5_1\",port=\"1\"}")
-			.contains("rdma_port_packets_received_total{device=\"mlx5_1\",port=\"1\"} 1500000")
-			.contains("rdma_port_packets_transmitted_total{")
-			.contains("rdma_port_errors_received_total{")
-			.contains("rdma_port_link_downed_total{device=\"mlx5_1\",port=\"2\"} 1")
-			.contains("rdma_port_state_id{device=\"mlx5_1\",port=\"1\"} 4")
-			.contains("rdma_port_physical_state_id{device=\"mlx5_1\",port=\"2\"} 3")
-			.contains("rdma_port_rate_bytes_per_second{device=\"mlx5_1\",port=\"1\"} 1.25E10")
-			.contains(
-					"rdma_port_hw_counter_total{counter=\"out_of_buffer\",device=\"mlx5_1\",group=\"hw_counters\",port=\"1\"} 5")
-			.contains("# HELP rdma_port_data_received_bytes_total Data octets received on all links");
+		assertThat(scrape).contains("rdma_tcp_retrans_segs_total{device=\"irdma0\",port=\"1\"} 12")
+			.contains("# TYPE rdma_rx_ecn_mrkd_total counter")
+			.contains("# TYPE rdma_ip4_in_octets_total counter")
+			.contains("# TYPE rdma_iw_in_rdma_reads_total counter")
+			.contains("# HELP rdma_tcp_retrans_segs_total Provider counter hw_counters/tcpRetransSegs of the port")
+			.doesNotContain("hw_counter_total")
+			.doesNotContain("counter=");
+		assertThat(scrape.lines().filter((line) -> line.startsWith("rdma_")))
+			.allSatisfy((line) -> assertThat(line).matches("rdma_[a-z0-9_]+\\{.*"));
+	}
+
+	@Test
+	void generatedNamesAvoidTheNamesOfNodeExporterCountersAndOfOtherMeters() {
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "rnr_naks_rcvd")).isEqualTo("rdma.rnr.naks.rcvd");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "RxECNMrkd")).isEqualTo("rdma.rx.ecn.mrkd");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "ip4InMcastPkts"))
+			.isEqualTo("rdma.ip4.in.mcast.pkts");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "link_downed"))
+			.isEqualTo("rdma.hw.counters.link.downed");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "rate")).isEqualTo("rdma.hw.counters.rate");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "flow_packets"))
+			.isEqualTo("rdma.hw.counters.flow.packets");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "sent_total")).isEqualTo("rdma.sent");
+		assertThat(PortCountersMetrics.generatedName("hw_counters", "a-b.c")).isEqualTo("rdma.a.b.c");
+	}
+
+	@Test
+	void aProviderCounterNamedLikeAPmaCounterKeepsItsOwnFamily() {
+		// rxe has hw_counters/link_downed; with counters/link_downed the source keys it
+		// by group
+		PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "10 Gb/sec (1X QDR)", "Ethernet",
+				Map.of("link_downed", 2L, "hw_counters/link_downed", 7L),
+				Map.of("link_downed", "counters", "hw_counters/link_downed", "hw_counters"), List.of());
+		PortCountersSnapshot snapshot = new PortCountersSnapshot("rxe0", null, null, null, null, List.of(port),
+				Instant.now());
+		new PortCountersMetrics(registryWith(fixed(snapshot)), ALL).bindTo(this.meters);
+		assertThat(counter("rdma.link.downed", "device", "rxe0", "port", "1")).isEqualTo(2);
+		assertThat(counter("rdma.hw.counters.link.downed", "device", "rxe0", "port", "1")).isEqualTo(7);
+		assertThat(gauge(PortCountersMetrics.INFO, "device", "rxe0", "firmware_version", "unknown")).isEqualTo(1);
+	}
+
+	private static PortCountersSource fixed(PortCountersSnapshot snapshot) {
+		return new PortCountersSource() {
+
+			@Override
+			public String deviceName() {
+				return snapshot.deviceName();
+			}
+
+			@Override
+			public PortCountersSnapshot snapshot() {
+				return snapshot;
+			}
+
+		};
 	}
 
 }

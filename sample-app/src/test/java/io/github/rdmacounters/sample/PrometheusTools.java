@@ -1,0 +1,144 @@
+package io.github.rdmacounters.sample;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Runs Debian's {@code promtool} and {@code prometheus} (package {@code prometheus}) for
+ * the tests, and finds the repository's {@code monitoring/} mixin.
+ */
+final class PrometheusTools {
+
+	static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+
+	static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
+
+	private PrometheusTools() {
+	}
+
+	/**
+	 * Return the path of a tool of the {@code prometheus} package, failing the test with
+	 * what to install when it is missing.
+	 * @param tool the tool's path
+	 * @return the path
+	 */
+	static Path require(Path tool) {
+		if (!Files.isExecutable(tool)) {
+			fail(tool + " is missing: install it with `apt-get install -y prometheus` (Debian and Ubuntu)");
+		}
+		return tool;
+	}
+
+	/**
+	 * Return the repository's {@code monitoring/} directory; tests run in the
+	 * {@code sample-app} module directory.
+	 * @return the directory
+	 */
+	static Path monitoring() {
+		Path dir = Path.of("").toAbsolutePath().getParent().resolve("monitoring");
+		assertThat(dir.resolve("rdma-rules.yml")).as("the monitoring mixin").isRegularFile();
+		return dir;
+	}
+
+	/**
+	 * Run a command to its end (at most one minute) with the given standard input.
+	 * @param input the standard input, or {@code null}
+	 * @param directory the working directory
+	 * @param command the command
+	 * @return the exit code and the output (standard output and error)
+	 * @throws Exception if the command cannot be run
+	 */
+	static Result run(String input, Path directory, String... command) throws Exception {
+		Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+		try {
+			CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> readAll(process.getInputStream()));
+			try (var stdin = process.getOutputStream()) {
+				if (input != null) {
+					stdin.write(input.getBytes(StandardCharsets.UTF_8));
+				}
+			}
+			if (!process.waitFor(1, TimeUnit.MINUTES)) {
+				fail(String.join(" ", command) + " did not finish within a minute");
+			}
+			return new Result(process.exitValue(), output.get(10, TimeUnit.SECONDS));
+		}
+		finally {
+			process.destroyForcibly();
+		}
+	}
+
+	private static String readAll(InputStream in) {
+		try {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			return "(output unreadable: " + ex + ")";
+		}
+	}
+
+	/**
+	 * Keep the {@code rdma_} families of a Prometheus text scrape: their {@code # HELP},
+	 * {@code # TYPE} and sample lines.
+	 * @param scrape the scrape
+	 * @return the rdma families
+	 */
+	static String rdmaFamilies(String scrape) {
+		return scrape.lines()
+			.filter((line) -> line.startsWith("rdma_") || line.startsWith("# HELP rdma_")
+					|| line.startsWith("# TYPE rdma_"))
+			.collect(Collectors.joining("\n", "", "\n"));
+	}
+
+	/**
+	 * Return a free loopback TCP port.
+	 * @return the port
+	 * @throws IOException if no port can be bound
+	 */
+	static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/**
+	 * List the distinct metric names of a scrape that start with a prefix.
+	 * @param scrape the scrape
+	 * @param prefix the prefix
+	 * @return the names
+	 */
+	static List<String> names(String scrape, String prefix) {
+		List<String> names = new ArrayList<>();
+		scrape.lines().filter((line) -> line.startsWith("# TYPE " + prefix)).forEach((line) -> {
+			names.add(line.split(" ")[2]);
+		});
+		return names;
+	}
+
+	/**
+	 * Exit code and output of a command.
+	 *
+	 * @param exitCode the exit code
+	 * @param output the output
+	 */
+	record Result(int exitCode, String output) {
+
+	}
+
+	static Duration timeout() {
+		return Duration.ofSeconds(30);
+	}
+
+}
