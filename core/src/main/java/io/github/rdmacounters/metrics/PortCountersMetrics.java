@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
-import java.util.regex.Pattern;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -22,11 +21,14 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.core.PhysicalPortState;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortRate;
+import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.sysfs.SysfsValues;
 
 /**
  * {@link MeterBinder} for the port counters of every managed device that has a
@@ -274,46 +276,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	 * @return the filter
 	 */
 	public static Predicate<String> filter(List<String> include, List<String> exclude) {
-		List<Pattern> includes = globs(include);
-		List<Pattern> excludes = globs(exclude);
-		return (name) -> (includes.isEmpty() || matchesAny(includes, name)) && !matchesAny(excludes, name);
-	}
-
-	private static List<Pattern> globs(List<String> entries) {
-		List<Pattern> patterns = new ArrayList<>();
-		for (String entry : entries) {
-			if (entry == null || entry.isBlank()) {
-				continue;
-			}
-			StringBuilder regex = new StringBuilder();
-			StringBuilder literal = new StringBuilder();
-			for (char c : entry.trim().toCharArray()) {
-				if (c == '*' || c == '?') {
-					if (literal.length() > 0) {
-						regex.append(Pattern.quote(literal.toString()));
-						literal.setLength(0);
-					}
-					regex.append((c == '*') ? ".*" : ".");
-				}
-				else {
-					literal.append(c);
-				}
-			}
-			if (literal.length() > 0) {
-				regex.append(Pattern.quote(literal.toString()));
-			}
-			patterns.add(Pattern.compile(regex.toString()));
-		}
-		return List.copyOf(patterns);
-	}
-
-	private static boolean matchesAny(List<Pattern> patterns, String name) {
-		for (Pattern pattern : patterns) {
-			if (pattern.matcher(name).matches()) {
-				return true;
-			}
-		}
-		return false;
+		return NameFilter.of(include, exclude);
 	}
 
 	@Override
@@ -341,11 +304,11 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 				int number = port.port();
 				meters.add(gauge(registry, STATE, source, number, portTags,
 						"State of the port (0 no change, 1 down, 2 init, 3 armed, 4 active, 5 active defer)",
-						(status) -> id(SysfsValues.stateId(status.state()))));
+						(status) -> stateId(status.link().state())));
 				meters.add(gauge(registry, PHYSICAL_STATE, source, number, portTags,
 						"Physical state of the port (1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, "
 								+ "6 link error recovery, 7 phy test)",
-						(status) -> id(SysfsValues.physicalStateId(status.physicalState()))));
+						(status) -> physicalStateId(status.link().physicalState())));
 				meters.add(Gauge.builder(RATE, source, (s) -> rate(s, number))
 					.description("Signalling rate of the port")
 					.baseUnit("bytes.per.second")
@@ -397,11 +360,16 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	private static double rate(PortCountersSource source, int port) {
 		PortStatus status = source.snapshot().port(port);
-		return (status != null) ? SysfsValues.rateBytesPerSecond(status.rate()) : Double.NaN;
+		PortRate rate = (status != null) ? status.link().rate() : null;
+		return (rate != null) ? rate.bytesPerSecond() : Double.NaN;
 	}
 
-	private static double id(int id) {
-		return (id >= 0) ? id : Double.NaN;
+	private static double stateId(@Nullable PortState state) {
+		return (state != null) ? state.nativeValue() : Double.NaN;
+	}
+
+	private static double physicalStateId(@Nullable PhysicalPortState state) {
+		return (state != null) ? state.nativeValue() : Double.NaN;
 	}
 
 	private static String orUnknown(@Nullable String value) {

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A {@link SysfsTree} on the file system, by default {@code /sys/class/infiniband}.
  *
@@ -70,6 +72,17 @@ public final class FileSystemSysfsTree implements SysfsTree {
 			}
 		}
 		return new String(buffer, 0, length, StandardCharsets.UTF_8);
+	}
+
+	@Override
+	public @Nullable String resolvedName(String path) {
+		try {
+			Path fileName = resolve(path).toRealPath().getFileName();
+			return (fileName != null) ? fileName.toString() : null;
+		}
+		catch (IOException ex) {
+			return null;
+		}
 	}
 
 	private Path resolve(String path) {

@@ -5,18 +5,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-
-import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
@@ -34,6 +26,14 @@ import io.github.rdmacounters.core.PortStatus;
  * its snapshot (single flight), whatever the time-to-live. The data counters
  * ({@code port_rcv_data}, {@code port_xmit_data} and their 64-bit {@code counters_ext}
  * variants) count 4-byte words; the snapshot reports bytes.
+ * <p>
+ * A device directory that vanishes (hot unplug, driver unload) gives a snapshot
+ * {@link io.github.rdmacounters.core.Presence#GONE GONE} that lists the ports it had,
+ * gone, without counters; a port directory that vanishes is listed as gone; a counter
+ * file read in an earlier snapshot that is no longer there is listed in
+ * {@link PortStatus#missing()} and has no value. {@link PortCountersSnapshot#identity()}
+ * (network interfaces, PCI address, SR-IOV virtual function) is read once each time the
+ * device is found.
  * <p>
  * A file that cannot be read (write-only, a read handler failing with {@code EINVAL} or
  * {@code EOPNOTSUPP}, {@code N/A (no PMA)}, not a number, vanished between listing and
@@ -70,22 +70,15 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	private final SysfsTree tree;
 
-	private final long ttlNanos;
-
 	private final Clock clock;
 
-	private final LongSupplier nanoTime;
+	private final SnapshotCache<PortCountersSnapshot> cache;
 
-	private final Object readLock = new Object();
+	private final SysfsDeviceReader reader;
 
 	private final AtomicLong snapshots = new AtomicLong();
 
 	private final AtomicLong unreadableReads = new AtomicLong();
-
-	private volatile @Nullable Cached cached;
-
-	/** The read in flight, guarded by {@link #readLock}. */
-	private @Nullable CompletableFuture<PortCountersSnapshot> inFlight;
 
 	/**
 	 * Create a source over a tree.
@@ -102,26 +95,14 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	private SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock,
 			LongSupplier nanoTime) {
-		if (readCacheTtl.isNegative()) {
-			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
-		}
+		this.cache = new SnapshotCache<>(readCacheTtl, nanoTime);
 		this.deviceName = deviceName;
 		this.tree = tree;
-		this.ttlNanos = toNanos(readCacheTtl);
 		this.clock = clock;
-		this.nanoTime = nanoTime;
+		this.reader = new SysfsDeviceReader(deviceName, tree, (name) -> true, this.unreadableReads);
 	}
 
-	private static long toNanos(Duration duration) {
-		try {
-			return duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE;
-		}
-	}
-
-	private static long epochNanos(Clock clock) {
+	static long epochNanos(Clock clock) {
 		Instant now = clock.instant();
 		return now.getEpochSecond() * 1_000_000_000L + now.getNano();
 	}
@@ -187,194 +168,17 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	@Override
 	public PortCountersSnapshot snapshot() {
-		Cached current = this.cached;
-		if (current != null && isFresh(current)) {
-			return current.snapshot();
-		}
-		CompletableFuture<PortCountersSnapshot> flight;
-		boolean leader = false;
-		synchronized (this.readLock) {
-			current = this.cached;
-			if (current != null && isFresh(current)) {
-				return current.snapshot();
-			}
-			flight = this.inFlight;
-			if (flight == null) {
-				flight = new CompletableFuture<>();
-				this.inFlight = flight;
-				leader = true;
-			}
-		}
-		return leader ? lead(flight) : follow(flight);
-	}
-
-	private PortCountersSnapshot lead(CompletableFuture<PortCountersSnapshot> flight) {
-		PortCountersSnapshot read;
-		try {
-			read = readNow();
-		}
-		catch (RuntimeException | Error ex) {
-			finish(null);
-			flight.completeExceptionally(ex);
-			throw ex;
-		}
-		finish(new Cached(read, this.nanoTime.getAsLong()));
-		flight.complete(read);
-		return read;
-	}
-
-	private void finish(@Nullable Cached read) {
-		synchronized (this.readLock) {
-			if (read != null) {
-				this.cached = read;
-			}
-			this.inFlight = null;
-		}
-	}
-
-	private static PortCountersSnapshot follow(CompletableFuture<PortCountersSnapshot> flight) {
-		try {
-			return flight.join();
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof RuntimeException failure) {
-				throw failure;
-			}
-			if (ex.getCause() instanceof Error error) {
-				throw error;
-			}
-			throw ex;
-		}
-	}
-
-	private boolean isFresh(Cached current) {
-		if (this.ttlNanos == 0) {
-			return false;
-		}
-		long age = this.nanoTime.getAsLong() - current.readAtNanos();
-		return age >= 0 && age < this.ttlNanos;
+		return this.cache.get(this::readNow);
 	}
 
 	private PortCountersSnapshot readNow() {
 		this.snapshots.incrementAndGet();
-		String base = this.deviceName + "/";
-		List<String> ignored = new ArrayList<>();
-		String firmware = readText(base + "fw_ver", ignored);
-		String boardId = readText(base + "board_id", ignored);
-		String hcaType = readText(base + "hca_type", ignored);
-		String nodeGuid = readText(base + "node_guid", ignored);
-		List<PortStatus> ports = new ArrayList<>();
-		for (int port : listPorts(base + "ports")) {
-			ports.add(readPort(base + "ports/" + port + "/", port));
-		}
-		Instant readAt = this.clock.instant();
-		return new PortCountersSnapshot(this.deviceName, firmware, boardId, hcaType, nodeGuid, List.copyOf(ports),
-				readAt);
-	}
-
-	private List<Integer> listPorts(String path) {
-		List<Integer> ports = new ArrayList<>();
-		for (String name : listOrEmpty(path)) {
-			try {
-				ports.add(Integer.parseInt(name));
-			}
-			catch (NumberFormatException ex) {
-				// not a port directory
-			}
-		}
-		Collections.sort(ports);
-		return ports;
-	}
-
-	private List<String> listOrEmpty(String path) {
-		try {
-			return this.tree.list(path);
-		}
-		catch (IOException ex) {
-			return List.of();
-		}
-	}
-
-	private PortStatus readPort(String base, int port) {
-		List<String> unreadable = new ArrayList<>();
-		String state = SysfsValues.stripNumber(readText(base + "state", unreadable));
-		String physicalState = SysfsValues.stripNumber(readText(base + "phys_state", unreadable));
-		String rate = readText(base + "rate", unreadable);
-		String linkLayer = readText(base + "link_layer", unreadable);
-		Map<String, Long> counters = new LinkedHashMap<>();
-		Map<String, String> groups = new LinkedHashMap<>();
-		for (String group : GROUPS) {
-			for (String name : listOrEmpty(base + group)) {
-				if (NON_COUNTERS.contains(name)) {
-					continue;
-				}
-				String path = base + group + "/" + name;
-				Long value = readCounter(path);
-				if (value == null) {
-					unreadable.add(group + "/" + name);
-					this.unreadableReads.incrementAndGet();
-					continue;
-				}
-				if (WORD_COUNTERS.contains(name)) {
-					value = wordsToBytes(value);
-				}
-				String key = counters.containsKey(name) ? group + "/" + name : name;
-				counters.put(key, value);
-				groups.put(key, group);
-			}
-		}
-		List<String> relativeUnreadable = unreadable.stream()
-			.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
-			.toList();
-		return new PortStatus(port, state, physicalState, rate, linkLayer, Collections.unmodifiableMap(counters),
-				Collections.unmodifiableMap(groups), relativeUnreadable);
-	}
-
-	private @Nullable String readText(String path, List<String> unreadable) {
-		try {
-			String text = this.tree.read(path).trim();
-			if (!text.isEmpty() && !text.startsWith("N/A")) {
-				return text;
-			}
-		}
-		catch (IOException ex) {
-			// listed as unreadable below
-		}
-		catch (RuntimeException ex) {
-			// a tree that fails in another way is treated as an unreadable file
-		}
-		unreadable.add(path);
-		this.unreadableReads.incrementAndGet();
-		return null;
-	}
-
-	private @Nullable Long readCounter(String path) {
-		String text;
-		try {
-			text = this.tree.read(path).trim();
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
-		return SysfsValues.parseCounter(text);
-	}
-
-	private static long wordsToBytes(long words) {
-		return (words > Long.MAX_VALUE / 4) ? Long.MAX_VALUE : words * 4;
+		return this.reader.read(this.clock.instant());
 	}
 
 	@Override
 	public String toString() {
 		return "SysfsPortCountersSource " + this.deviceName + " in " + this.tree.describe();
-	}
-
-	/**
-	 * A snapshot and the {@code nanoTime} it was read at, published together.
-	 *
-	 * @param snapshot the snapshot
-	 * @param readAtNanos when it was read
-	 */
-	private record Cached(PortCountersSnapshot snapshot, long readAtNanos) {
 	}
 
 }

@@ -3,6 +3,8 @@ package io.github.rdmacounters.sysfs;
 import java.io.IOException;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The part of a file tree the port counters reader needs: list a directory, read a small
  * file. Paths are relative to the tree root (the equivalent of
@@ -34,6 +36,19 @@ public interface SysfsTree {
 	 * or the driver's read handler failed (e.g. {@code EINVAL}, {@code EOPNOTSUPP})
 	 */
 	String read(String path) throws IOException;
+
+	/**
+	 * Return the file name of what a path resolves to, following symbolic links: for
+	 * {@code mlx5_0/device}, a link to the PCI function's directory, the PCI address
+	 * {@code 0000:08:00.0}. Trees without links (the simulated device's) return
+	 * {@code null}.
+	 * @param path the path, relative to the root
+	 * @return the name of the resolved file, or {@code null} if the path does not exist
+	 * or the tree has no links
+	 */
+	default @Nullable String resolvedName(String path) {
+		return null;
+	}
 
 	/**
 	 * Describe where the tree comes from, for messages.

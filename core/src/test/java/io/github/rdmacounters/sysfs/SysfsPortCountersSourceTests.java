@@ -22,8 +22,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.github.rdmacounters.core.DeviceIdentity;
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.PhysicalPortState;
 import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortLink;
+import io.github.rdmacounters.core.PortRate;
+import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -56,6 +63,9 @@ class SysfsPortCountersSourceTests {
 		assertThat(port.physicalState()).isEqualTo("LinkUp");
 		assertThat(port.rate()).isEqualTo("200 Gb/sec (4X HDR)");
 		assertThat(port.linkLayer()).isEqualTo("InfiniBand");
+		assertThat(port.link()).isEqualTo(new PortLink(PortState.ACTIVE, PhysicalPortState.LINK_UP,
+				new PortRate(200e9, "200 Gb/sec (4X HDR)"), LinkLayer.INFINIBAND));
+		assertThat(snapshot.identity()).isEqualTo(DeviceIdentity.UNKNOWN);
 		assertThat(port.counters()).hasSize(21 + 18)
 			.containsEntry("port_rcv_data", 10_000_000_000L)
 			.containsEntry("port_xmit_data", 5_000_000_000L)
@@ -135,10 +145,11 @@ class SysfsPortCountersSourceTests {
 	}
 
 	@Test
-	void missingDeviceGivesAnEmptySnapshotInsteadOfFailing() {
+	void missingDeviceGivesAnEmptySnapshotGoneInsteadOfFailing() {
 		SysfsPortCountersSource source = source("mlx5-roce", "mlx5_7");
 		assertThat(source.exists()).isFalse();
 		PortCountersSnapshot snapshot = source.snapshot();
+		assertThat(snapshot.presence()).isEqualTo(Presence.GONE);
 		assertThat(snapshot.firmwareVersion()).isNull();
 		assertThat(snapshot.nodeGuid()).isNull();
 		assertThat(snapshot.ports()).isEmpty();
@@ -146,7 +157,7 @@ class SysfsPortCountersSourceTests {
 	}
 
 	@Test
-	void aFileThatDisappearsBetweenTwoSnapshotsIsSkippedInTheSecond(@TempDir Path temp) throws IOException {
+	void aCounterFileThatDisappearsBetweenTwoSnapshotsIsMissingInTheSecond(@TempDir Path temp) throws IOException {
 		Path root = SysfsFixtures.copy("mlx5-roce", temp);
 		SysfsPortCountersSource source = new SysfsPortCountersSource("mlx5_1", new FileSystemSysfsTree(root),
 				Duration.ZERO, this.clock);
@@ -155,9 +166,27 @@ class SysfsPortCountersSourceTests {
 		Files.delete(root.resolve("mlx5_1/ports/1/rate"));
 		PortStatus port = source.snapshot().port(1);
 		assertThat(port.counters()).doesNotContainKey("symbol_error").containsKey("port_rcv_data");
+		assertThat(port.missing()).containsExactly("counters/symbol_error");
 		assertThat(port.rate()).isNull();
+		assertThat(port.link().rate()).isNull();
 		assertThat(port.unreadable()).containsExactly("rate");
 		assertThat(source.snapshotsRead()).isEqualTo(2);
+	}
+
+	@Test
+	void aDeviceDirectoryDeletedWhileReadingIsGoneWithThePortsItHad(@TempDir Path temp) {
+		Path root = SysfsFixtures.copy("mlx5-roce", temp);
+		SysfsPortCountersSource source = new SysfsPortCountersSource("mlx5_1", new FileSystemSysfsTree(root),
+				Duration.ZERO, this.clock);
+		assertThat(source.snapshot().isPresent()).isTrue();
+		HostSysfs.delete(root.resolve("mlx5_1"));
+		PortCountersSnapshot gone = source.snapshot();
+		assertThat(gone.presence()).isEqualTo(Presence.GONE);
+		assertThat(gone.ports()).extracting(PortStatus::port).containsExactly(1, 2);
+		assertThat(gone.ports()).allSatisfy((port) -> assertThat(port.counters()).isEmpty())
+			.extracting(PortStatus::presence)
+			.containsOnly(Presence.GONE);
+		assertThat(source.exists()).isFalse();
 	}
 
 	@Test

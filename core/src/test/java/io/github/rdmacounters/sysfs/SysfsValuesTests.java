@@ -2,10 +2,16 @@ package io.github.rdmacounters.sysfs;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.PhysicalPortState;
+import io.github.rdmacounters.core.PortLink;
+import io.github.rdmacounters.core.PortRate;
+import io.github.rdmacounters.core.PortState;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link SysfsValues}.
+ * Tests for {@link SysfsValues} and the parsing of the texts sysfs prints for a port.
  */
 class SysfsValuesTests {
 
@@ -32,27 +38,37 @@ class SysfsValuesTests {
 	}
 
 	@Test
-	void stateIdsFollowTheKernelNumbering() {
-		assertThat(SysfsValues.stateId("ACTIVE")).isEqualTo(4);
-		assertThat(SysfsValues.stateId("DOWN")).isEqualTo(1);
-		assertThat(SysfsValues.stateId("ACTIVE_DEFER")).isEqualTo(5);
-		assertThat(SysfsValues.stateId("weird")).isEqualTo(-1);
-		assertThat(SysfsValues.stateId(null)).isEqualTo(-1);
-		assertThat(SysfsValues.physicalStateId("LinkUp")).isEqualTo(5);
-		assertThat(SysfsValues.physicalStateId("Disabled")).isEqualTo(3);
-		assertThat(SysfsValues.physicalStateId("Phy Test")).isEqualTo(7);
-		assertThat(SysfsValues.physicalStateId("Polling")).isEqualTo(2);
-		assertThat(SysfsValues.physicalStateId("<unknown>")).isEqualTo(-1);
+	void statesAreParsedFromTheKernelNumberOrTheName() {
+		assertThat(PortLink.parse("4: ACTIVE", null, null, null).state()).isEqualTo(PortState.ACTIVE);
+		assertThat(PortLink.parse("1: DOWN", null, null, null).state()).isEqualTo(PortState.DOWN);
+		assertThat(PortLink.parse("5: ACTIVE_DEFER", null, null, null).state()).isEqualTo(PortState.ACTIVE_DEFER);
+		assertThat(PortLink.parse("ACTIVE", null, null, null).state()).isEqualTo(PortState.ACTIVE);
+		assertThat(PortLink.parse("9: <unknown>", null, null, null).state()).isNull();
+		assertThat(PortLink.parse("weird", null, null, null).state()).isNull();
+		assertThat(PortLink.parse(null, "5: LinkUp", null, null).physicalState()).isEqualTo(PhysicalPortState.LINK_UP);
+		assertThat(PortLink.parse(null, "3: Disabled", null, null).physicalState())
+			.isEqualTo(PhysicalPortState.DISABLED);
+		assertThat(PortLink.parse(null, "7: Phy Test", null, null).physicalState())
+			.isEqualTo(PhysicalPortState.PHY_TEST);
+		assertThat(PortLink.parse(null, "Polling", null, null).physicalState()).isEqualTo(PhysicalPortState.POLLING);
+		assertThat(PortLink.parse(null, "0: <unknown>", null, null).physicalState()).isNull();
+		assertThat(PortLink.parse(null, null, null, "Ethernet").linkLayer()).isEqualTo(LinkLayer.ETHERNET);
+		assertThat(PortLink.parse(null, null, null, "InfiniBand").linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
+		assertThat(PortLink.parse(null, null, null, "Unknown").linkLayer()).isNull();
+		assertThat(PortLink.parse(null, null, null, null)).isEqualTo(PortLink.UNKNOWN);
 	}
 
 	@Test
-	void rateIsConvertedToBytesPerSecond() {
-		assertThat(SysfsValues.rateBytesPerSecond("100 Gb/sec (4X EDR)")).isEqualTo(12.5e9);
-		assertThat(SysfsValues.rateBytesPerSecond("2.5 Gb/sec (1X SDR)")).isEqualTo(312.5e6);
-		assertThat(SysfsValues.rateBytesPerSecond("400 Gb/sec (4X NDR)")).isEqualTo(50e9);
-		assertThat(SysfsValues.rateBytesPerSecond("fast")).isNaN();
-		assertThat(SysfsValues.rateBytesPerSecond("10 furlongs")).isNaN();
-		assertThat(SysfsValues.rateBytesPerSecond(null)).isNaN();
+	void rateIsParsedOnceIntoBitsAndBytesPerSecond() {
+		PortRate edr = PortRate.parse("100 Gb/sec (4X EDR)");
+		assertThat(edr.bitsPerSecond()).isEqualTo(100e9);
+		assertThat(edr.bytesPerSecond()).isEqualTo(12.5e9);
+		assertThat(edr.text()).isEqualTo("100 Gb/sec (4X EDR)");
+		assertThat(PortRate.parse("2.5 Gb/sec (1X SDR)").bytesPerSecond()).isEqualTo(312.5e6);
+		assertThat(PortRate.parse("400 Gb/sec (4X NDR)").bytesPerSecond()).isEqualTo(50e9);
+		assertThat(PortRate.parse("fast")).isNull();
+		assertThat(PortRate.parse("10 furlongs")).isNull();
+		assertThat(PortRate.parse("-1 Gb/sec")).isNull();
 	}
 
 }

@@ -1,0 +1,101 @@
+package io.github.rdmacounters.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * A filter of names (devices such as {@code mlx5_0}, counters such as
+ * {@code port_rcv_data}) built from include and exclude lists, in the manner of
+ * node_exporter's device include/exclude flags. Entries are exact names or globs where
+ * {@code *} matches any run of characters and {@code ?} one character ({@code mlx5_*},
+ * {@code port_*_errors}); matching is case-sensitive and blank entries are ignored. A
+ * name passes if the include list is empty or one include entry matches it, and no
+ * exclude entry matches it: exclude wins.
+ *
+ * @author rdma-counters
+ * @since 0.2.0
+ */
+public final class NameFilter implements Predicate<String> {
+
+	private static final NameFilter ALL = new NameFilter(List.of(), List.of(), List.of());
+
+	private final List<Pattern> includes;
+
+	private final List<Pattern> excludes;
+
+	private final List<String> description;
+
+	private NameFilter(List<Pattern> includes, List<Pattern> excludes, List<String> description) {
+		this.includes = includes;
+		this.excludes = excludes;
+		this.description = description;
+	}
+
+	/**
+	 * Return a filter that lets every name pass.
+	 * @return the filter
+	 */
+	public static NameFilter all() {
+		return ALL;
+	}
+
+	/**
+	 * Build a filter from include and exclude lists.
+	 * @param include the names or globs to include; empty for all
+	 * @param exclude the names or globs to exclude
+	 * @return the filter
+	 */
+	public static NameFilter of(List<String> include, List<String> exclude) {
+		return new NameFilter(globs(include), globs(exclude), List.of("include=" + include, "exclude=" + exclude));
+	}
+
+	private static List<Pattern> globs(List<String> entries) {
+		List<Pattern> patterns = new ArrayList<>();
+		for (String entry : entries) {
+			if (entry == null || entry.isBlank()) {
+				continue;
+			}
+			StringBuilder regex = new StringBuilder();
+			StringBuilder literal = new StringBuilder();
+			for (char c : entry.trim().toCharArray()) {
+				if (c == '*' || c == '?') {
+					if (literal.length() > 0) {
+						regex.append(Pattern.quote(literal.toString()));
+						literal.setLength(0);
+					}
+					regex.append((c == '*') ? ".*" : ".");
+				}
+				else {
+					literal.append(c);
+				}
+			}
+			if (literal.length() > 0) {
+				regex.append(Pattern.quote(literal.toString()));
+			}
+			patterns.add(Pattern.compile(regex.toString()));
+		}
+		return List.copyOf(patterns);
+	}
+
+	@Override
+	public boolean test(String name) {
+		return (this.includes.isEmpty() || matchesAny(this.includes, name)) && !matchesAny(this.excludes, name);
+	}
+
+	private static boolean matchesAny(List<Pattern> patterns, String name) {
+		for (Pattern pattern : patterns) {
+			if (pattern.matcher(name).matches()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	@Override
+	public String toString() {
+		return this.description.isEmpty() ? "NameFilter all" : "NameFilter " + String.join(" ", this.description);
+	}
+
+}

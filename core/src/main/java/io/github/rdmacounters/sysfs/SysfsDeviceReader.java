@@ -1,0 +1,261 @@
+package io.github.rdmacounters.sysfs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.DeviceIdentity;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortLink;
+import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
+
+/**
+ * Reads one device directory of a {@link SysfsTree} into a {@link PortCountersSnapshot}
+ * and remembers what it has seen, so that a port directory or counter file that vanishes
+ * is reported as gone or missing instead of being left out silently. Not thread-safe: its
+ * owner reads through a {@link SnapshotCache}, which never runs two reads at once.
+ *
+ * @author rdma-counters
+ */
+final class SysfsDeviceReader {
+
+	/** A PCI address as the kernel names PCI devices: domain:bus:device.function. */
+	private static final Pattern PCI_ADDRESS = Pattern.compile("\\p{XDigit}{4,}:\\p{XDigit}{2}:\\p{XDigit}{2}\\.[0-7]");
+
+	private final String deviceName;
+
+	private final SysfsTree tree;
+
+	private final Predicate<String> counterFilter;
+
+	private final AtomicLong unreadableReads;
+
+	private final Set<Integer> knownPorts = new TreeSet<>();
+
+	private final Map<Integer, Set<String>> knownCounters = new HashMap<>();
+
+	/** The identity read when the device was last found; cleared when it goes. */
+	private @Nullable DeviceIdentity identity;
+
+	private DeviceIdentity lastIdentity = DeviceIdentity.UNKNOWN;
+
+	private boolean everPresent;
+
+	SysfsDeviceReader(String deviceName, SysfsTree tree, Predicate<String> counterFilter, AtomicLong unreadableReads) {
+		this.deviceName = deviceName;
+		this.tree = tree;
+		this.counterFilter = counterFilter;
+		this.unreadableReads = unreadableReads;
+	}
+
+	String deviceName() {
+		return this.deviceName;
+	}
+
+	/**
+	 * Return whether a read has found the device directory.
+	 * @return {@code true} once the device was found
+	 */
+	boolean everPresent() {
+		return this.everPresent;
+	}
+
+	/**
+	 * Read the device, or report it gone if its directory cannot be listed.
+	 * @param readAt the time to stamp the snapshot with
+	 * @return the snapshot
+	 */
+	PortCountersSnapshot read(Instant readAt) {
+		try {
+			this.tree.list(this.deviceName);
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return gone(readAt);
+		}
+		this.everPresent = true;
+		DeviceIdentity identity = this.identity;
+		if (identity == null) {
+			identity = readIdentity();
+			this.identity = identity;
+			this.lastIdentity = identity;
+		}
+		String base = this.deviceName + "/";
+		List<String> ignored = new ArrayList<>();
+		String firmware = readText(base + "fw_ver", ignored);
+		String boardId = readText(base + "board_id", ignored);
+		String hcaType = readText(base + "hca_type", ignored);
+		String nodeGuid = readText(base + "node_guid", ignored);
+		Set<Integer> present = listPorts(base + "ports");
+		Set<Integer> all = new TreeSet<>(this.knownPorts);
+		all.addAll(present);
+		List<PortStatus> ports = new ArrayList<>(all.size());
+		for (int port : all) {
+			ports.add(present.contains(port) ? readPort(base + "ports/" + port + "/", port) : PortStatus.gone(port));
+		}
+		this.knownPorts.addAll(present);
+		return new PortCountersSnapshot(this.deviceName, firmware, boardId, hcaType, nodeGuid, ports, readAt,
+				Presence.PRESENT, identity);
+	}
+
+	/**
+	 * Return the snapshot of the device while its directory is not there: every port it
+	 * had, gone, and the identity it had. The identity is read again when it comes back
+	 * (a driver reload may bring it back on another function).
+	 * @param readAt the time to stamp the snapshot with
+	 * @return the snapshot
+	 */
+	PortCountersSnapshot gone(Instant readAt) {
+		this.identity = null;
+		List<PortStatus> ports = new ArrayList<>(this.knownPorts.size());
+		for (int port : this.knownPorts) {
+			ports.add(PortStatus.gone(port));
+		}
+		return new PortCountersSnapshot(this.deviceName, null, null, null, null, ports, readAt, Presence.GONE,
+				this.lastIdentity);
+	}
+
+	/**
+	 * Read the identity from the {@code device} link: the PCI address is the name of the
+	 * directory it resolves to, as the kernel names PCI devices
+	 * ({@code pci_setup_device}: {@code "%04x:%02x:%02x.%d"}); {@code physfn} exists only
+	 * in the directory of a virtual function ({@code pci_iov_sysfs_link} in
+	 * {@code drivers/pci/iov.c}).
+	 */
+	private DeviceIdentity readIdentity() {
+		String device = this.deviceName + "/device";
+		String resolved = this.tree.resolvedName(device);
+		if (resolved == null) {
+			return DeviceIdentity.UNKNOWN;
+		}
+		String pciAddress = PCI_ADDRESS.matcher(resolved).matches() ? resolved : null;
+		List<String> netdevs = listOrEmpty(device + "/net");
+		String physicalFunction = this.tree.resolvedName(device + "/physfn");
+		return new DeviceIdentity(netdevs, pciAddress, physicalFunction != null, physicalFunction);
+	}
+
+	private Set<Integer> listPorts(String path) {
+		Set<Integer> ports = new TreeSet<>();
+		for (String name : listOrEmpty(path)) {
+			try {
+				ports.add(Integer.parseInt(name));
+			}
+			catch (NumberFormatException ex) {
+				// not a port directory
+			}
+		}
+		return ports;
+	}
+
+	private List<String> listOrEmpty(String path) {
+		try {
+			return this.tree.list(path);
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return List.of();
+		}
+	}
+
+	private PortStatus readPort(String base, int port) {
+		List<String> unreadable = new ArrayList<>();
+		String state = readText(base + "state", unreadable);
+		String physicalState = readText(base + "phys_state", unreadable);
+		String rate = readText(base + "rate", unreadable);
+		String linkLayer = readText(base + "link_layer", unreadable);
+		Map<String, Long> counters = new LinkedHashMap<>();
+		Map<String, String> groups = new LinkedHashMap<>();
+		Set<String> listed = new LinkedHashSet<>();
+		for (String group : SysfsPortCountersSource.GROUPS) {
+			for (String name : listOrEmpty(base + group)) {
+				if (SysfsPortCountersSource.NON_COUNTERS.contains(name) || !this.counterFilter.test(name)) {
+					continue;
+				}
+				String file = group + "/" + name;
+				listed.add(file);
+				Long value = readCounter(base + file);
+				if (value == null) {
+					unreadable.add(base + file);
+					this.unreadableReads.incrementAndGet();
+					continue;
+				}
+				if (SysfsPortCountersSource.WORD_COUNTERS.contains(name)) {
+					value = wordsToBytes(value);
+				}
+				String key = counters.containsKey(name) ? file : name;
+				counters.put(key, value);
+				groups.put(key, group);
+			}
+		}
+		List<String> missing = missing(port, listed);
+		List<String> relativeUnreadable = unreadable.stream()
+			.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
+			.toList();
+		return new PortStatus(port, PortLink.parse(state, physicalState, rate, linkLayer),
+				Collections.unmodifiableMap(counters), Collections.unmodifiableMap(groups), relativeUnreadable, missing,
+				Presence.PRESENT);
+	}
+
+	/**
+	 * Return the counter files read in an earlier snapshot of the port that are no longer
+	 * listed, and remember the ones listed now.
+	 */
+	private List<String> missing(int port, Set<String> listed) {
+		Set<String> known = this.knownCounters.computeIfAbsent(port, (key) -> new LinkedHashSet<>());
+		List<String> missing = new ArrayList<>();
+		for (String file : known) {
+			if (!listed.contains(file)) {
+				missing.add(file);
+			}
+		}
+		known.addAll(listed);
+		return missing;
+	}
+
+	private @Nullable String readText(String path, List<String> unreadable) {
+		try {
+			String text = this.tree.read(path).trim();
+			if (!text.isEmpty() && !text.startsWith("N/A")) {
+				return text;
+			}
+		}
+		catch (IOException ex) {
+			// listed as unreadable below
+		}
+		catch (RuntimeException ex) {
+			// a tree that fails in another way is treated as an unreadable file
+		}
+		unreadable.add(path);
+		this.unreadableReads.incrementAndGet();
+		return null;
+	}
+
+	private @Nullable Long readCounter(String path) {
+		String text;
+		try {
+			text = this.tree.read(path).trim();
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+		return SysfsValues.parseCounter(text);
+	}
+
+	private static long wordsToBytes(long words) {
+		return (words > Long.MAX_VALUE / 4) ? Long.MAX_VALUE : words * 4;
+	}
+
+}

@@ -1,0 +1,179 @@
+package io.github.rdmacounters.sysfs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.Presence;
+
+/**
+ * Port counters of every device under a sysfs root ({@code /sys/class/infiniband}): each
+ * read lists the root, so a device that appears (hotplug, driver reload) is in the next
+ * snapshot, and a device seen before whose directory is gone is reported
+ * {@link Presence#GONE} with its ports, without counters, until it reappears. Each device
+ * is read the way {@link SysfsPortCountersSource} reads one (ports that vanish are gone,
+ * counter files that vanish are missing, identity read once per appearance).
+ * <p>
+ * A device filter (names and globs, see {@link NameFilter}) chooses the devices; a
+ * counter filter chooses the counter files read, by file name. Snapshots are memoised for
+ * the read cache time-to-live with single flight, as {@link SysfsPortCountersSource}
+ * does: one scrape of every device's meters, endpoint calls and health checks within it
+ * read the tree once.
+ *
+ * @author rdma-counters
+ * @since 0.2.0
+ */
+public final class SysfsHostPortCountersSource implements HostPortCountersSource {
+
+	private final SysfsTree tree;
+
+	private final Predicate<String> deviceFilter;
+
+	private final Predicate<String> counterFilter;
+
+	private final Clock clock;
+
+	private final SnapshotCache<HostPortCountersSnapshot> cache;
+
+	/** The devices seen so far, by name; touched only by reads, which never overlap. */
+	private final Map<String, SysfsDeviceReader> readers = new TreeMap<>();
+
+	private final AtomicLong snapshots = new AtomicLong();
+
+	private final AtomicLong unreadableReads = new AtomicLong();
+
+	/**
+	 * Create a source over a tree.
+	 * @param tree the tree whose root holds one directory per device
+	 * @param deviceFilter which devices are read, by name
+	 * @param counterFilter which counter files are read, by file name (e.g.
+	 * {@code port_rcv_data}, {@code out_of_buffer})
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
+	 * every time
+	 * @param clock the clock that stamps snapshots and measures their age
+	 */
+	public SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
+			Duration readCacheTtl, Clock clock) {
+		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, () -> SysfsPortCountersSource.epochNanos(clock));
+	}
+
+	private SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
+			Duration readCacheTtl, Clock clock, LongSupplier nanoTime) {
+		this.cache = new SnapshotCache<>(readCacheTtl, nanoTime);
+		this.tree = tree;
+		this.deviceFilter = deviceFilter;
+		this.counterFilter = counterFilter;
+		this.clock = clock;
+	}
+
+	/**
+	 * Create a source over the file system whose snapshots are stamped by the system
+	 * clock and aged by {@link System#nanoTime()}.
+	 * @param root the directory holding the device directories, usually
+	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
+	 * @param deviceFilter which devices are read, e.g.
+	 * {@code NameFilter.of(List.of("mlx5_*"), List.of("mlx5_9"))}
+	 * @param counterFilter which counter files are read, e.g. {@link NameFilter#all()}
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 */
+	public static SysfsHostPortCountersSource of(Path root, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl) {
+		return new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), deviceFilter, counterFilter, readCacheTtl,
+				Clock.systemUTC(), System::nanoTime);
+	}
+
+	/**
+	 * Return the tree the files are read from.
+	 * @return the tree
+	 */
+	public SysfsTree tree() {
+		return this.tree;
+	}
+
+	/**
+	 * Return how many snapshots were read from the tree so far (not counting reused
+	 * ones).
+	 * @return the number of snapshots read
+	 */
+	public long snapshotsRead() {
+		return this.snapshots.get();
+	}
+
+	/**
+	 * Return how many file reads failed so far, over all snapshots and devices.
+	 * @return the number of unreadable files met
+	 */
+	public long unreadableReads() {
+		return this.unreadableReads.get();
+	}
+
+	@Override
+	public HostPortCountersSnapshot snapshot() {
+		return this.cache.get(this::readNow);
+	}
+
+	private HostPortCountersSnapshot readNow() {
+		this.snapshots.incrementAndGet();
+		Instant readAt = this.clock.instant();
+		Set<String> listed = new TreeSet<>();
+		for (String name : listRoot()) {
+			if (this.deviceFilter.test(name)) {
+				listed.add(name);
+			}
+		}
+		Set<String> names = new TreeSet<>(this.readers.keySet());
+		names.addAll(listed);
+		List<PortCountersSnapshot> devices = new ArrayList<>(names.size());
+		for (String name : names) {
+			SysfsDeviceReader reader = this.readers.get(name);
+			if (reader == null) {
+				reader = new SysfsDeviceReader(name, this.tree, this.counterFilter, this.unreadableReads);
+			}
+			PortCountersSnapshot device = listed.contains(name) ? reader.read(readAt) : reader.gone(readAt);
+			if (!reader.everPresent()) {
+				// listed but never readable as a directory: not a device
+				this.readers.remove(name);
+				continue;
+			}
+			this.readers.put(name, reader);
+			devices.add(device);
+		}
+		return new HostPortCountersSnapshot(devices, readAt);
+	}
+
+	/**
+	 * List the root; a root that cannot be listed (no RDMA stack loaded) has no devices,
+	 * so every device seen before is gone.
+	 */
+	private List<String> listRoot() {
+		try {
+			return this.tree.list("");
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return List.of();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "SysfsHostPortCountersSource " + this.tree.describe() + " devices " + this.deviceFilter;
+	}
+
+}
