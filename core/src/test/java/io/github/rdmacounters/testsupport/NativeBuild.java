@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +122,54 @@ public final class NativeBuild {
 					// a leftover log in the temporary directory is harmless
 				}
 			}
+		}
+	}
+
+	/**
+	 * Return the file the dynamic loader mapped for a library that this JVM has loaded,
+	 * as {@code /proc/self/maps} lists it.
+	 * @param soname the name it was loaded by, e.g. {@code libibverbs.so.1}
+	 * @return the file (the target of the soname's symbolic link)
+	 * @throws IllegalStateException if the library is not mapped
+	 */
+	public static Path loadedLibrary(String soname) {
+		String base = soname.substring(0, soname.indexOf(".so") + 3);
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+				int slash = line.indexOf('/');
+				if (slash >= 0) {
+					Path file = Path.of(line.substring(slash).trim());
+					if (file.getFileName().toString().startsWith(base)) {
+						return file;
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read /proc/self/maps", ex);
+		}
+		throw new IllegalStateException(soname + " is not loaded in this JVM; install it: " + INSTALL_HINT);
+	}
+
+	/**
+	 * Copy the first bytes of a file, as a download or copy that stopped early leaves it.
+	 * @param file the complete file
+	 * @param length how many bytes to keep
+	 * @param directory where to write the copy
+	 * @return the truncated copy, named like the original
+	 */
+	public static Path truncatedCopy(Path file, int length, Path directory) {
+		try {
+			byte[] bytes = Files.readAllBytes(file);
+			if (length >= bytes.length) {
+				throw new IllegalArgumentException(file + " has only " + bytes.length + " bytes");
+			}
+			Path copy = directory.resolve(length + "-" + file.getFileName());
+			Files.write(copy, Arrays.copyOf(bytes, length));
+			return copy;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot copy " + file, ex);
 		}
 	}
 
