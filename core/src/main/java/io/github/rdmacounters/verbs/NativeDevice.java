@@ -159,7 +159,7 @@ final class NativeDevice implements RdmaDevice {
 	public PortAttributes queryPort(int port) {
 		IbvPortAttr attr = queryPortAttr(port);
 		return new PortAttributes(port, PortState.of(attr.state), attr.phys_state & 0xFF,
-				LinkLayer.of(attr.link_layer & 0xFF), Verbs.mtuBytes(attr.active_mtu), attr.active_speed & 0xFF,
+				LinkLayer.of(attr.link_layer & 0xFF), Verbs.mtuBytes(attr.active_mtu), attr.speed(),
 				attr.active_width & 0xFF);
 	}
 
