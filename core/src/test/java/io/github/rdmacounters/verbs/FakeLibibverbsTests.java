@@ -12,6 +12,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.testsupport.NativeBuildProbe;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
@@ -339,13 +340,14 @@ class FakeLibibverbsTests {
 			.legacyContext(true)
 			.add()
 			.device("short0")
-			.contextSize(432)
+			.contextSize(NativeBuildProbe.value("needed_sz.query_device_ex"))
 			.add();
 		IbvContext extended = open("mlx5_0");
 		IbvContext legacy = open("old0");
 		IbvContext shortTable = open("short0");
 		assertThat(extended.getPointer().getLong(VerbsOps.ABI_COMPAT_OFFSET)).isEqualTo(-1L);
-		assertThat(extended.getPointer().getLong(VerbsOps.SZ_OFFSET)).isEqualTo(648);
+		assertThat(extended.getPointer().getLong(VerbsOps.SZ_OFFSET))
+			.isEqualTo(NativeBuildProbe.value("sizeof(verbs_context)"));
 		assertThat(VerbsOps.of(extended.getPointer()).get(Op.QUERY_PORT)).isNotNull();
 		assertThat(VerbsOps.of(legacy.getPointer()).extended()).isFalse();
 		assertThat(VerbsOps.of(legacy.getPointer()).get(Op.CREATE_FLOW)).isNull();
