@@ -218,8 +218,11 @@ final class NativeDevice implements RdmaDevice {
 					new Object[] { this.context.getPointer(), initAttr });
 			if (handle == null) {
 				int errno = Native.getLastError();
-				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP)
-						? "only the mlx5 provider implements flow counters; device " + this.name + " has none" : null);
+				// libibverbs' dummy ops answer EOPNOTSUPP, or ENOSYS before rdma-core v28
+				throw Verbs
+					.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)
+							? "only the mlx5 provider implements flow " + "counters; device " + this.name + " has none"
+							: null);
 			}
 			NativeCounters created = new NativeCounters(this, new IbvCounters(handle), this.preparedReads);
 			this.counters.add(created);
@@ -278,6 +281,20 @@ final class NativeDevice implements RdmaDevice {
 		}
 		if (errno == Errno.EPERM || errno == Errno.EACCES) {
 			return what + ": steering rules need CAP_NET_RAW";
+		}
+		if (errno == Errno.EINVAL && spec.dontTrap()) {
+			// Linux before v5.8 (commit 8e14c75c999a) builds don't-trap rules in
+			// create_dont_trap_rule (drivers/infiniband/hw/mlx5/fs.c) without the flow's
+			// actions, and a count action fails with EINVAL
+			return what + ": a counted don't-trap flow needs Linux 5.8 or later (commit 8e14c75c999a); "
+					+ "older kernels refuse the count action of a don't-trap rule with EINVAL";
+		}
+		if (errno == Errno.ENOMEM) {
+			// mlx5 fs.c: a priority beyond the user priorities of the BYPASS namespace,
+			// or no
+			// room left in the flow table of that priority
+			return what + ": priority " + spec.priority() + " is beyond the provider's user flow priorities, "
+					+ "or the NIC's steering table for it is full";
 		}
 		return what;
 	}
