@@ -182,9 +182,9 @@ class AbiTests {
 
 	@Test
 	void qpAttrLayoutAndModifyConstantsMatchHeader() {
-		assertThat(NativeDevice.QP_ATTR_SIZE).isEqualTo(header("sizeof(ibv_qp_attr)"));
-		assertThat(NativeDevice.QP_ATTR_QP_STATE).isEqualTo(header("ibv_qp_attr.qp_state"));
-		assertThat(NativeDevice.QP_ATTR_PORT_NUM).isEqualTo(header("ibv_qp_attr.port_num"));
+		assertThat(RawPacketQueuePairs.QP_ATTR_SIZE).isEqualTo(header("sizeof(ibv_qp_attr)"));
+		assertThat(RawPacketQueuePairs.QP_ATTR_QP_STATE).isEqualTo(header("ibv_qp_attr.qp_state"));
+		assertThat(RawPacketQueuePairs.QP_ATTR_PORT_NUM).isEqualTo(header("ibv_qp_attr.port_num"));
 		assertThat(IbvLibrary.IBV_QP_STATE).isEqualTo(header("IBV_QP_STATE"));
 		assertThat(IbvLibrary.IBV_QP_PORT).isEqualTo(header("IBV_QP_PORT"));
 		assertThat(IbvLibrary.IBV_QPS_RESET).isEqualTo(header("IBV_QPS_RESET"));

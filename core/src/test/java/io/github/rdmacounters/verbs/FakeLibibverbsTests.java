@@ -83,10 +83,10 @@ class FakeLibibverbsTests {
 	}
 
 	private int modify(IbvQp qp, int state, int port, int mask) {
-		Memory attr = new Memory(NativeDevice.QP_ATTR_SIZE);
+		Memory attr = new Memory(RawPacketQueuePairs.QP_ATTR_SIZE);
 		attr.clear();
-		attr.setInt(NativeDevice.QP_ATTR_QP_STATE, state);
-		attr.setByte(NativeDevice.QP_ATTR_PORT_NUM, (byte) port);
+		attr.setInt(RawPacketQueuePairs.QP_ATTR_QP_STATE, state);
+		attr.setByte(RawPacketQueuePairs.QP_ATTR_PORT_NUM, (byte) port);
 		return this.lib.ibv_modify_qp(qp, attr, mask);
 	}
 
