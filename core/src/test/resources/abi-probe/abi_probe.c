@@ -16,6 +16,15 @@
 #define OP(f) printf("verbs_context.%s %ld\n", #f, \
 		(long)offsetof(struct verbs_context, f) - (long)offsetof(struct verbs_context, context))
 /* the sz a context needs for the op to exist, as verbs_get_ctx_op computes it */
+/*
+ * rdma-core 50 (commit 91b4ed8dd, "verbs: Add support for XDR speed in ibv_query_port")
+ * appends uint32_t active_speed_ex after port_cap_flags2. No macro marks it, so the field
+ * is there when the struct is large enough to hold a uint32_t at the next 4-byte boundary
+ * after port_cap_flags2.
+ */
+#define PORT_ATTR_SPEED_EX_OFFSET \
+	((offsetof(struct ibv_port_attr, port_cap_flags2) + sizeof(uint16_t) + 3) & ~(size_t)3)
+#define PORT_ATTR_HAS_SPEED_EX (sizeof(struct ibv_port_attr) >= PORT_ATTR_SPEED_EX_OFFSET + sizeof(uint32_t))
 #define NEED(f) printf("needed_sz.%s %ld\n", #f, (long)(sizeof(struct verbs_context) - offsetof(struct verbs_context, f)))
 
 int main(void)
@@ -32,6 +41,7 @@ int main(void)
 	OP(query_device_ex);
 	OP(ibv_destroy_flow);
 	OP(ibv_create_flow);
+	NEED(query_device_ex);
 	NEED(query_port);
 	NEED(read_counters);
 	NEED(attach_counters_point_flow);
@@ -134,6 +144,8 @@ int main(void)
 	OFF(ibv_port_attr, link_layer);
 	OFF(ibv_port_attr, flags);
 	OFF(ibv_port_attr, port_cap_flags2);
+	if (PORT_ATTR_HAS_SPEED_EX)
+		printf("ibv_port_attr.active_speed_ex %ld\n", (long)PORT_ATTR_SPEED_EX_OFFSET);
 	CONST(IBV_PORT_NOP);
 	CONST(IBV_PORT_DOWN);
 	CONST(IBV_PORT_INIT);

@@ -389,6 +389,19 @@ FAKE_EXPORT __be64 ibv_get_device_guid(struct ibv_device *device)
 	return htobe64(guid);
 }
 
+/*
+ * rdma-core 50 appends uint32_t active_speed_ex after port_cap_flags2 (commit 91b4ed8dd);
+ * no macro marks it, so it is there when the struct can hold it. The fake then behaves as
+ * that library: the speed code goes to active_speed_ex, as ibv_cmd_query_port copies the
+ * kernel's resp_ex.active_speed_ex (libibverbs/cmd_device.c), and the u8 active_speed keeps
+ * the low byte the kernel's ib_uverbs_query_port_resp has room for (0 for XDR, 256). Built
+ * against an older header, only active_speed exists and an XDR port reads 0, as it does
+ * through such a library.
+ */
+#define PORT_ATTR_SPEED_EX_OFFSET \
+	((offsetof(struct ibv_port_attr, port_cap_flags2) + sizeof(uint16_t) + 3) & ~(size_t)3)
+#define PORT_ATTR_HAS_SPEED_EX (sizeof(struct ibv_port_attr) >= PORT_ATTR_SPEED_EX_OFFSET + sizeof(uint32_t))
+
 static int fill_port(struct fake_device *dev, uint8_t port, struct ibv_port_attr *attr, size_t len)
 {
 	struct ibv_port_attr full;
@@ -406,10 +419,17 @@ static int fill_port(struct fake_device *dev, uint8_t port, struct ibv_port_attr
 	full.max_msg_sz = 0x40000000;
 	full.pkey_tbl_len = 1;
 	full.active_width = p->active_width;
-	full.active_speed = p->active_speed;
+	full.active_speed = (uint8_t)p->active_speed;
+	if (PORT_ATTR_HAS_SPEED_EX) {
+		uint32_t speed_ex = (uint32_t)p->active_speed;
+
+		memcpy((char *)&full + PORT_ATTR_SPEED_EX_OFFSET, &speed_ex, sizeof(speed_ex));
+	}
 	full.phys_state = p->phys_state;
 	full.link_layer = p->link_layer;
 	full.port_cap_flags2 = 0x1;
+	/* __lib_query_port (libibverbs/verbs.c): a longer buffer is zeroed and gets what the
+	 * library's struct holds; a shorter one gets its first len bytes. */
 	memset(attr, 0, len);
 	memcpy(attr, &full, len < sizeof(full) ? len : sizeof(full));
 	return 0;

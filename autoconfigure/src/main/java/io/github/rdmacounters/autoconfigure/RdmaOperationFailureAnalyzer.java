@@ -13,9 +13,11 @@ import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
  * Analyzes {@link RdmaOperationException}: a verb failed while the device or a counter
- * set was set up. Recognises counters the provider does not implement, flow steering the
- * device does not support, and missing permissions; names the counter set when one was
- * being created.
+ * set was set up. Recognises counters the provider does not implement
+ * ({@code EOPNOTSUPP}, or {@code ENOSYS} from rdma-core before 28), a kernel too old for
+ * counted don't-trap flows ({@code EINVAL}), the priority limit or a full steering table
+ * ({@code ENOMEM}), flow steering the device does not support, and missing permissions;
+ * names the counter set when one was being created.
  *
  * @author rdma-counters
  */
@@ -50,13 +52,34 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 							+ "report it through health.",
 					cause);
 		}
+		if ("ibv_create_flow".equals(verb) && errno == Errno.EINVAL) {
+			return new FailureAnalysis(where + " failed: " + cause.getMessage()
+					+ ". The kernel refused the flow. A counted flow with dont-trap (the starter's flows) needs Linux "
+					+ "5.8 or later: before commit 8e14c75c999a the mlx5 driver creates don't-trap rules without "
+					+ "their count action and fails with EINVAL.",
+					"Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow under "
+							+ flowProperty(set) + " (EINVAL also means specs the provider does not accept), or "
+							+ "remove rdma.counter-sets to keep only the port counters. "
+							+ RdmaFailureActions.START_WITHOUT,
+					cause);
+		}
+		if ("ibv_create_flow".equals(verb) && errno == Errno.ENOMEM) {
+			return new FailureAnalysis(where + " failed: " + cause.getMessage()
+					+ ". The NIC could not place the steering rule: mlx5 offers a small number of user flow "
+					+ "priorities, each one flow table, and ENOMEM means the flow's priority is beyond them or the "
+					+ "table is full.",
+					"Use a lower priority number under " + flowProperty(set) + ".priority, or configure fewer counter "
+							+ "sets on this port (other applications' flows share the table). "
+							+ RdmaFailureActions.START_WITHOUT,
+					cause);
+		}
 		if (FLOW_VERBS.contains(verb)) {
 			return new FailureAnalysis(
 					where + " failed: " + cause.getMessage()
 							+ ". The device could not steer the flow: flow counters need a device with managed flow "
 							+ "steering and a flow the provider accepts on this port.",
 					"Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
-							+ ((set != null) ? "rdma.counter-sets." + set.setName() + ".flow" : "rdma.counter-sets")
+							+ flowProperty(set)
 							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "
 							+ "flow, or remove rdma.counter-sets to keep only the port counters. "
 							+ RdmaFailureActions.START_WITHOUT,
@@ -66,6 +89,10 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 				"Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno) + " from "
 						+ verb + ". " + RdmaFailureActions.START_WITHOUT,
 				cause);
+	}
+
+	private static String flowProperty(@Nullable CounterSetCreationException set) {
+		return (set != null) ? "rdma.counter-sets." + set.setName() + ".flow" : "rdma.counter-sets";
 	}
 
 	private static String where(@Nullable CounterSetCreationException set) {

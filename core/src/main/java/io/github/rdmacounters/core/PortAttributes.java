@@ -10,10 +10,13 @@ import org.jspecify.annotations.Nullable;
  * @param physicalState the raw physical state ({@code 5} is LinkUp)
  * @param linkLayer the link layer
  * @param activeMtu the active MTU in bytes (256 to 4096)
- * @param activeSpeed the raw {@code active_speed} code (rdma-core v44's {@code struct
- * ibv_port_attr} has no {@code active_speed_ex}; the XDR code 256 is accepted for
- * providers that report it)
- * @param activeWidth the raw {@code active_width} code
+ * @param activeSpeed the speed code ({@code enum ibv_port_speed}): 1 SDR, 2 DDR, 4 QDR, 8
+ * FDR10, 16 FDR, 32 EDR, 64 HDR, 128 NDR, 256 XDR. XDR only fits {@code active_speed_ex}
+ * (rdma-core 50 and later), which the native backend prefers to the one-byte
+ * {@code active_speed} when it is set, as {@code ibv_devinfo} does; through an older
+ * library an XDR port reads 0 (unknown)
+ * @param activeWidth the raw {@code active_width} code: 1 (1X), 16 (2X), 2 (4X), 4 (8X),
+ * 8 (12X)
  */
 public record PortAttributes(int port, PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
 		int activeSpeed, int activeWidth) {

@@ -180,7 +180,8 @@ public interface IbvLibrary extends Library {
 	/**
 	 * {@code int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)}.
 	 * @param qp the queue pair
-	 * @param attr a {@code struct ibv_qp_attr} (see {@code NativeDevice.QP_ATTR_SIZE})
+	 * @param attr a {@code struct ibv_qp_attr} (see
+	 * {@code RawPacketQueuePairs.QP_ATTR_SIZE})
 	 * @param attrMask the {@code IBV_QP_*} bits of the fields to apply
 	 * @return 0 or an errno value
 	 */

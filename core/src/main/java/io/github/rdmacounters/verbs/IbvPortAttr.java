@@ -4,15 +4,19 @@ import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
 
 /**
- * {@code struct ibv_port_attr} as the installed header defines it (up to
- * {@code port_cap_flags2}). The full-size query fills all of it; the exported compat
- * {@code ibv_query_port} fills the fields up to {@code flags}.
+ * {@code struct ibv_port_attr} of rdma-core 50 and later, which ends with
+ * {@code active_speed_ex} (56 bytes on x86_64). The {@code query_port} op is given this
+ * size: a library with a shorter struct zeroes the whole buffer and fills what its struct
+ * holds ({@code __lib_query_port} in {@code libibverbs/verbs.c}), so
+ * {@code active_speed_ex} then reads 0. The exported compat {@code ibv_query_port} fills
+ * the fields up to {@code flags}.
  *
  * @author rdma-counters
  */
 @FieldOrder({ "state", "max_mtu", "active_mtu", "gid_tbl_len", "port_cap_flags", "max_msg_sz", "bad_pkey_cntr",
 		"qkey_viol_cntr", "pkey_tbl_len", "lid", "sm_lid", "lmc", "max_vl_num", "sm_sl", "subnet_timeout",
-		"init_type_reply", "active_width", "active_speed", "phys_state", "link_layer", "flags", "port_cap_flags2" })
+		"init_type_reply", "active_width", "active_speed", "phys_state", "link_layer", "flags", "port_cap_flags2",
+		"active_speed_ex" })
 public class IbvPortAttr extends Structure {
 
 	/** {@code enum ibv_port_state state}. */
@@ -82,6 +86,22 @@ public class IbvPortAttr extends Structure {
 	public short port_cap_flags2;
 
 	/**
+	 * {@code uint32_t active_speed_ex} (rdma-core 50 and later): the speed code, also
+	 * those beyond a byte (XDR is 256); 0 where the library or kernel does not report it.
+	 */
+	public int active_speed_ex;
+
+	/**
+	 * Return the active speed code the way {@code ibv_devinfo} reads it
+	 * ({@code libibverbs/examples/devinfo.c}): {@code active_speed_ex} if set, else
+	 * {@code active_speed}.
+	 * @return the speed code, e.g. 64 (HDR) or 256 (XDR)
+	 */
+	int speed() {
+		return (this.active_speed_ex != 0) ? this.active_speed_ex : (this.active_speed & 0xFF);
+	}
+
+	/**
 	 * Describe the attributes the binding reads, without the structure's address.
 	 * @return e.g. {@code ibv_port_attr[state=4, ...]}
 	 */
@@ -89,7 +109,8 @@ public class IbvPortAttr extends Structure {
 	public String toString() {
 		return "ibv_port_attr[state=" + this.state + ", phys_state=" + (this.phys_state & 0xFF) + ", link_layer="
 				+ (this.link_layer & 0xFF) + ", active_mtu=" + this.active_mtu + ", active_speed="
-				+ (this.active_speed & 0xFF) + ", active_width=" + (this.active_width & 0xFF) + "]";
+				+ (this.active_speed & 0xFF) + ", active_speed_ex=" + Integer.toUnsignedString(this.active_speed_ex)
+				+ ", active_width=" + (this.active_width & 0xFF) + "]";
 	}
 
 	static int offsetOf(String field) {

@@ -1,5 +1,8 @@
 package io.github.rdmacounters.verbs;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -204,6 +207,8 @@ public final class NativeBackend implements RdmaBackend {
 	 */
 	private static final class Holder {
 
+		private static final Logger logger = System.getLogger(NativeBackend.class.getName());
+
 		private final @Nullable IbvLibrary library;
 
 		private final @Nullable RdmaUnavailableException cause;
@@ -214,6 +219,20 @@ public final class NativeBackend implements RdmaBackend {
 		}
 
 		static Holder load(String library) {
+			if (library.indexOf('/') >= 0) {
+				Path file = Path.of(library);
+				String problem = ElfCheck.problem(file);
+				if (problem != null) {
+					logger.log(Level.DEBUG, () -> "Not loading " + file.toAbsolutePath() + ": " + problem);
+					return new Holder(null,
+							new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE,
+									"Cannot load the libibverbs library '" + library + "': " + problem
+											+ "; point the native backend at a complete copy of libibverbs.so.1, or "
+											+ "reinstall rdma-core's runtime library (Debian/Ubuntu: libibverbs1, "
+											+ "RHEL/Fedora: libibverbs)",
+									null));
+				}
+			}
 			try {
 				return new Holder(Native.load(library, IbvLibrary.class), null);
 			}

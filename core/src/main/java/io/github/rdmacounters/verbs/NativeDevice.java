@@ -1,18 +1,11 @@
 package io.github.rdmacounters.verbs;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import com.sun.jna.Function;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
-import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
@@ -22,25 +15,18 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
-import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaDevice;
-import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvCounters;
-import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
 import io.github.rdmacounters.verbs.IbvHandles.IbvFlow;
-import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
 import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
 /**
- * An open libibverbs context and everything created from it.
- * <p>
- * One device-wide read-write lock guards every native handle: calls take the read lock
- * and check that the device (and their object) is open before touching native code;
- * creating and closing objects take the write lock. So a close racing a read either waits
- * for the read or makes it fail with {@link RdmaClosedException}; no call ever reaches a
- * destroyed handle. Flows hang on one raw packet queue pair per port, created on the
+ * An open libibverbs context and everything created from it: the queries of
+ * {@link DeviceQueries}, the counters and flows, the queue pair resources of
+ * {@link RawPacketQueuePairs} the flows hang on, all under the lock and close order of
+ * {@link OrderedClose}. Flows hang on one raw packet queue pair per port, created on the
  * port's first flow and moved to INIT (bound to the port) and RTR before any flow
  * attaches to it. Closing the device destroys its flows, counters, queue pairs,
  * completion queue and protection domain, in that order, then closes the context.
@@ -55,15 +41,6 @@ final class NativeDevice implements RdmaDevice {
 	/** {@code offsetof(struct ibv_counters_init_attr, comp_mask)}. */
 	static final int COUNTERS_INIT_ATTR_COMP_MASK = 0;
 
-	/** {@code sizeof(struct ibv_qp_attr)}. */
-	static final int QP_ATTR_SIZE = 144;
-
-	/** {@code offsetof(struct ibv_qp_attr, qp_state)}. */
-	static final int QP_ATTR_QP_STATE = 0;
-
-	/** {@code offsetof(struct ibv_qp_attr, port_num)}. */
-	static final int QP_ATTR_PORT_NUM = 129;
-
 	private final IbvLibrary lib;
 
 	private final String name;
@@ -72,23 +49,11 @@ final class NativeDevice implements RdmaDevice {
 
 	private final VerbsOps ops;
 
-	private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+	private final DeviceQueries queries;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private final RawPacketQueuePairs queuePairs;
 
-	private final List<NativeCounters> counters = new ArrayList<>();
-
-	private final List<NativeFlow> flows = new ArrayList<>();
-
-	private @Nullable IbvPd pd;
-
-	private @Nullable IbvCq cq;
-
-	private final Map<Integer, IbvQp> queuePairs = new TreeMap<>();
-
-	private long capabilityFlags = -1;
-
-	private boolean contextClosed;
+	private final OrderedClose lifecycle;
 
 	private final boolean preparedReads;
 
@@ -98,6 +63,9 @@ final class NativeDevice implements RdmaDevice {
 		this.name = name;
 		this.context = context;
 		this.ops = VerbsOps.of(context.getPointer());
+		this.queries = new DeviceQueries(lib, name, context, this.ops);
+		this.queuePairs = new RawPacketQueuePairs(lib, name, context);
+		this.lifecycle = new OrderedClose(name);
 	}
 
 	@Override
@@ -111,11 +79,11 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	Lock readLock() {
-		return this.lock.readLock();
+		return this.lifecycle.readLock();
 	}
 
 	Lock writeLock() {
-		return this.lock.writeLock();
+		return this.lifecycle.writeLock();
 	}
 
 	VerbsOps ops() {
@@ -126,9 +94,7 @@ final class NativeDevice implements RdmaDevice {
 	 * Throw if the device is closed; call with a lock held.
 	 */
 	void ensureOpen() {
-		if (this.closed.get()) {
-			throw new RdmaClosedException("Device " + this.name);
-		}
+		this.lifecycle.ensureOpen();
 	}
 
 	@Override
@@ -136,7 +102,7 @@ final class NativeDevice implements RdmaDevice {
 		readLock().lock();
 		try {
 			ensureOpen();
-			IbvDeviceAttr attr = queryDeviceAttr();
+			IbvDeviceAttr attr = this.queries.queryDeviceAttr();
 			long flags = attr.device_cap_flags & 0xFFFF_FFFFL;
 			return new DeviceAttributes(attr.firmwareVersion(), Verbs.be64ToHost(attr.node_guid), attr.vendor_id,
 					attr.vendor_part_id, attr.phys_port_cnt & 0xFF, flags);
@@ -146,27 +112,16 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
-	private IbvDeviceAttr queryDeviceAttr() {
-		IbvDeviceAttr attr = new IbvDeviceAttr();
-		int rc = this.lib.ibv_query_device(this.context, attr);
-		if (rc != 0) {
-			throw Verbs.failure("ibv_query_device", rc, "device " + this.name);
-		}
-		return attr;
-	}
-
 	@Override
 	public PortAttributes queryPort(int port) {
 		IbvPortAttr attr = queryPortAttr(port);
 		return new PortAttributes(port, PortState.of(attr.state), attr.phys_state & 0xFF,
-				LinkLayer.of(attr.link_layer & 0xFF), Verbs.mtuBytes(attr.active_mtu), attr.active_speed & 0xFF,
+				LinkLayer.of(attr.link_layer & 0xFF), Verbs.mtuBytes(attr.active_mtu), attr.speed(),
 				attr.active_width & 0xFF);
 	}
 
 	/**
-	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does:
-	 * through the full-size {@code query_port} op with the size of the structure, or
-	 * through the exported compat symbol where the context has no such op.
+	 * Query a port under the read lock (see {@link DeviceQueries#queryPortAttr(int)}).
 	 * @param port the port number
 	 * @return the attributes
 	 */
@@ -175,21 +130,7 @@ final class NativeDevice implements RdmaDevice {
 		readLock().lock();
 		try {
 			ensureOpen();
-			IbvPortAttr attr = new IbvPortAttr();
-			Function queryPort = this.ops.get(Op.QUERY_PORT);
-			int rc;
-			if (queryPort != null) {
-				rc = queryPort
-					.invokeInt(new Object[] { this.context.getPointer(), (byte) port, attr, (long) attr.size() });
-				attr.read();
-			}
-			else {
-				rc = this.lib.ibv_query_port(this.context, (byte) port, attr);
-			}
-			if (rc != 0) {
-				throw Verbs.failure("ibv_query_port", rc, "device " + this.name + " port " + port);
-			}
-			return attr;
+			return this.queries.queryPortAttr(port);
 		}
 		finally {
 			readLock().unlock();
@@ -218,11 +159,14 @@ final class NativeDevice implements RdmaDevice {
 					new Object[] { this.context.getPointer(), initAttr });
 			if (handle == null) {
 				int errno = Native.getLastError();
-				throw Verbs.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP)
-						? "only the mlx5 provider implements flow counters; device " + this.name + " has none" : null);
+				// libibverbs' dummy ops answer EOPNOTSUPP, or ENOSYS before rdma-core v28
+				throw Verbs
+					.failure(Op.CREATE_COUNTERS.verb(), errno, (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)
+							? "only the mlx5 provider implements flow " + "counters; device " + this.name + " has none"
+							: null);
 			}
 			NativeCounters created = new NativeCounters(this, new IbvCounters(handle), this.preparedReads);
-			this.counters.add(created);
+			this.lifecycle.added(created);
 			return created;
 		}
 		finally {
@@ -241,7 +185,7 @@ final class NativeDevice implements RdmaDevice {
 		try {
 			ensureOpen();
 			nativeCounters.ensureOpen();
-			if (!managedFlowSteering()) {
+			if (!this.queries.managedFlowSteering()) {
 				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP,
 						"device " + this.name
 								+ " does not support managed flow steering (IBV_DEVICE_MANAGED_FLOW_STEERING), "
@@ -251,7 +195,7 @@ final class NativeDevice implements RdmaDevice {
 			if (create == null) {
 				throw Verbs.failure(Op.CREATE_FLOW.verb(), Errno.EOPNOTSUPP, this.ops.whyMissing(Op.CREATE_FLOW));
 			}
-			IbvQp queuePair = queuePair(port);
+			IbvQp queuePair = this.queuePairs.queuePair(port);
 			Memory attr = FlowEncoder.encode(port, spec, nativeCounters.handle().getPointer());
 			Pointer handle = (Pointer) create.invoke(Pointer.class, new Object[] { queuePair.getPointer(), attr });
 			if (handle == null) {
@@ -260,7 +204,7 @@ final class NativeDevice implements RdmaDevice {
 			}
 			NativeFlow flow = new NativeFlow(this, new IbvFlow(handle), port, spec, nativeCounters);
 			nativeCounters.bind(flow);
-			this.flows.add(flow);
+			this.lifecycle.added(flow);
 			return flow;
 		}
 		finally {
@@ -279,141 +223,29 @@ final class NativeDevice implements RdmaDevice {
 		if (errno == Errno.EPERM || errno == Errno.EACCES) {
 			return what + ": steering rules need CAP_NET_RAW";
 		}
+		if (errno == Errno.EINVAL && spec.dontTrap()) {
+			// Linux before v5.8 (commit 8e14c75c999a) builds don't-trap rules in
+			// create_dont_trap_rule (drivers/infiniband/hw/mlx5/fs.c) without the flow's
+			// actions, and a count action fails with EINVAL
+			return what + ": a counted don't-trap flow needs Linux 5.8 or later (commit 8e14c75c999a); "
+					+ "older kernels refuse the count action of a don't-trap rule with EINVAL";
+		}
+		if (errno == Errno.ENOMEM) {
+			// mlx5 fs.c: a priority beyond the user priorities of the BYPASS namespace,
+			// or no
+			// room left in the flow table of that priority
+			return what + ": priority " + spec.priority() + " is beyond the provider's user flow priorities, "
+					+ "or the NIC's steering table for it is full";
+		}
 		return what;
 	}
 
-	private boolean managedFlowSteering() {
-		if (this.capabilityFlags < 0) {
-			this.capabilityFlags = queryDeviceAttr().device_cap_flags & 0xFFFF_FFFFL;
-		}
-		return (this.capabilityFlags & DeviceAttributes.MANAGED_FLOW_STEERING) != 0;
-	}
-
-	/**
-	 * Return the raw packet queue pair the flows of a port hang on, creating it on first
-	 * use (with the protection domain and completion queue all ports share) and moving it
-	 * to INIT on that port, then to RTR, as mlx5 needs before steering rules attach. Call
-	 * with the write lock held. A failure leaves nothing behind that no queue pair uses.
-	 * @param port the port number
-	 * @return the queue pair, in RTR
-	 */
-	private IbvQp queuePair(int port) {
-		IbvQp existing = this.queuePairs.get(port);
-		if (existing != null) {
-			return existing;
-		}
-		try {
-			IbvPd sharedPd = protectionDomain();
-			IbvCq sharedCq = completionQueue();
-			IbvQpInitAttr attr = new IbvQpInitAttr();
-			attr.send_cq = sharedCq.getPointer();
-			attr.recv_cq = sharedCq.getPointer();
-			attr.max_send_wr = 1;
-			attr.max_recv_wr = 1;
-			attr.max_send_sge = 1;
-			attr.max_recv_sge = 1;
-			attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
-			IbvQp newQp = this.lib.ibv_create_qp(sharedPd, attr);
-			if (newQp == null) {
-				int errno = Native.getLastError();
-				throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
-						? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
-						: "raw packet queue pair on " + this.name + " port " + port);
-			}
-			try {
-				Memory qpAttr = new Memory(QP_ATTR_SIZE);
-				qpAttr.clear();
-				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_INIT);
-				qpAttr.setByte(QP_ATTR_PORT_NUM, (byte) port);
-				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT, "INIT", port);
-				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_RTR);
-				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE, "RTR", port);
-			}
-			catch (RdmaOperationException ex) {
-				int rc = this.lib.ibv_destroy_qp(newQp);
-				if (rc != 0) {
-					ex.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "after a failed ibv_modify_qp"));
-				}
-				throw ex;
-			}
-			this.queuePairs.put(port, newQp);
-			return newQp;
-		}
-		catch (RdmaOperationException ex) {
-			if (this.queuePairs.isEmpty()) {
-				releaseShared(ex);
-			}
-			throw ex;
-		}
-	}
-
-	private void modify(IbvQp queuePair, Memory attr, int mask, String state, int port) {
-		int rc = this.lib.ibv_modify_qp(queuePair, attr, mask);
-		if (rc != 0) {
-			throw Verbs.failure("ibv_modify_qp", rc,
-					"moving the raw packet queue pair of " + this.name + " port " + port + " to " + state);
-		}
-	}
-
-	private IbvPd protectionDomain() {
-		IbvPd existing = this.pd;
-		if (existing != null) {
-			return existing;
-		}
-		IbvPd created = this.lib.ibv_alloc_pd(this.context);
-		if (created == null) {
-			throw Verbs.failure("ibv_alloc_pd", Native.getLastError(), "device " + this.name);
-		}
-		this.pd = created;
-		return created;
-	}
-
-	private IbvCq completionQueue() {
-		IbvCq existing = this.cq;
-		if (existing != null) {
-			return existing;
-		}
-		IbvCq created = this.lib.ibv_create_cq(this.context, 1, null, null, 0);
-		if (created == null) {
-			throw Verbs.failure("ibv_create_cq", Native.getLastError(), "device " + this.name);
-		}
-		this.cq = created;
-		return created;
-	}
-
-	/**
-	 * Destroy the completion queue and protection domain that no queue pair uses after a
-	 * failed creation; failures are added to the creation's exception.
-	 */
-	private void releaseShared(RdmaOperationException failure) {
-		IbvCq oldCq = this.cq;
-		if (oldCq != null) {
-			int rc = this.lib.ibv_destroy_cq(oldCq);
-			if (rc == 0) {
-				this.cq = null;
-			}
-			else {
-				failure.addSuppressed(Verbs.failure("ibv_destroy_cq", rc, "device " + this.name));
-			}
-		}
-		IbvPd oldPd = this.pd;
-		if (oldPd != null && this.cq == null) {
-			int rc = this.lib.ibv_dealloc_pd(oldPd);
-			if (rc == 0) {
-				this.pd = null;
-			}
-			else {
-				failure.addSuppressed(Verbs.failure("ibv_dealloc_pd", rc, "device " + this.name));
-			}
-		}
-	}
-
 	void removed(NativeCounters child) {
-		this.counters.remove(child);
+		this.lifecycle.removed(child);
 	}
 
 	void removed(NativeFlow child) {
-		this.flows.remove(child);
+		this.lifecycle.removed(child);
 	}
 
 	/**
@@ -422,123 +254,26 @@ final class NativeDevice implements RdmaDevice {
 	 * @return {@code true} once the context is closed
 	 */
 	boolean contextClosed() {
-		return this.contextClosed;
+		return this.lifecycle.contextClosed();
 	}
 
 	@Override
 	public boolean isClosed() {
-		return this.closed.get();
+		return this.lifecycle.isClosed();
 	}
 
 	/**
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
-	 * domain, then the context. A step that fails is reported (the first failure is
-	 * thrown, later ones are suppressed into it) without stopping the rest: closing the
-	 * context releases in the kernel whatever a failed destroy left. Once the context is
-	 * closed, every handle left is freed with it: its owner is marked destroyed and makes
-	 * no native call again. Until then, calling close again retries the steps that
-	 * failed.
+	 * domain, then the context, as {@link OrderedClose#close} orders it.
 	 */
 	@Override
 	public void close() {
-		writeLock().lock();
-		try {
-			this.closed.set(true);
-			if (this.contextClosed) {
-				return;
+		this.lifecycle.close(this.queuePairs::destroy, () -> {
+			int rc = this.lib.ibv_close_device(this.context);
+			if (rc != 0) {
+				throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
 			}
-			RdmaOperationException failure = null;
-			for (NativeFlow flow : List.copyOf(this.flows)) {
-				failure = collect(failure, flow::closeLocked);
-			}
-			for (NativeCounters child : List.copyOf(this.counters)) {
-				failure = collect(failure, child::closeLocked);
-			}
-			failure = collect(failure, this::destroyQueuePairs);
-			failure = collect(failure, () -> {
-				int rc = this.lib.ibv_close_device(this.context);
-				if (rc != 0) {
-					throw Verbs.failure("ibv_close_device", rc, "closing " + this.name);
-				}
-				this.contextClosed = true;
-				abandonChildren();
-			});
-			if (failure != null) {
-				throw failure;
-			}
-		}
-		finally {
-			writeLock().unlock();
-		}
-	}
-
-	/**
-	 * Forget every handle the closed context freed: flows and counters whose destroy
-	 * failed, queue pairs, completion queue and protection domain.
-	 */
-	private void abandonChildren() {
-		for (NativeFlow flow : List.copyOf(this.flows)) {
-			flow.freedWithContext();
-		}
-		for (NativeCounters child : List.copyOf(this.counters)) {
-			child.freedWithContext();
-		}
-		this.flows.clear();
-		this.counters.clear();
-		this.queuePairs.clear();
-		this.cq = null;
-		this.pd = null;
-	}
-
-	private void destroyQueuePairs() {
-		var iterator = this.queuePairs.entrySet().iterator();
-		RdmaOperationException failure = null;
-		while (iterator.hasNext()) {
-			IbvQp oldQp = iterator.next().getValue();
-			int rc = this.lib.ibv_destroy_qp(oldQp);
-			if (rc == 0) {
-				iterator.remove();
-			}
-			else if (failure == null) {
-				failure = Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name);
-			}
-			else {
-				failure.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name));
-			}
-		}
-		if (failure != null) {
-			throw failure;
-		}
-		IbvCq oldCq = this.cq;
-		if (oldCq != null) {
-			check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq));
-			this.cq = null;
-		}
-		IbvPd oldPd = this.pd;
-		if (oldPd != null) {
-			check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd));
-			this.pd = null;
-		}
-	}
-
-	private void check(String verb, int rc) {
-		if (rc != 0) {
-			throw Verbs.failure(verb, rc, "closing " + this.name);
-		}
-	}
-
-	private static @Nullable RdmaOperationException collect(@Nullable RdmaOperationException failure, Runnable action) {
-		try {
-			action.run();
-			return failure;
-		}
-		catch (RdmaOperationException ex) {
-			if (failure == null) {
-				return ex;
-			}
-			failure.addSuppressed(ex);
-			return failure;
-		}
+		}, this.queuePairs::freedWithContext);
 	}
 
 	@Override

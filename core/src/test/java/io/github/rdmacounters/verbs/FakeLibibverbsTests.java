@@ -12,6 +12,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.testsupport.NativeBuildProbe;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
@@ -82,10 +83,10 @@ class FakeLibibverbsTests {
 	}
 
 	private int modify(IbvQp qp, int state, int port, int mask) {
-		Memory attr = new Memory(NativeDevice.QP_ATTR_SIZE);
+		Memory attr = new Memory(RawPacketQueuePairs.QP_ATTR_SIZE);
 		attr.clear();
-		attr.setInt(NativeDevice.QP_ATTR_QP_STATE, state);
-		attr.setByte(NativeDevice.QP_ATTR_PORT_NUM, (byte) port);
+		attr.setInt(RawPacketQueuePairs.QP_ATTR_QP_STATE, state);
+		attr.setByte(RawPacketQueuePairs.QP_ATTR_PORT_NUM, (byte) port);
 		return this.lib.ibv_modify_qp(qp, attr, mask);
 	}
 
@@ -339,13 +340,14 @@ class FakeLibibverbsTests {
 			.legacyContext(true)
 			.add()
 			.device("short0")
-			.contextSize(432)
+			.contextSize(NativeBuildProbe.value("needed_sz.query_device_ex"))
 			.add();
 		IbvContext extended = open("mlx5_0");
 		IbvContext legacy = open("old0");
 		IbvContext shortTable = open("short0");
 		assertThat(extended.getPointer().getLong(VerbsOps.ABI_COMPAT_OFFSET)).isEqualTo(-1L);
-		assertThat(extended.getPointer().getLong(VerbsOps.SZ_OFFSET)).isEqualTo(648);
+		assertThat(extended.getPointer().getLong(VerbsOps.SZ_OFFSET))
+			.isEqualTo(NativeBuildProbe.value("sizeof(verbs_context)"));
 		assertThat(VerbsOps.of(extended.getPointer()).get(Op.QUERY_PORT)).isNotNull();
 		assertThat(VerbsOps.of(legacy.getPointer()).extended()).isFalse();
 		assertThat(VerbsOps.of(legacy.getPointer()).get(Op.CREATE_FLOW)).isNull();

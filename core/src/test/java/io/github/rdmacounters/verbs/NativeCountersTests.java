@@ -19,6 +19,7 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.testsupport.NativeBuildProbe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -64,18 +65,19 @@ class NativeCountersTests {
 
 	@Test
 	void createCountersWhenSzIsTooShortForTheOpFailsWithEopnotsupp() {
-		this.fake.device("mlx5_0").contextSize(607).add();
+		long needed = NativeBuildProbe.value("needed_sz.create_counters");
+		this.fake.device("mlx5_0").contextSize(needed - 1).add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::createCounters)
 				.withMessageStartingWith("ibv_create_counters failed: EOPNOTSUPP (95)")
-				.withMessageContaining("sz 607")
-				.withMessageContaining("needs sz 608");
+				.withMessageContaining("sz " + (needed - 1))
+				.withMessageContaining("needs sz " + needed);
 		}
 	}
 
 	@Test
 	void createCountersWhenSzJustCoversTheOpsWorks() throws Exception {
-		this.fake.device("mlx5_0").contextSize(624).add();
+		this.fake.device("mlx5_0").contextSize(NativeBuildProbe.value("needed_sz.read_counters")).add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0));
 			this.fake.deliver("mlx5_0", 1, udp(9, 64));

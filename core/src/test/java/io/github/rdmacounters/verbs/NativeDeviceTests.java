@@ -26,6 +26,7 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.BoundCounters;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.testsupport.NativeBuildProbe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -58,7 +59,7 @@ class NativeDeviceTests {
 
 	@Test
 	void queryPortFallsBackToTheExportedCompatSymbolWhenSzHidesTheOp() {
-		this.fake.device("mlx5_0").contextSize(647).add();
+		this.fake.device("mlx5_0").contextSize(NativeBuildProbe.value("needed_sz.query_port") - 1).add();
 		try (NativeDevice device = (NativeDevice) this.backend.open("mlx5_0")) {
 			IbvPortAttr attr = device.queryPortAttr(1);
 			assertThat(attr.port_cap_flags2).isZero();

@@ -1,0 +1,129 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+import io.github.rdmacounters.testsupport.NativeBuild;
+import io.github.rdmacounters.verbs.NativeBackend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaUnavailableFailureAnalyzer} with {@code rdma.native.library}
+ * naming a truncated copy of a real library: startup fails with the analysis, and the JVM
+ * does not crash ({@code dlopen} of a truncated ELF file dies with {@code SIGBUS}).
+ *
+ * @author rdma-counters
+ */
+class RdmaUnavailableFailureAnalyzerTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class));
+
+	@TempDir
+	Path dir;
+
+	private static Path realLibrary() {
+		assertThat(new NativeBackend().unavailabilityCause()).as("libibverbs.so.1 loads").isNull();
+		return NativeBuild.loadedLibrary(NativeBackend.DEFAULT_LIBRARY);
+	}
+
+	@Test
+	void truncatedRealLibraryFailsStartupNamingThePropertyAndTheValue() {
+		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
+		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+				.descriptionContains("libibverbs could not be loaded", "'" + truncated + "'", "truncated")
+				.actionContains("rdma.native.library");
+		});
+	}
+
+	@Test
+	void truncatedFakeFailsStartupNamingTheProperty() throws IOException {
+		Path fake = Path.of(FakeVerbs.get().libraryPath());
+		String truncated = NativeBuild.truncatedCopy(fake, (int) Files.size(fake) / 3, this.dir).toString();
+		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated).run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+				.descriptionContains("'" + truncated + "'", "ends at byte")
+				.actionContains("rdma.native.library");
+		});
+	}
+
+	@Test
+	void truncatedLibraryAllowedAtStartupLeavesTheDeviceUnavailable() {
+		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
+		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated, "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Throwable cause = context.getBean(ManagedDevice.class).unavailabilityCause();
+				assertThat(cause).isInstanceOfSatisfying(RdmaUnavailableException.class,
+						(ex) -> assertThat(ex.reason()).isEqualTo(Reason.LIBRARY_NOT_LOADABLE));
+			});
+	}
+
+	@Test
+	void applicationStartedInItsOwnJvmWithATruncatedLibraryExitsWithTheAnalysisAndNoCrashLog() throws IOException {
+		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
+		Path crashDir = Files.createDirectories(this.dir.resolve("crash"));
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.add("-XX:ErrorFile=" + crashDir.resolve("hs_err_pid%p.log"));
+		command.add("-Xshare:auto");
+		command.add("-cp");
+		command.add(System.getProperty("java.class.path"));
+		command.add(TruncatedLibraryApplication.class.getName());
+		command.add("--rdma.native.library=" + truncated);
+		NativeBuild.Result result = NativeBuild.run(command, Duration.ofSeconds(60));
+		assertThat(result.exitCode()).as("exit code (134 is a JVM crash)\n%s", result.output()).isEqualTo(1);
+		assertThat(result.output()).contains("APPLICATION FAILED TO START", "rdma.native.library", truncated)
+			.doesNotContain("SIGBUS", "A fatal error has been detected");
+		try (Stream<Path> crashLogs = Files.list(crashDir)) {
+			assertThat(crashLogs).as("hs_err files").isEmpty();
+		}
+	}
+
+	/**
+	 * An application with the auto-configuration only, started by the forked JVM.
+	 */
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TruncatedLibraryApplication {
+
+		public static void main(String[] args) {
+			SpringApplication application = new SpringApplication(TruncatedLibraryApplication.class);
+			application.setDefaultProperties(Map.of("spring.main.web-application-type", "none",
+					"spring.main.banner-mode", "off", "management.endpoints.enabled-by-default", "false"));
+			try {
+				application.run(args);
+			}
+			catch (RuntimeException ex) {
+				System.exit(1);
+			}
+			System.exit(0);
+		}
+
+	}
+
+}

@@ -1,0 +1,80 @@
+package io.github.rdmacounters.verbs;
+
+import com.sun.jna.Function;
+
+import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.VerbsOps.Op;
+
+/**
+ * The device and port queries of an open context: {@code ibv_query_device} and
+ * {@code ibv_query_port} the way the macro of {@code verbs.h} calls it. The caller holds
+ * the device's lock and has checked that the device is open.
+ *
+ * @author rdma-counters
+ */
+final class DeviceQueries {
+
+	private final IbvLibrary lib;
+
+	private final String name;
+
+	private final IbvContext context;
+
+	private final VerbsOps ops;
+
+	private long capabilityFlags = -1;
+
+	DeviceQueries(IbvLibrary lib, String name, IbvContext context, VerbsOps ops) {
+		this.lib = lib;
+		this.name = name;
+		this.context = context;
+		this.ops = ops;
+	}
+
+	IbvDeviceAttr queryDeviceAttr() {
+		IbvDeviceAttr attr = new IbvDeviceAttr();
+		int rc = this.lib.ibv_query_device(this.context, attr);
+		if (rc != 0) {
+			throw Verbs.failure("ibv_query_device", rc, "device " + this.name);
+		}
+		return attr;
+	}
+
+	/**
+	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does:
+	 * through the full-size {@code query_port} op with the size of the structure, or
+	 * through the exported compat symbol where the context has no such op.
+	 * @param port the port number
+	 * @return the attributes
+	 */
+	IbvPortAttr queryPortAttr(int port) {
+		IbvPortAttr attr = new IbvPortAttr();
+		Function queryPort = this.ops.get(Op.QUERY_PORT);
+		int rc;
+		if (queryPort != null) {
+			rc = queryPort.invokeInt(new Object[] { this.context.getPointer(), (byte) port, attr, (long) attr.size() });
+			attr.read();
+		}
+		else {
+			rc = this.lib.ibv_query_port(this.context, (byte) port, attr);
+		}
+		if (rc != 0) {
+			throw Verbs.failure("ibv_query_port", rc, "device " + this.name + " port " + port);
+		}
+		return attr;
+	}
+
+	/**
+	 * Return whether the device has {@code IBV_DEVICE_MANAGED_FLOW_STEERING}, querying it
+	 * once.
+	 * @return {@code true} if flows can be created
+	 */
+	boolean managedFlowSteering() {
+		if (this.capabilityFlags < 0) {
+			this.capabilityFlags = queryDeviceAttr().device_cap_flags & 0xFFFF_FFFFL;
+		}
+		return (this.capabilityFlags & DeviceAttributes.MANAGED_FLOW_STEERING) != 0;
+	}
+
+}

@@ -1,0 +1,224 @@
+package io.github.rdmacounters.verbs;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+import io.github.rdmacounters.verbs.IbvHandles.IbvCq;
+import io.github.rdmacounters.verbs.IbvHandles.IbvPd;
+import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
+
+/**
+ * The queue pair resources flows hang on: one protection domain and completion queue per
+ * device, one raw packet queue pair per port, created on the port's first flow. The
+ * caller holds the device's write lock.
+ *
+ * @author rdma-counters
+ */
+final class RawPacketQueuePairs {
+
+	/** {@code sizeof(struct ibv_qp_attr)}. */
+	static final int QP_ATTR_SIZE = 144;
+
+	/** {@code offsetof(struct ibv_qp_attr, qp_state)}. */
+	static final int QP_ATTR_QP_STATE = 0;
+
+	/** {@code offsetof(struct ibv_qp_attr, port_num)}. */
+	static final int QP_ATTR_PORT_NUM = 129;
+
+	private final IbvLibrary lib;
+
+	private final String name;
+
+	private final IbvContext context;
+
+	private @Nullable IbvPd pd;
+
+	private @Nullable IbvCq cq;
+
+	private final Map<Integer, IbvQp> queuePairs = new TreeMap<>();
+
+	RawPacketQueuePairs(IbvLibrary lib, String name, IbvContext context) {
+		this.lib = lib;
+		this.name = name;
+		this.context = context;
+	}
+
+	/**
+	 * Return the raw packet queue pair the flows of a port hang on, creating it on first
+	 * use (with the protection domain and completion queue all ports share) and moving it
+	 * to INIT on that port, then to RTR, as mlx5 needs before steering rules attach. A
+	 * failure leaves nothing behind that no queue pair uses.
+	 * @param port the port number
+	 * @return the queue pair, in RTR
+	 */
+	IbvQp queuePair(int port) {
+		IbvQp existing = this.queuePairs.get(port);
+		if (existing != null) {
+			return existing;
+		}
+		try {
+			IbvPd sharedPd = protectionDomain();
+			IbvCq sharedCq = completionQueue();
+			IbvQpInitAttr attr = new IbvQpInitAttr();
+			attr.send_cq = sharedCq.getPointer();
+			attr.recv_cq = sharedCq.getPointer();
+			attr.max_send_wr = 1;
+			attr.max_recv_wr = 1;
+			attr.max_send_sge = 1;
+			attr.max_recv_sge = 1;
+			attr.qp_type = IbvLibrary.IBV_QPT_RAW_PACKET;
+			IbvQp newQp = this.lib.ibv_create_qp(sharedPd, attr);
+			if (newQp == null) {
+				int errno = Native.getLastError();
+				throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
+						? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
+						: "raw packet queue pair on " + this.name + " port " + port);
+			}
+			try {
+				Memory qpAttr = new Memory(QP_ATTR_SIZE);
+				qpAttr.clear();
+				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_INIT);
+				qpAttr.setByte(QP_ATTR_PORT_NUM, (byte) port);
+				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE | IbvLibrary.IBV_QP_PORT, "INIT", port);
+				qpAttr.setInt(QP_ATTR_QP_STATE, IbvLibrary.IBV_QPS_RTR);
+				modify(newQp, qpAttr, IbvLibrary.IBV_QP_STATE, "RTR", port);
+			}
+			catch (RdmaOperationException ex) {
+				int rc = this.lib.ibv_destroy_qp(newQp);
+				if (rc != 0) {
+					ex.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "after a failed ibv_modify_qp"));
+				}
+				throw ex;
+			}
+			this.queuePairs.put(port, newQp);
+			return newQp;
+		}
+		catch (RdmaOperationException ex) {
+			if (this.queuePairs.isEmpty()) {
+				releaseShared(ex);
+			}
+			throw ex;
+		}
+	}
+
+	private void modify(IbvQp queuePair, Memory attr, int mask, String state, int port) {
+		int rc = this.lib.ibv_modify_qp(queuePair, attr, mask);
+		if (rc != 0) {
+			throw Verbs.failure("ibv_modify_qp", rc,
+					"moving the raw packet queue pair of " + this.name + " port " + port + " to " + state);
+		}
+	}
+
+	private IbvPd protectionDomain() {
+		IbvPd existing = this.pd;
+		if (existing != null) {
+			return existing;
+		}
+		IbvPd created = this.lib.ibv_alloc_pd(this.context);
+		if (created == null) {
+			throw Verbs.failure("ibv_alloc_pd", Native.getLastError(), "device " + this.name);
+		}
+		this.pd = created;
+		return created;
+	}
+
+	private IbvCq completionQueue() {
+		IbvCq existing = this.cq;
+		if (existing != null) {
+			return existing;
+		}
+		IbvCq created = this.lib.ibv_create_cq(this.context, 1, null, null, 0);
+		if (created == null) {
+			throw Verbs.failure("ibv_create_cq", Native.getLastError(), "device " + this.name);
+		}
+		this.cq = created;
+		return created;
+	}
+
+	/**
+	 * Destroy the completion queue and protection domain that no queue pair uses after a
+	 * failed creation; failures are added to the creation's exception.
+	 */
+	private void releaseShared(RdmaOperationException failure) {
+		IbvCq oldCq = this.cq;
+		if (oldCq != null) {
+			int rc = this.lib.ibv_destroy_cq(oldCq);
+			if (rc == 0) {
+				this.cq = null;
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_destroy_cq", rc, "device " + this.name));
+			}
+		}
+		IbvPd oldPd = this.pd;
+		if (oldPd != null && this.cq == null) {
+			int rc = this.lib.ibv_dealloc_pd(oldPd);
+			if (rc == 0) {
+				this.pd = null;
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_dealloc_pd", rc, "device " + this.name));
+			}
+		}
+	}
+
+	/**
+	 * Destroy the queue pairs, then the completion queue, then the protection domain. A
+	 * queue pair whose destroy fails stays (and is retried by the next call); the
+	 * completion queue and protection domain are then kept for it.
+	 * @throws RdmaOperationException the first failure, later ones suppressed into it
+	 */
+	void destroy() {
+		var iterator = this.queuePairs.entrySet().iterator();
+		RdmaOperationException failure = null;
+		while (iterator.hasNext()) {
+			IbvQp oldQp = iterator.next().getValue();
+			int rc = this.lib.ibv_destroy_qp(oldQp);
+			if (rc == 0) {
+				iterator.remove();
+			}
+			else if (failure == null) {
+				failure = Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name);
+			}
+			else {
+				failure.addSuppressed(Verbs.failure("ibv_destroy_qp", rc, "closing " + this.name));
+			}
+		}
+		if (failure != null) {
+			throw failure;
+		}
+		IbvCq oldCq = this.cq;
+		if (oldCq != null) {
+			check("ibv_destroy_cq", this.lib.ibv_destroy_cq(oldCq));
+			this.cq = null;
+		}
+		IbvPd oldPd = this.pd;
+		if (oldPd != null) {
+			check("ibv_dealloc_pd", this.lib.ibv_dealloc_pd(oldPd));
+			this.pd = null;
+		}
+	}
+
+	/**
+	 * Forget every handle: the closed context freed them.
+	 */
+	void freedWithContext() {
+		this.queuePairs.clear();
+		this.cq = null;
+		this.pd = null;
+	}
+
+	private void check(String verb, int rc) {
+		if (rc != 0) {
+			throw Verbs.failure(verb, rc, "closing " + this.name);
+		}
+	}
+
+}
