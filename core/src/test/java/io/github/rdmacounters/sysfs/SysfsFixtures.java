@@ -4,15 +4,21 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * Access to the fixture trees under {@code src/test/resources/sysfs}.
  */
 public final class SysfsFixtures {
+
+	private static final Path UNPACKED = Path.of(System.getProperty("java.io.tmpdir"),
+			"rdma-counters-sysfs-fixtures-" + ProcessHandle.current().pid());
 
 	private SysfsFixtures() {
 	}
@@ -28,11 +34,37 @@ public final class SysfsFixtures {
 			throw new IllegalArgumentException("No sysfs fixture named " + name);
 		}
 		try {
-			return Paths.get(url.toURI());
+			if (!"jar".equals(url.getProtocol())) {
+				return Paths.get(url.toURI());
+			}
+			// From core's test-jar (another module's tests): unpack the tree once per JVM
+			return unpacked(url, name);
 		}
-		catch (URISyntaxException ex) {
-			throw new IllegalStateException(ex);
+		catch (URISyntaxException | IOException ex) {
+			throw new IllegalStateException("Cannot read sysfs fixture " + name + " from " + url, ex);
 		}
+	}
+
+	private static synchronized Path unpacked(URL url, String name) throws URISyntaxException, IOException {
+		Path target = UNPACKED.resolve(name);
+		if (Files.isDirectory(target)) {
+			return target;
+		}
+		try (FileSystem jar = FileSystems.newFileSystem(url.toURI(), Map.of())) {
+			Path source = jar.getPath("/sysfs/" + name);
+			try (Stream<Path> paths = Files.walk(source)) {
+				for (Path path : (Iterable<Path>) paths::iterator) {
+					Path destination = target.resolve(source.relativize(path).toString());
+					if (Files.isDirectory(path)) {
+						Files.createDirectories(destination);
+					}
+					else {
+						Files.copy(path, destination);
+					}
+				}
+			}
+		}
+		return target;
 	}
 
 	/**
