@@ -8,6 +8,8 @@
 	var HISTORY = 60;
 	var ERROR_COUNTER = /(err|discard|drop|downed|violation|out_of_buffer|out_of_sequence|timeout|bad|duplicate|resend|symbol|slow_restart|implied_nak|local_ack|rnr_nak)/;
 
+	var DATA_COUNTER = /^port_(rcv|xmit)_data(_64)?$/;
+
 	var state = {
 		endpoint: null,
 		interval: 2000,
@@ -93,10 +95,10 @@
 	}
 
 	/* Records a reading at time t (ms) and returns the rate per second of each value, null where none is known yet. */
-	function observe(key, t, values) {
+	function observe(key, t, values, sameReading) {
 		var previous = state.samples[key];
 		var rates = {};
-		var fresh = !previous || t > previous.t;
+		var fresh = !previous || (t > previous.t && !(sameReading && sameReading(previous)));
 		if (previous && fresh) {
 			var seconds = (t - previous.t) / 1000;
 			Object.keys(values).forEach(function (name) {
@@ -137,7 +139,8 @@
 			node.appendChild(svg('line', { x1: 0, y1: height - 1, x2: width, y2: height - 1, 'class': 'spark-empty' }));
 			return node;
 		}
-		var step = width / (HISTORY - 1);
+		/* Newest point on the right; until 20 readings exist the line spans 20 slots. */
+		var step = width / (Math.max(series.length, 20) - 1);
 		var offset = width - (series.length - 1) * step;
 		var points = [];
 		series.forEach(function (v, i) {
@@ -223,8 +226,8 @@
 					el('div', { 'class': 'muted small' }, 'read ' + (set.readAt ? time(new Date(set.readAt)) : '–') + ' · ' + set.readMode))));
 		});
 		wrap.appendChild(el('table', { 'class': 'grid' },
-			el('thead', null, el('tr', null, el('th', null, 'Set / flow'), el('th', null, 'Port'), el('th', null, 'Packets/s'),
-				el('th', null, 'Bytes/s'), el('th', null, 'Total'), el('th', null, 'Read'))),
+			el('thead', null, el('tr', null, el('th', null, 'Set / flow'), el('th', null, 'Port'), el('th', { 'class': 'rate' }, 'Packets/s'),
+				el('th', { 'class': 'rate' }, 'Bytes/s'), el('th', { 'class': 'num' }, 'Packets / bytes'), el('th', null, 'Read'))),
 			body));
 		return wrap;
 	}
@@ -246,7 +249,14 @@
 			var port = ports[number];
 			var key = 'port:' + device.name + '/' + number;
 			var counters = port.counters || {};
-			var rates = observe(key, now, counters);
+			/*
+			 * The endpoint gives no read time for port counters and serves them from a read cache
+			 * (rdma.read-cache-ttl): a snapshot equal to the last one, taken soon after it, is the
+			 * same reading, not a second of no traffic.
+			 */
+			var rates = observe(key, now, counters, function (previous) {
+				return now - previous.t < 5000 && sameValues(previous.values, counters);
+			});
 			var rx = bytesRate(rates, 'port_rcv_data');
 			var tx = bytesRate(rates, 'port_xmit_data');
 			var errors = Object.keys(counters).filter(function (name) {
@@ -277,16 +287,15 @@
 				details.addEventListener('toggle', function () {
 					state.open[key] = details.open;
 				});
-				var body = el('tbody');
+				var list = el('div', { 'class': 'counters' });
 				names.forEach(function (name) {
 					var rising = ERROR_COUNTER.test(name) && rates[name] > 0;
-					body.appendChild(el('tr', { 'class': rising ? 'row-bad' : null, 'data-counter': name },
-						el('td', null, el('code', null, name)),
-						el('td', { 'class': 'num' }, total(counters[name])),
-						el('td', { 'class': 'num' }, si(rates[name], '/s'))));
+					list.appendChild(el('div', { 'class': 'counter' + (rising ? ' counter-bad' : ''), 'data-counter': name },
+						el('code', { 'class': 'counter-name' }, name),
+						el('span', { 'class': 'num' }, DATA_COUNTER.test(name) ? si(counters[name], 'B') : total(counters[name])),
+						el('span', { 'class': 'num muted' }, rates[name] ? si(rates[name], DATA_COUNTER.test(name) ? 'B/s' : '/s') : '')));
 				});
-				details.appendChild(el('table', { 'class': 'grid compact' },
-					el('thead', null, el('tr', null, el('th', null, 'Counter'), el('th', null, 'Value'), el('th', null, 'Per second'))), body));
+				details.appendChild(list);
 				section.appendChild(details);
 			}
 			wrap.appendChild(section);
@@ -294,10 +303,17 @@
 		return wrap;
 	}
 
-	/* port_rcv_data and port_xmit_data count 4-octet words (IB spec, PortCounters). */
+	function sameValues(a, b) {
+		var keys = Object.keys(b);
+		return keys.length === Object.keys(a).length && keys.every(function (k) {
+			return a[k] === b[k];
+		});
+	}
+
+	/* The endpoint reports the data counters in bytes (the source converts sysfs's 4-octet words). */
 	function bytesRate(rates, name) {
 		var rate = rates[name];
-		return (rate === null || rate === undefined) ? null : rate * 4;
+		return (rate === null || rate === undefined) ? null : rate;
 	}
 
 	function renderEvents(data) {
