@@ -12,7 +12,10 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
+import org.springframework.web.servlet.function.RequestPredicate;
+import org.springframework.web.servlet.function.RequestPredicates;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerRequest;
@@ -80,16 +83,16 @@ public final class RdmaUi {
 	public RouterFunction<ServerResponse> routes() {
 		Resource index = new ClassPathResource(LOCATION + "index.html");
 		return RouterFunctions.route()
-			.GET(this.path,
+			.route(getOrHead(this.path),
 					(request) -> ServerResponse.status(302)
 						.location(URI.create(request.requestPath().contextPath().value() + this.path + "/"))
 						.build())
-			.GET(this.path + "/",
+			.route(getOrHead(this.path + "/"),
 					(request) -> ServerResponse.ok()
 						.contentType(MediaType.TEXT_HTML)
 						.headers((headers) -> secure(headers, request))
 						.body(index))
-			.GET(this.path + "/config.json",
+			.route(getOrHead(this.path + "/config.json"),
 					(request) -> ServerResponse.ok()
 						.contentType(MediaType.APPLICATION_JSON)
 						.cacheControl(CacheControl.noStore())
@@ -99,6 +102,11 @@ public final class RdmaUi {
 				headers.set("X-Content-Type-Options", "nosniff");
 			})
 			.build();
+	}
+
+	private static RequestPredicate getOrHead(String path) {
+		return RequestPredicates.path(path)
+			.and(RequestPredicates.method(HttpMethod.GET).or(RequestPredicates.method(HttpMethod.HEAD)));
 	}
 
 	/**

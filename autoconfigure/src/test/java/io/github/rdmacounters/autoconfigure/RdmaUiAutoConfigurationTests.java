@@ -18,6 +18,7 @@ import io.github.rdmacounters.ui.RdmaUi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.head;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -65,7 +66,9 @@ class RdmaUiAutoConfigurationTests {
 				.andExpect(status().isOk())
 				.andExpect(jsonPath("$.endpoint").value("/actuator/rdma"))
 				.andExpect(jsonPath("$.pollIntervalMillis").value(2000));
+			mvc.perform(head("/rdma-ui/")).andExpect(status().isOk());
 			mvc.perform(get("/rdma-ui/missing.js")).andExpect(status().isNotFound());
+			mvc.perform(get("/rdma-ui/../META-INF/spring.factories")).andExpect(status().isNotFound());
 		});
 	}
 
