@@ -383,7 +383,7 @@
 			return;
 		}
 		state.inFlight = true;
-		fetch(state.endpoint, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'include' })
+		fetch(state.endpoint, { headers: { Accept: 'application/json' }, cache: 'no-store' })
 			.then(function (response) {
 				if (!response.ok) {
 					throw new Error(explain(response));

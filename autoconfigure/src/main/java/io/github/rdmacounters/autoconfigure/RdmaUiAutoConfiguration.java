@@ -1,7 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +37,8 @@ import io.github.rdmacounters.ui.RdmaUi;
 public final class RdmaUiAutoConfiguration {
 
 	private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(250);
+
+	private static final int DEFAULT_SERVER_PORT = 8080;
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -79,16 +80,20 @@ public final class RdmaUiAutoConfiguration {
 	}
 
 	/**
-	 * Whether Actuator runs on its own port, as Boot's {@code ManagementPortType}
-	 * decides: a management port that is set, not -1 (disabled) and not the server port.
+	 * Whether Actuator runs on its own port, decided as Boot's {@code ManagementPortType}
+	 * does: a management port that is set, not -1 (disabled), and 0 (random) or another
+	 * port than the server's.
 	 */
 	private static boolean separateManagementPort(Environment environment) {
 		Integer management = environment.getProperty("management.server.port", Integer.class);
 		if (management == null || management < 0) {
 			return false;
 		}
-		Integer server = environment.getProperty("server.port", Integer.class, 8080);
-		return !Objects.equals(management, server);
+		Integer server = environment.getProperty("server.port", Integer.class);
+		if (server == null) {
+			return management != DEFAULT_SERVER_PORT;
+		}
+		return management == 0 || !management.equals(server);
 	}
 
 	private static @Nullable Integer managementPort(Environment environment) {

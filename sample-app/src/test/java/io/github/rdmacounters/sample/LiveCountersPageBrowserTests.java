@@ -1,7 +1,5 @@
 package io.github.rdmacounters.sample;
 
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -10,15 +8,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.logging.Level;
-
-import javax.imageio.ImageIO;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.AfterAll;
@@ -26,14 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.Dimension;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -41,7 +28,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Drives the live counters page of the running sample in Debian's headless Chromium: the
@@ -54,16 +40,12 @@ import static org.assertj.core.api.Assertions.fail;
 		properties = { "rdma.ui.enabled=true", "rdma.ui.poll-interval=500ms", "sample.traffic.interval-ms=100" })
 class LiveCountersPageBrowserTests {
 
-	private static final File CHROMIUM = new File("/usr/bin/chromium");
-
-	private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
-
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
 	@TempDir
 	static Path profile;
 
-	private static ChromeDriverService service;
+	private static HeadlessChromium chromium;
 
 	private static ChromeDriver driver;
 
@@ -71,31 +53,15 @@ class LiveCountersPageBrowserTests {
 	private int port;
 
 	@BeforeAll
-	static void startChromium() throws IOException {
-		if (!CHROMIUM.canExecute() || !CHROMEDRIVER.canExecute()) {
-			fail("The live page test drives Debian's headless Chromium through " + CHROMEDRIVER + " but "
-					+ (CHROMIUM.canExecute() ? CHROMEDRIVER : CHROMIUM)
-					+ " is missing: apt-get install -y chromium chromium-driver");
-		}
-		service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).usingAnyFreePort().build();
-		ChromeOptions options = new ChromeOptions();
-		options.setBinary(CHROMIUM);
-		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-				"--disable-background-networking", "--disable-component-update", "--disable-sync",
-				"--disable-dev-shm-usage", "--window-size=1360,900", "--user-data-dir=" + profile.toAbsolutePath());
-		LoggingPreferences logging = new LoggingPreferences();
-		logging.enable(LogType.BROWSER, Level.ALL);
-		options.setCapability(ChromeOptions.LOGGING_PREFS, logging);
-		driver = new ChromeDriver(service, options);
+	static void startChromium() {
+		chromium = HeadlessChromium.start(profile);
+		driver = chromium.driver();
 	}
 
 	@AfterAll
 	static void stopChromium() {
-		if (driver != null) {
-			driver.quit();
-		}
-		if (service != null) {
-			service.stop();
+		if (chromium != null) {
+			chromium.close();
 		}
 	}
 
@@ -146,12 +112,7 @@ class LiveCountersPageBrowserTests {
 			.matches("rx [0-9.]+ [kMG]?B/s");
 
 		keepScreenshot();
-		List<String> problems = new ArrayList<>();
-		for (LogEntry entry : driver.manage().logs().get(LogType.BROWSER)) {
-			if (entry.getLevel().intValue() >= Level.WARNING.intValue()) {
-				problems.add(entry.getLevel() + " " + entry.getMessage());
-			}
-		}
+		List<String> problems = chromium.consoleProblems();
 		assertThat(problems).as("browser console warnings and errors").isEmpty();
 	}
 
@@ -187,17 +148,12 @@ class LiveCountersPageBrowserTests {
 			Thread.sleep(25_000);
 		}
 		driver.executeScript("document.querySelectorAll('details[data-key]').forEach((d) => d.open = true)");
-		Thread.sleep(1_000);
-		driver.manage().window().setSize(new Dimension(1360, 1600));
-		Thread.sleep(1_000);
-		Number bottom = (Number) driver
-			.executeScript("return Math.ceil(document.querySelector('footer').getBoundingClientRect().bottom"
-					+ " * window.devicePixelRatio)");
-		BufferedImage shot = ImageIO.read(new ByteArrayInputStream(driver.getScreenshotAs(OutputType.BYTES)));
-		BufferedImage page = shot.getSubimage(0, 0, shot.getWidth(), Math.min(shot.getHeight(), bottom.intValue()));
-		ImageIO.write(page, "png", Path.of("target", "rdma-ui.png").toFile());
+		File target = new File("target", "rdma-ui.png");
 		if (requested != null && !requested.isBlank()) {
-			ImageIO.write(page, "png", new File(requested));
+			chromium.screenshot(target, new File(requested));
+		}
+		else {
+			chromium.screenshot(target);
 		}
 	}
 
