@@ -1,0 +1,104 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.ui.RdmaUi;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the live counters page on servlet
+ * web applications, off unless {@code rdma.ui.enabled=true}. The page polls the
+ * {@code rdma} Actuator endpoint where {@code management.endpoints.web.base-path} (and,
+ * on a separate management port, {@code management.server.base-path}) puts it.
+ *
+ * @author rdma-counters
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = Type.SERVLET)
+@ConditionalOnClass(RouterFunctions.class)
+@ConditionalOnBooleanProperty(RdmaUiProperties.PREFIX + ".enabled")
+@EnableConfigurationProperties(RdmaUiProperties.class)
+public final class RdmaUiAutoConfiguration {
+
+	private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(250);
+
+	private static final int DEFAULT_SERVER_PORT = 8080;
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaUi rdmaUi(RdmaUiProperties properties, Environment environment) {
+		String path = validPath(properties.getPath());
+		Duration pollInterval = properties.getPollInterval();
+		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {
+			throw new InvalidRdmaConfigurationException(RdmaUiProperties.PREFIX + ".poll-interval", pollInterval,
+					"must be at least 250ms; every poll reads each counter set and the port counters");
+		}
+		String endpointPath = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"))
+				+ "/rdma";
+		boolean separate = separateManagementPort(environment);
+		if (separate) {
+			endpointPath = trimSlash(environment.getProperty("management.server.base-path", "")) + endpointPath;
+		}
+		return new RdmaUi(path, endpointPath, separate ? () -> managementPort(environment) : () -> null, pollInterval,
+				environment.getProperty("spring.application.name"));
+	}
+
+	@Bean
+	RouterFunction<ServerResponse> rdmaUiRoutes(RdmaUi rdmaUi) {
+		return rdmaUi.routes();
+	}
+
+	private static String validPath(String path) {
+		String trimmed = trimSlash(path);
+		if (!path.startsWith("/") || trimmed.isEmpty() || trimmed.contains("*") || trimmed.contains("{")
+				|| trimmed.contains("//")) {
+			throw new InvalidRdmaConfigurationException(RdmaUiProperties.PREFIX + ".path", path,
+					"must be a path of its own below the context path, such as /rdma-ui: start with '/', "
+							+ "not be '/' alone, and hold no '*', '{' or '//'");
+		}
+		return trimmed;
+	}
+
+	private static String trimSlash(String path) {
+		return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+	}
+
+	/**
+	 * Whether Actuator runs on its own port, decided as Boot's {@code ManagementPortType}
+	 * does: a management port that is set, not -1 (disabled), and 0 (random) or another
+	 * port than the server's.
+	 */
+	private static boolean separateManagementPort(Environment environment) {
+		Integer management = environment.getProperty("management.server.port", Integer.class);
+		if (management == null || management < 0) {
+			return false;
+		}
+		Integer server = environment.getProperty("server.port", Integer.class);
+		if (server == null) {
+			return management != DEFAULT_SERVER_PORT;
+		}
+		return management == 0 || !management.equals(server);
+	}
+
+	private static @Nullable Integer managementPort(Environment environment) {
+		Integer local = environment.getProperty("local.management.port", Integer.class);
+		return (local != null) ? local : environment.getProperty("management.server.port", Integer.class);
+	}
+
+}

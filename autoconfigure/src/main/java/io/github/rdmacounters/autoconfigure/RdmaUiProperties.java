@@ -1,0 +1,60 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties of the live counters page ({@code rdma.ui.*}).
+ *
+ * @author rdma-counters
+ */
+@ConfigurationProperties(RdmaUiProperties.PREFIX)
+public class RdmaUiProperties {
+
+	/**
+	 * Prefix of the live counters page properties.
+	 */
+	public static final String PREFIX = "rdma.ui";
+
+	/**
+	 * Whether to serve the live counters page. It shows what the rdma Actuator endpoint
+	 * shows: protect it as you protect that endpoint.
+	 */
+	private boolean enabled;
+
+	/**
+	 * Path of the live counters page, relative to the servlet context path.
+	 */
+	private String path = "/rdma-ui";
+
+	/**
+	 * How often the page polls the rdma Actuator endpoint. At least 250ms.
+	 */
+	private Duration pollInterval = Duration.ofSeconds(2);
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getPath() {
+		return this.path;
+	}
+
+	public void setPath(String path) {
+		this.path = path;
+	}
+
+	public Duration getPollInterval() {
+		return this.pollInterval;
+	}
+
+	public void setPollInterval(Duration pollInterval) {
+		this.pollInterval = pollInterval;
+	}
+
+}

@@ -1,0 +1,143 @@
+package io.github.rdmacounters.autoconfigure;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.ServerResponse;
+
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.ui.RdmaUi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.head;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Tests for {@link RdmaUiAutoConfiguration}.
+ */
+class RdmaUiAutoConfigurationTests {
+
+	private final WebApplicationContextRunner contextRunner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaUiAutoConfiguration.class));
+
+	@Test
+	void runByDefaultShouldNotServePage() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).doesNotHaveBean(RdmaUi.class);
+			assertThat(context).doesNotHaveBean(RouterFunction.class);
+		});
+	}
+
+	@Test
+	void runWhenEnabledOutsideAServletWebApplicationShouldNotServePage() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RdmaUiAutoConfiguration.class))
+			.withPropertyValues("rdma.ui.enabled=true")
+			.run((context) -> assertThat(context).doesNotHaveBean(RdmaUi.class));
+	}
+
+	@Test
+	void runWhenEnabledShouldServePageScriptAndConfigUnderDefaultPath() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true").run((context) -> {
+			MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
+			mvc.perform(get("/rdma-ui"))
+				.andExpect(status().isFound())
+				.andExpect(header().string(HttpHeaders.LOCATION, "/rdma-ui/"));
+			mvc.perform(get("/rdma-ui/"))
+				.andExpect(status().isOk())
+				.andExpect(content().contentTypeCompatibleWith(MediaType.TEXT_HTML))
+				.andExpect(content().string(containsString("<script src=\"rdma-ui.js\"")))
+				.andExpect(header().string("Content-Security-Policy", containsString("connect-src 'self';")));
+			mvc.perform(get("/rdma-ui/rdma-ui.js"))
+				.andExpect(status().isOk())
+				.andExpect(content().string(containsString("config.json")));
+			mvc.perform(get("/rdma-ui/config.json"))
+				.andExpect(status().isOk())
+				.andExpect(jsonPath("$.endpoint").value("/actuator/rdma"))
+				.andExpect(jsonPath("$.pollIntervalMillis").value(2000));
+			mvc.perform(head("/rdma-ui/")).andExpect(status().isOk());
+			mvc.perform(get("/rdma-ui/missing.js")).andExpect(status().isNotFound());
+			mvc.perform(get("/rdma-ui/../META-INF/spring.factories")).andExpect(status().isNotFound());
+		});
+	}
+
+	@Test
+	void runWithCustomPathsShouldServePageThereAndPollTheManagementBasePath() {
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.path=/ops/rdma/", "rdma.ui.poll-interval=500ms",
+					"management.endpoints.web.base-path=/manage", "spring.application.name=billing")
+			.run((context) -> {
+				MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
+				mvc.perform(get("/ops/rdma/")).andExpect(status().isOk());
+				mvc.perform(get("/rdma-ui/")).andExpect(status().isNotFound());
+				mvc.perform(get("/ops/rdma/config.json"))
+					.andExpect(jsonPath("$.endpoint").value("/manage/rdma"))
+					.andExpect(jsonPath("$.pollIntervalMillis").value(500))
+					.andExpect(jsonPath("$.application").value("billing"));
+			});
+	}
+
+	@Test
+	void runWithContextPathShouldPollBelowIt() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true").run((context) -> {
+			MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
+			mvc.perform(get("/app/rdma-ui/config.json").contextPath("/app"))
+				.andExpect(jsonPath("$.endpoint").value("/app/actuator/rdma"));
+			mvc.perform(get("/app/rdma-ui").contextPath("/app"))
+				.andExpect(header().string(HttpHeaders.LOCATION, "/app/rdma-ui/"));
+		});
+	}
+
+	@Test
+	void runWithSeparateManagementPortShouldPollThatPortAndAllowItInTheContentSecurityPolicy() {
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "server.port=8080", "management.server.port=9090",
+					"management.server.base-path=/mgmt")
+			.run((context) -> {
+				MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
+				mvc.perform(get("http://ops.example:8080/rdma-ui/config.json"))
+					.andExpect(jsonPath("$.endpoint").value("http://ops.example:9090/mgmt/actuator/rdma"));
+				mvc.perform(get("http://ops.example:8080/rdma-ui/"))
+					.andExpect(header().string("Content-Security-Policy",
+							containsString("connect-src 'self' http://ops.example:9090;")));
+			});
+	}
+
+	@Test
+	void runWithPathWithoutLeadingSlashShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.path=rdma-ui").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining("rdma.ui.path")
+				.hasMessageContaining("rdma-ui")
+				.hasMessageContaining("start with '/'");
+		});
+	}
+
+	@Test
+	void runWithTooShortPollIntervalShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.poll-interval=10ms")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining("rdma.ui.poll-interval")
+				.hasMessageContaining("at least 250ms"));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static MockMvc mvc(RouterFunction<?> routes) {
+		return MockMvcBuilders.routerFunctions((RouterFunction<ServerResponse>) routes).build();
+	}
+
+}
