@@ -23,10 +23,13 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
@@ -69,6 +72,12 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
 
+	private static final List<String> FLOW_KEYS = List.of("flow.ether-type", "flow.source-mac", "flow.destination-mac",
+			"flow.vlan-id", "flow.source-ip", "flow.destination-ip", "flow.protocol", "flow.source-port",
+			"flow.destination-port", "flow.priority", "flow.dont-trap");
+
+	private static final Set<String> SET_KEYS = setKeys();
+
 	/**
 	 * The name of the starter's {@link ManagedDevice} bean.
 	 */
@@ -101,10 +110,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 		checkSetNames(environment);
 		Binder binder = Binder.get(environment);
-		Map<String, CounterSetProperties> sets = binder
-			.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class),
-					new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
-			.orElseGet(Map::of);
+		Map<String, CounterSetProperties> sets = bindCounterSets(binder);
 		BoundNames bound = new BoundNames();
 		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
 			.orElseGet(RdmaProperties::new);
@@ -112,6 +118,38 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		RdmaPropertiesValidator.warn(properties);
 		registerCounters(registry, List.copyOf(sets.keySet()));
+	}
+
+	/**
+	 * Bind the sets, failing on a key no set has: a typo such as {@code destinaton-port}
+	 * would otherwise widen the flow silently.
+	 */
+	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder) {
+		try {
+			return binder
+				.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class),
+						new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
+				.orElseGet(Map::of);
+		}
+		catch (BindException ex) {
+			if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException unbound)) {
+				throw ex;
+			}
+			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+			String name = first.getName().toString();
+			String key = setKey(name);
+			String closest = closest(key, SET_KEYS);
+			throw new InvalidConfigurationPropertyValueException(name, first.getValue(),
+					"'" + key + "' is not a counter set property"
+							+ ((closest != null) ? "; did you mean " + closest + "?" : "") + " A counter set has "
+							+ String.join(", ", SET_KEYS) + "; an unknown key would leave the flow wider than meant");
+		}
+	}
+
+	private static String setKey(String name) {
+		String rest = name.substring(COUNTER_SETS.length() + 1);
+		int dot = rest.indexOf('.');
+		return (dot < 0) ? rest : rest.substring(dot + 1);
 	}
 
 	@Override
@@ -190,14 +228,33 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		else {
 			return;
 		}
+		String written = rest.startsWith("[") ? COUNTER_SETS + "[" + name + "]" : COUNTER_SETS + "." + name;
 		if (!RdmaPropertiesValidator.SET_NAME.matcher(name).matches()) {
-			throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
+			throw new InvalidConfigurationPropertyValueException(written, name,
 					"A counter set name must start with a letter and have only letters, digits, '-' and '_' "
 							+ "(e.g. roce): it is the name of a bean, a meter tag and a path segment of "
 							+ "/actuator/rdma/{set}");
 		}
+		if (after.startsWith(".counters.")) {
+			String type = after.substring(".counters.".length());
+			if (!type.equalsIgnoreCase("packets") && !type.equalsIgnoreCase("bytes")) {
+				throw new InvalidConfigurationPropertyValueException(written + after, value,
+						"'" + type + "' is not a counter type; a set counts packets or bytes, e.g. "
+								+ "counters.packets: 0 and counters.bytes: 1");
+			}
+		}
+		if (after.length() > 1 && SET_KEYS.contains(after.substring(1)) && String.valueOf(value).isBlank()) {
+			String key = after.substring(1);
+			String allowed = switch (key) {
+				case "read-mode" -> "must be fresh or prefer-cached";
+				case "flow.protocol" -> "must be tcp or udp";
+				default -> "must have a value";
+			};
+			throw new InvalidConfigurationPropertyValueException(written + after, value,
+					allowed + "; leave " + key + " out to use its default (an unset flow field matches anything)");
+		}
 		if (after.isEmpty()) {
-			throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, value,
+			throw new InvalidConfigurationPropertyValueException(written, value,
 					"A counter set is a group of counters, read-mode and flow, e.g. flow.protocol: udp and "
 							+ "flow.destination-port: 4791; it cannot be a single value");
 		}
@@ -221,6 +278,14 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				}
 			});
 		}
+	}
+
+	private static Set<String> setKeys() {
+		Set<String> keys = new TreeSet<>(FLOW_KEYS);
+		keys.add("counters.packets");
+		keys.add("counters.bytes");
+		keys.add("read-mode");
+		return keys;
 	}
 
 	static Set<String> knownProperties() {
