@@ -1,28 +1,48 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.beans.PropertyDescriptor;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.BeanUtils;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.core.env.PropertySource;
 
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
+import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -30,25 +50,33 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.UnavailableCounters;
 
 /**
- * Registers one {@link Counters} bean per configured counter set, named after the set, so
- * that {@code @Qualifier("roce") Counters counters} injects the counters of
- * {@code rdma.counter-sets.roce}. The bean is the set's own counters; the context closes
- * it (flow, then counters) before the {@link RdmaRegistry} and the devices.
+ * Checks the {@code rdma} configuration once every bean definition is known, before any
+ * bean is created, and registers one {@link Counters} bean per configured counter set,
+ * named after the set, so that {@code @Qualifier("roce") Counters counters} injects the
+ * counters of {@code rdma.counter-sets.roce}. The bean is the set's own counters; the
+ * context closes it (flow, then counters) before the {@link RdmaRegistry} and the
+ * devices.
  * <p>
- * It backs off entirely when the application defines its own {@link ManagedDevice} or
- * {@link RdmaRegistry} (the starter's {@code rdmaManagedDevice} or {@code rdmaRegistry}
- * bean is then absent), since the sets are then the application's business. A set whose
- * name is already the name of an application bean backs off too, and says so at info
- * level; names of the starter's own beans are rejected by
- * {@link RdmaPropertiesValidator}.
+ * Startup fails, naming {@code rdma.counter-sets.<name>}, when a set name is not a valid
+ * name, a set has no value, a key inside a set is unknown (Spring Boot's unbound elements
+ * analysis), or the name is already the name of any bean. Unknown keys elsewhere under
+ * {@code rdma} are logged at warn level with the closest known property. It registers no
+ * beans when the application defines its own {@link ManagedDevice} or
+ * {@link RdmaRegistry}, since the sets are then the application's business.
  *
  * @author rdma-counters
  */
-class CountersBeanRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, BeanFactoryAware {
 
 	private static final Log logger = LogFactory.getLog(CountersBeanRegistrar.class);
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
+
+	private static final List<String> FLOW_KEYS = List.of("flow.ether-type", "flow.source-mac", "flow.destination-mac",
+			"flow.vlan-id", "flow.source-ip", "flow.destination-ip", "flow.protocol", "flow.source-port",
+			"flow.destination-port", "flow.priority", "flow.dont-trap");
+
+	private static final Set<String> SET_KEYS = setKeys();
 
 	/**
 	 * The name of the starter's {@link ManagedDevice} bean.
@@ -75,8 +103,60 @@ class CountersBeanRegistrar implements ImportBeanDefinitionRegistrar, Environmen
 	}
 
 	@Override
-	public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-		List<String> names = setNames();
+	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) throws BeansException {
+		Environment environment = this.environment;
+		if (environment == null) {
+			return;
+		}
+		checkSetNames(environment);
+		Binder binder = Binder.get(environment);
+		Map<String, CounterSetProperties> sets = bindCounterSets(binder);
+		BoundNames bound = new BoundNames();
+		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
+			.orElseGet(RdmaProperties::new);
+		warnUnknownKeys(environment, bound.names);
+		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
+		RdmaPropertiesValidator.warn(properties);
+		registerCounters(registry, List.copyOf(sets.keySet()));
+	}
+
+	/**
+	 * Bind the sets, failing on a key no set has: a typo such as {@code destinaton-port}
+	 * would otherwise widen the flow silently.
+	 */
+	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder) {
+		try {
+			return binder
+				.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class),
+						new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
+				.orElseGet(Map::of);
+		}
+		catch (BindException ex) {
+			if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException unbound)) {
+				throw ex;
+			}
+			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+			String name = first.getName().toString();
+			String key = setKey(name);
+			String closest = closest(key, SET_KEYS);
+			throw new InvalidConfigurationPropertyValueException(name, first.getValue(),
+					"'" + key + "' is not a counter set property"
+							+ ((closest != null) ? "; did you mean " + closest + "?" : "") + " A counter set has "
+							+ String.join(", ", SET_KEYS) + "; an unknown key would leave the flow wider than meant");
+		}
+	}
+
+	private static String setKey(String name) {
+		String rest = name.substring(COUNTER_SETS.length() + 1);
+		int dot = rest.indexOf('.');
+		return (dot < 0) ? rest : rest.substring(dot + 1);
+	}
+
+	@Override
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) throws BeansException {
+	}
+
+	private void registerCounters(BeanDefinitionRegistry registry, List<String> names) {
 		if (!registry.containsBeanDefinition(MANAGED_DEVICE_BEAN) || !registry.containsBeanDefinition(REGISTRY_BEAN)) {
 			if (!names.isEmpty()) {
 				logger.info("Not registering Counters beans for " + COUNTER_SETS + " " + names
@@ -85,11 +165,12 @@ class CountersBeanRegistrar implements ImportBeanDefinitionRegistrar, Environmen
 			return;
 		}
 		for (String name : names) {
-			if (registry.containsBeanDefinition(name)) {
-				logger.info("Not registering the Counters bean of " + COUNTER_SETS + "." + name
-						+ ": the application's bean '" + name + "' (" + describe(registry.getBeanDefinition(name))
-						+ ") wins; the set's counters are available from RdmaRegistry.counterSet(\"" + name + "\")");
-				continue;
+			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
+				String other = registry.containsBeanDefinition(name) ? describe(registry.getBeanDefinition(name))
+						: "an alias";
+				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
+						"A bean named '" + name + "' (" + other + ") already exists, and each counter set registers "
+								+ "a Counters bean named after the set; rename the set under " + COUNTER_SETS);
 			}
 			RootBeanDefinition definition = new RootBeanDefinition(Counters.class, () -> counters(name));
 			definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
@@ -106,20 +187,159 @@ class CountersBeanRegistrar implements ImportBeanDefinitionRegistrar, Environmen
 		return (type != null) ? type : "bean definition " + definition.getResourceDescription();
 	}
 
-	private List<String> setNames() {
-		if (this.environment == null) {
-			return List.of();
+	/**
+	 * Check the set names as written: the binder drops characters that are not valid in a
+	 * property name, so the bound names cannot show them.
+	 */
+	private static void checkSetNames(Environment environment) {
+		if (!(environment instanceof ConfigurableEnvironment configurable)) {
+			return;
 		}
-		try {
-			return List.copyOf(Binder.get(this.environment)
-				.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class))
-				.orElseGet(Map::of)
-				.keySet());
+		for (PropertySource<?> source : configurable.getPropertySources()) {
+			if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
+				continue;
+			}
+			for (String property : enumerable.getPropertyNames()) {
+				checkSetName(property, source.getProperty(property));
+			}
 		}
-		catch (BindException ex) {
-			// Binding RdmaProperties reports the same problem with its failure analysis
-			return List.of();
+	}
+
+	private static void checkSetName(String property, @Nullable Object value) {
+		if (!property.startsWith(COUNTER_SETS) || property.length() == COUNTER_SETS.length()) {
+			return;
 		}
+		String rest = property.substring(COUNTER_SETS.length());
+		String name;
+		String after;
+		if (rest.startsWith("[")) {
+			int end = rest.indexOf(']');
+			name = rest.substring(1, (end < 0) ? rest.length() : end);
+			after = (end < 0) ? "" : rest.substring(end + 1);
+		}
+		else if (rest.startsWith(".")) {
+			int end = 1;
+			while (end < rest.length() && rest.charAt(end) != '.' && rest.charAt(end) != '[') {
+				end++;
+			}
+			name = rest.substring(1, end);
+			after = rest.substring(end);
+		}
+		else {
+			return;
+		}
+		String written = rest.startsWith("[") ? COUNTER_SETS + "[" + name + "]" : COUNTER_SETS + "." + name;
+		if (!RdmaPropertiesValidator.SET_NAME.matcher(name).matches()) {
+			throw new InvalidConfigurationPropertyValueException(written, name,
+					"A counter set name must start with a letter and have only letters, digits, '-' and '_' "
+							+ "(e.g. roce): it is the name of a bean, a meter tag and a path segment of "
+							+ "/actuator/rdma/{set}");
+		}
+		if (after.startsWith(".counters.")) {
+			String type = after.substring(".counters.".length());
+			if (!type.equalsIgnoreCase("packets") && !type.equalsIgnoreCase("bytes")) {
+				throw new InvalidConfigurationPropertyValueException(written + after, value,
+						"'" + type + "' is not a counter type; a set counts packets or bytes, e.g. "
+								+ "counters.packets: 0 and counters.bytes: 1");
+			}
+		}
+		if (after.length() > 1 && SET_KEYS.contains(after.substring(1)) && String.valueOf(value).isBlank()) {
+			String key = after.substring(1);
+			String allowed = switch (key) {
+				case "read-mode" -> "must be fresh or prefer-cached";
+				case "flow.protocol" -> "must be tcp or udp";
+				default -> "must have a value";
+			};
+			throw new InvalidConfigurationPropertyValueException(written + after, value,
+					allowed + "; leave " + key + " out to use its default (an unset flow field matches anything)");
+		}
+		if (after.isEmpty()) {
+			throw new InvalidConfigurationPropertyValueException(written, value,
+					"A counter set is a group of counters, read-mode and flow, e.g. flow.protocol: udp and "
+							+ "flow.destination-port: 4791; it cannot be a single value");
+		}
+	}
+
+	private static void warnUnknownKeys(Environment environment, Set<String> bound) {
+		Set<String> known = knownProperties();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
+				continue;
+			}
+			ConfigurationPropertyName rdma = ConfigurationPropertyName.of(RdmaProperties.PREFIX);
+			iterable.filter(rdma::isAncestorOf).forEach((name) -> {
+				String text = name.toString();
+				if (!bound.contains(text) && !text.startsWith(COUNTER_SETS + ".")
+						&& !text.startsWith(COUNTER_SETS + "[")) {
+					String closest = closest(text, known);
+					logger.warn("Unknown property " + text + " is ignored"
+							+ ((closest != null) ? "; did you mean " + closest + "?" : "")
+							+ " The rdma properties are listed in the README's configuration reference.");
+				}
+			});
+		}
+	}
+
+	private static Set<String> setKeys() {
+		Set<String> keys = new TreeSet<>(FLOW_KEYS);
+		keys.add("counters.packets");
+		keys.add("counters.bytes");
+		keys.add("read-mode");
+		return keys;
+	}
+
+	static Set<String> knownProperties() {
+		Set<String> names = new TreeSet<>();
+		collect(RdmaProperties.PREFIX, RdmaProperties.class, names);
+		return names;
+	}
+
+	private static void collect(String prefix, Class<?> type, Set<String> names) {
+		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
+			if (descriptor.getReadMethod() == null || "class".equals(descriptor.getName())) {
+				continue;
+			}
+			String name = prefix + "." + RdmaPropertiesValidator.kebab(descriptor.getName());
+			Class<?> propertyType = descriptor.getPropertyType();
+			if (propertyType.getName().startsWith(RdmaProperties.class.getPackageName()) && !propertyType.isEnum()) {
+				collect(name, propertyType, names);
+			}
+			else {
+				names.add(name);
+			}
+		}
+	}
+
+	static @Nullable String closest(String name, Set<String> known) {
+		String best = null;
+		int bestDistance = Integer.MAX_VALUE;
+		for (String candidate : known) {
+			int distance = distance(name, candidate);
+			if (distance < bestDistance) {
+				best = candidate;
+				bestDistance = distance;
+			}
+		}
+		return (bestDistance <= Math.max(2, name.length() / 4)) ? best : null;
+	}
+
+	private static int distance(String a, String b) {
+		int[] previous = new int[b.length() + 1];
+		int[] current = new int[b.length() + 1];
+		for (int j = 0; j <= b.length(); j++) {
+			previous[j] = j;
+		}
+		for (int i = 1; i <= a.length(); i++) {
+			current[0] = i;
+			for (int j = 1; j <= b.length(); j++) {
+				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
+				current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+			}
+			int[] swap = previous;
+			previous = current;
+			current = swap;
+		}
+		return previous[b.length()];
 	}
 
 	private Counters counters(String name) {
@@ -143,6 +363,28 @@ class CountersBeanRegistrar implements ImportBeanDefinitionRegistrar, Environmen
 		}
 		throw new IllegalStateException("Counter set '" + name + "' is configured under " + COUNTER_SETS
 				+ " but no managed device has it; devices: " + registry.devices());
+	}
+
+	/**
+	 * Records the names of the properties a bind used.
+	 */
+	private static final class BoundNames extends AbstractBindHandler {
+
+		private final Set<String> names = new LinkedHashSet<>();
+
+		@Override
+		public @Nullable Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+				Object result) {
+			this.names.add(name.toString());
+			return super.onSuccess(name, target, context, result);
+		}
+
+		@Override
+		public Object onCreate(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
+			this.names.add(name.toString());
+			return super.onCreate(name, target, context, result);
+		}
+
 	}
 
 }

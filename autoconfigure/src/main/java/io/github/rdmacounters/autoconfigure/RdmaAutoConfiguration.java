@@ -10,12 +10,14 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
+import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
@@ -24,7 +26,6 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
-import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
@@ -37,8 +38,9 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * The context closes them in the order rdma-core needs: each set's flow, then its
  * counters, then the device's queue pair, completion queue and protection domain, then
  * the device. An application that builds its own flows asks the device for plain
- * counters: {@code managedDevice.device().createCounters()}, then attaches points and
- * calls {@code device.createFlow(port, spec, counters)}; the device closes them when the
+ * counters: {@code managedDevice.device().createCounters()} ({@code device()} throws,
+ * naming the cause, when the device is unavailable), then attaches points and calls
+ * {@code device.createFlow(port, spec, counters)}; the device closes them when the
  * context closes. Every bean backs off when the application defines its own.
  * <p>
  * With {@code rdma.fail-on-unavailable=false}, a device that is missing or does not
@@ -48,27 +50,41 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * @author rdma-counters
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(prefix = RdmaProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@Conditional(OnRdmaEnabledCondition.class)
 @EnableConfigurationProperties(RdmaProperties.class)
-@Import(CountersBeanRegistrar.class)
 public final class RdmaAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
-	RdmaBackend rdmaBackend(RdmaProperties properties) {
-		RdmaPropertiesValidator.validate(properties);
-		return switch (properties.getBackend()) {
-			case NATIVE -> new NativeBackend(properties.getNative().getLibrary());
-			case SIMULATED -> new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));
-		};
+	static CountersBeanRegistrar rdmaCountersBeanRegistrar() {
+		return new CountersBeanRegistrar();
+	}
+
+	@Bean("rdmaBackend")
+	@ConditionalOnMissingBean(RdmaBackend.class)
+	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "native",
+			matchIfMissing = true)
+	NativeBackend rdmaNativeBackend(RdmaProperties properties) {
+		return new NativeBackend(properties.getNative().getLibrary());
+	}
+
+	@Bean("rdmaBackend")
+	@ConditionalOnMissingBean(RdmaBackend.class)
+	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
+	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
+		return new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend) {
-		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties);
+	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment) {
+		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		Duration ttl = properties.getReadCacheTtl();
-		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters(properties, backend)).create(plan,
+		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
+		if (properties.getPortCounters().isEnabled()) {
+			Path root = Path.of(properties.getPortCounters().getSysfsRoot());
+			portCounters = (device) -> backend.portCounters(device, root, ttl);
+		}
+		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters).create(plan,
 				properties.isFailOnUnavailable());
 	}
 
@@ -86,19 +102,6 @@ public final class RdmaAutoConfiguration {
 			.countersSupported(simulated.isCountersSupported())
 			.managedFlowSteering(simulated.isManagedFlowSteering())
 			.build();
-	}
-
-	private static Function<String, @Nullable PortCountersSource> portCounters(RdmaProperties properties,
-			RdmaBackend backend) {
-		Duration ttl = properties.getReadCacheTtl();
-		if (!properties.getPortCounters().isEnabled()) {
-			return (device) -> null;
-		}
-		if (backend instanceof SimulatedBackend simulated) {
-			return (device) -> simulated.portCounters(device, ttl);
-		}
-		Path root = Path.of(properties.getPortCounters().getSysfsRoot());
-		return (device) -> SysfsPortCountersSource.of(device, root, ttl);
 	}
 
 }

@@ -8,7 +8,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.ReadMode;
 
 /**
@@ -41,11 +43,12 @@ public class RdmaDeviceProperties {
 	private final PortCounters portCounters = new PortCounters();
 
 	/**
-	 * Counter sets by name, each counting the packets of one flow. The name is the bean
-	 * name of the set's Counters. Each set has counters (counter type to index, e.g.
-	 * packets: 0), read-mode (fresh or prefer-cached) and flow (ether-type, source-mac,
-	 * destination-mac, vlan-id, source-ip, destination-ip, protocol, source-port,
-	 * destination-port, priority, dont-trap).
+	 * Counter sets by name, each counting the packets of one flow. The name (a letter,
+	 * then letters, digits, '-' or '_') is the bean name of the set's Counters. Each set
+	 * has counters (counter type to index, e.g. packets: 0), read-mode (fresh or
+	 * prefer-cached) and flow (ether-type, source-mac, destination-mac, vlan-id,
+	 * source-ip, destination-ip, protocol, source-port, destination-port, priority,
+	 * dont-trap); any other key fails startup.
 	 */
 	private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
@@ -193,12 +196,12 @@ public class RdmaDeviceProperties {
 		/**
 		 * Source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in YAML).
 		 */
-		private @Nullable String sourceMac;
+		private @Nullable MacAddress sourceMac;
 
 		/**
 		 * Destination MAC address to match (quoted in YAML).
 		 */
-		private @Nullable String destinationMac;
+		private @Nullable MacAddress destinationMac;
 
 		/**
 		 * VLAN id to match, 0 to 4095.
@@ -208,12 +211,12 @@ public class RdmaDeviceProperties {
 		/**
 		 * Source IPv4 or IPv6 address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
 		 */
-		private @Nullable String sourceIp;
+		private @Nullable IpPrefix sourceIp;
 
 		/**
 		 * Destination IPv4 or IPv6 address or prefix to match.
 		 */
-		private @Nullable String destinationIp;
+		private @Nullable IpPrefix destinationIp;
 
 		/**
 		 * Transport protocol to match. Required when a port is matched.
@@ -249,19 +252,19 @@ public class RdmaDeviceProperties {
 			this.etherType = etherType;
 		}
 
-		public @Nullable String getSourceMac() {
+		public @Nullable MacAddress getSourceMac() {
 			return this.sourceMac;
 		}
 
-		public void setSourceMac(@Nullable String sourceMac) {
+		public void setSourceMac(@Nullable MacAddress sourceMac) {
 			this.sourceMac = sourceMac;
 		}
 
-		public @Nullable String getDestinationMac() {
+		public @Nullable MacAddress getDestinationMac() {
 			return this.destinationMac;
 		}
 
-		public void setDestinationMac(@Nullable String destinationMac) {
+		public void setDestinationMac(@Nullable MacAddress destinationMac) {
 			this.destinationMac = destinationMac;
 		}
 
@@ -273,19 +276,19 @@ public class RdmaDeviceProperties {
 			this.vlanId = vlanId;
 		}
 
-		public @Nullable String getSourceIp() {
+		public @Nullable IpPrefix getSourceIp() {
 			return this.sourceIp;
 		}
 
-		public void setSourceIp(@Nullable String sourceIp) {
+		public void setSourceIp(@Nullable IpPrefix sourceIp) {
 			this.sourceIp = sourceIp;
 		}
 
-		public @Nullable String getDestinationIp() {
+		public @Nullable IpPrefix getDestinationIp() {
 			return this.destinationIp;
 		}
 
-		public void setDestinationIp(@Nullable String destinationIp) {
+		public void setDestinationIp(@Nullable IpPrefix destinationIp) {
 			this.destinationIp = destinationIp;
 		}
 

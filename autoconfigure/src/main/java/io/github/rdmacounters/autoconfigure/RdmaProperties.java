@@ -1,6 +1,10 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -33,8 +37,9 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	/**
 	 * How long a read of a counter set or of the port counters is reused by meters, the
-	 * endpoint and health checks. At least 100ms: one scrape asks each set and the port
-	 * counters several times, and the cache keeps that to one read per scrape.
+	 * endpoint and health checks. 100ms to 10m: one scrape asks each set and the port
+	 * counters several times, and the cache keeps that to one read per scrape; longer
+	 * than any scrape interval would only serve stale values.
 	 */
 	private Duration readCacheTtl = Duration.ofSeconds(1);
 
@@ -141,6 +146,8 @@ public class RdmaProperties extends RdmaDeviceProperties {
 		 */
 		private boolean managedFlowSteering = true;
 
+		private final Traffic traffic = new Traffic();
+
 		public String getDeviceName() {
 			return this.deviceName;
 		}
@@ -179,6 +186,115 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		public void setManagedFlowSteering(boolean managedFlowSteering) {
 			this.managedFlowSteering = managedFlowSteering;
+		}
+
+		public Traffic getTraffic() {
+			return this.traffic;
+		}
+
+	}
+
+	/**
+	 * Synthetic traffic on the simulated device: packets that match each counter set's
+	 * flow, so that counters move without code of your own.
+	 */
+	public static class Traffic {
+
+		/**
+		 * Whether to deliver synthetic traffic to the simulated device.
+		 */
+		private boolean enabled = false;
+
+		/**
+		 * How often the packets the rates owe are delivered.
+		 */
+		private Duration interval = Duration.ofMillis(100);
+
+		/**
+		 * Packets per second delivered to each counter set's flow, unless the set says
+		 * otherwise.
+		 */
+		private double packetsPerSecond = 100;
+
+		/**
+		 * Frame length in bytes of each packet, 60 to 9000, unless the set says
+		 * otherwise.
+		 */
+		private int packetSize = 1024;
+
+		/**
+		 * Rate and packet size by counter set name, overriding packets-per-second and
+		 * packet-size for that set; a rate of 0 leaves the set without traffic.
+		 */
+		private final Map<String, SetTraffic> sets = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
+		}
+
+		public double getPacketsPerSecond() {
+			return this.packetsPerSecond;
+		}
+
+		public void setPacketsPerSecond(double packetsPerSecond) {
+			this.packetsPerSecond = packetsPerSecond;
+		}
+
+		public int getPacketSize() {
+			return this.packetSize;
+		}
+
+		public void setPacketSize(int packetSize) {
+			this.packetSize = packetSize;
+		}
+
+		public Map<String, SetTraffic> getSets() {
+			return this.sets;
+		}
+
+	}
+
+	/**
+	 * Synthetic traffic of one counter set.
+	 */
+	public static class SetTraffic {
+
+		/**
+		 * Packets per second delivered to the set's flow.
+		 */
+		private @Nullable Double packetsPerSecond;
+
+		/**
+		 * Frame length in bytes of each packet, 60 to 9000.
+		 */
+		private @Nullable Integer packetSize;
+
+		public @Nullable Double getPacketsPerSecond() {
+			return this.packetsPerSecond;
+		}
+
+		public void setPacketsPerSecond(@Nullable Double packetsPerSecond) {
+			this.packetsPerSecond = packetsPerSecond;
+		}
+
+		public @Nullable Integer getPacketSize() {
+			return this.packetSize;
+		}
+
+		public void setPacketSize(@Nullable Integer packetSize) {
+			this.packetSize = packetSize;
 		}
 
 	}

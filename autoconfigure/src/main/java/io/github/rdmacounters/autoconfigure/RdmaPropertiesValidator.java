@@ -1,5 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,9 +9,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.FlowProperties;
@@ -19,23 +31,33 @@ import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
-import io.github.rdmacounters.core.IpPrefix;
-import io.github.rdmacounters.core.MacAddress;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
- * {@link DeviceDefinition}. Every problem is collected, so that one startup failure lists
- * them all.
+ * {@link DeviceDefinition}. Values that do not convert (a MAC, a prefix, a duration) are
+ * reported by Spring Boot's binder; this class checks ranges and combinations, and the
+ * flow rules are {@link FlowSpec.Builder}'s own. Each problem names the property and the
+ * value as written in the configuration: one problem is an
+ * {@link InvalidConfigurationPropertyValueException} (Spring Boot's analysis adds its
+ * origin), several are one {@link InvalidRdmaConfigurationException} listing them all.
  *
  * @author rdma-counters
  */
 final class RdmaPropertiesValidator {
+
+	private static final Log logger = LogFactory.getLog(RdmaPropertiesValidator.class);
 
 	/**
 	 * The highest counter index accepted: a read allocates one value per index up to the
 	 * highest.
 	 */
 	static final int MAX_COUNTER_INDEX = 255;
+
+	/**
+	 * The highest port number: {@code ibv_device_attr.phys_port_cnt} and the port number
+	 * of {@code ibv_query_port} are {@code uint8_t}.
+	 */
+	static final int MAX_PORT = 255;
 
 	/**
 	 * The shortest {@code rdma.read-cache-ttl} accepted. One scrape asks each counter set
@@ -46,36 +68,71 @@ final class RdmaPropertiesValidator {
 	static final Duration MIN_READ_CACHE_TTL = Duration.ofMillis(100);
 
 	/**
+	 * The longest {@code rdma.read-cache-ttl} accepted: longer than any sensible scrape
+	 * interval, a cache only serves stale values.
+	 */
+	static final Duration MAX_READ_CACHE_TTL = Duration.ofMinutes(10);
+
+	/**
+	 * The highest synthetic traffic rate per set: each packet is one call into the
+	 * simulator.
+	 */
+	static final double MAX_PACKETS_PER_SECOND = 1_000_000;
+
+	/**
 	 * The names of the beans the starter registers itself: a counter set cannot take one
 	 * of them as the name of its {@code Counters} bean.
 	 */
 	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
 			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
-			"rdmaFlowMetrics", "rdmaPortCountersMetrics");
+			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic");
+
+	/**
+	 * A counter set name: a bean name, a meter tag and a path segment of
+	 * {@code /actuator/rdma/{set}} at once.
+	 */
+	static final Pattern SET_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+
+	private static final Pattern COUNTER_GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
 
 	private static final Map<CounterType, Integer> DEFAULT_COUNTERS = defaultCounters();
 
+	private final RawValues raw;
+
 	private final List<Problem> problems = new ArrayList<>();
 
-	private RdmaPropertiesValidator() {
+	private RdmaPropertiesValidator(RawValues raw) {
+		this.raw = raw;
 	}
 
 	/**
-	 * Validate the properties.
+	 * Validate the properties, reporting values as bound.
 	 * @param properties the properties
 	 * @return the plan of the configured device
-	 * @throws InvalidRdmaConfigurationException listing every problem found
 	 */
 	static DeviceDefinition validate(RdmaProperties properties) {
-		RdmaPropertiesValidator validator = new RdmaPropertiesValidator();
+		return validate(properties, (name) -> null);
+	}
+
+	/**
+	 * Validate the properties, reporting values as written in the configuration.
+	 * @param properties the properties
+	 * @param raw the values as written, by property name
+	 * @return the plan of the configured device
+	 * @throws InvalidConfigurationPropertyValueException for one problem
+	 * @throws InvalidRdmaConfigurationException listing every problem, for several
+	 */
+	static DeviceDefinition validate(RdmaProperties properties, RawValues raw) {
+		RdmaPropertiesValidator validator = new RdmaPropertiesValidator(raw);
 		validator.checkCommon(properties);
 		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
 			int ports = properties.getSimulated().getPorts();
-			if (ports >= 1 && properties.getPort() > ports) {
+			if (ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
 				validator.problem(RdmaProperties.PREFIX + ".port", properties.getPort(),
 						"must be 1 to " + ports + ", the ports of the simulated device (rdma.simulated.ports)");
 			}
+			validator.checkTraffic(properties);
 		}
 		validator.throwIfProblems();
 		return plan;
@@ -90,8 +147,13 @@ final class RdmaPropertiesValidator {
 							+ "ms, e.g. 1s: one scrape asks each counter set and the port counters several times, and "
 							+ "the cache is what keeps that to one device read per set and one sysfs read per scrape");
 		}
-		if (properties.getBackend() == null) {
-			problem(prefix + ".backend", null, "must be native or simulated");
+		else if (ttl.compareTo(MAX_READ_CACHE_TTL) > 0) {
+			problem(prefix + ".read-cache-ttl", ttl, "must be at most " + MAX_READ_CACHE_TTL.toMinutes()
+					+ "m, e.g. 1s: a read is reused that long, so a longer cache only repeats stale values");
+		}
+		if (properties.getBackend() == null || isBlankRaw(prefix + ".backend")) {
+			problem(prefix + ".backend", properties.getBackend(),
+					"must be native (libibverbs) or simulated (a device in the JVM)");
 		}
 		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE) {
 			if (isBlank(properties.getNative().getLibrary())) {
@@ -105,24 +167,66 @@ final class RdmaPropertiesValidator {
 				problem(prefix + ".simulated.device-name", simulated.getDeviceName(),
 						"must name the simulated device without '/', e.g. sim_mlx5_0");
 			}
-			if (simulated.getPorts() < 1) {
-				problem(prefix + ".simulated.ports", simulated.getPorts(), "must be 1 or more");
+			if (simulated.getPorts() < 1 || simulated.getPorts() > MAX_PORT) {
+				problem(prefix + ".simulated.ports", simulated.getPorts(),
+						"must be 1 to " + MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
-			if (simulated.getLinkLayer() == null) {
-				problem(prefix + ".simulated.link-layer", null, "must be ethernet or infiniband");
+			if (simulated.getLinkLayer() == null || isBlankRaw(prefix + ".simulated.link-layer")) {
+				problem(prefix + ".simulated.link-layer", simulated.getLinkLayer(), "must be ethernet or infiniband");
 			}
 		}
 	}
 
+	private void checkTraffic(RdmaProperties properties) {
+		String prefix = RdmaProperties.PREFIX + ".simulated.traffic";
+		RdmaProperties.Traffic traffic = properties.getSimulated().getTraffic();
+		Duration interval = traffic.getInterval();
+		if (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
+				|| interval.compareTo(Duration.ofMinutes(1)) > 0) {
+			problem(prefix + ".interval", interval, "must be 1ms to 1m, e.g. 100ms");
+		}
+		checkRate(prefix + ".packets-per-second", traffic.getPacketsPerSecond());
+		checkPacketSize(prefix + ".packet-size", traffic.getPacketSize());
+		traffic.getSets().forEach((name, set) -> {
+			String setPrefix = prefix + ".sets." + name;
+			if (!properties.getCounterSets().containsKey(name)) {
+				problem(setPrefix, name, "must name a counter set configured under rdma.counter-sets; configured: "
+						+ properties.getCounterSets().keySet());
+				return;
+			}
+			if (set == null) {
+				return;
+			}
+			if (set.getPacketsPerSecond() != null) {
+				checkRate(setPrefix + ".packets-per-second", set.getPacketsPerSecond());
+			}
+			if (set.getPacketSize() != null) {
+				checkPacketSize(setPrefix + ".packet-size", set.getPacketSize());
+			}
+		});
+	}
+
+	private void checkRate(String property, double rate) {
+		if (Double.isNaN(rate) || rate < 0 || rate > MAX_PACKETS_PER_SECOND) {
+			problem(property, rate,
+					"must be 0 to 1000000 packets per second (each packet is a call into the simulator)");
+		}
+	}
+
+	private void checkPacketSize(String property, int size) {
+		if (size < 60 || size > 9000) {
+			problem(property, size, "must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
+		}
+	}
+
 	private DeviceDefinition checkDevice(RdmaDeviceProperties properties, String prefix) {
-		if (properties.getPort() < 1) {
-			problem(prefix + ".port", properties.getPort(), "must be 1 or more (ports are numbered from 1)");
+		if (properties.getPort() < 1 || properties.getPort() > MAX_PORT) {
+			problem(prefix + ".port", properties.getPort(),
+					"must be 1 to " + MAX_PORT + " (ports are numbered from 1; the port number is 8 bits)");
 		}
-		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
-		if (portCounters.isEnabled() && isBlank(portCounters.getSysfsRoot())) {
-			problem(prefix + ".port-counters.sysfs-root", portCounters.getSysfsRoot(),
-					"must be a directory such as /sys/class/infiniband");
-		}
+		boolean hostSysfs = !(properties instanceof RdmaProperties rdma)
+				|| rdma.getBackend() != RdmaProperties.Backend.SIMULATED;
+		checkPortCounters(properties.getPortCounters(), prefix + ".port-counters", hostSysfs);
 		List<CounterSetDefinition> sets = new ArrayList<>();
 		properties.getCounterSets().forEach((name, set) -> {
 			CounterSetDefinition definition = checkCounterSet(name, set, prefix + ".counter-sets." + name);
@@ -134,11 +238,59 @@ final class RdmaPropertiesValidator {
 		return new DeviceDefinition(device, properties.getPort(), sets, prefix);
 	}
 
+	private void checkPortCounters(RdmaDeviceProperties.PortCounters portCounters, String prefix, boolean hostSysfs) {
+		if (!portCounters.isEnabled()) {
+			return;
+		}
+		String root = portCounters.getSysfsRoot();
+		if (isBlank(root)) {
+			problem(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
+		}
+		else if (hostSysfs && this.raw.get(prefix + ".sysfs-root") != null && !Files.isDirectory(Path.of(root))) {
+			problem(prefix + ".sysfs-root", root, notADirectory(root) + "; it must be the directory holding one "
+					+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix + ".enabled=false");
+		}
+		checkGlobs(portCounters.getInclude(), prefix + ".include");
+		checkGlobs(portCounters.getExclude(), prefix + ".exclude");
+	}
+
+	/**
+	 * Log what is accepted but probably not what the user wants: the default sysfs root
+	 * missing on a host without RDMA, so that the native backend reads no port counters.
+	 * @param properties the properties
+	 */
+	static void warn(RdmaProperties properties) {
+		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
+		String root = portCounters.getSysfsRoot();
+		if (properties.getBackend() == RdmaProperties.Backend.NATIVE && portCounters.isEnabled() && !isBlank(root)
+				&& !Files.isDirectory(Path.of(root))) {
+			logger.warn("rdma.port-counters.sysfs-root " + root + " " + notADirectory(root)
+					+ ": the host has no RDMA devices in sysfs, so no port counters are read; "
+					+ "set rdma.port-counters.enabled=false to say so");
+		}
+	}
+
+	private static String notADirectory(String root) {
+		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
+	}
+
+	private void checkGlobs(List<String> globs, String property) {
+		for (int i = 0; i < globs.size(); i++) {
+			String glob = globs.get(i);
+			if (glob != null && !glob.isBlank() && !COUNTER_GLOB.matcher(glob.trim()).matches()) {
+				problem(property + "[" + i + "]", glob,
+						"must be a port counter file name or a glob of letters, digits, '_', '*' (any run) and '?' "
+								+ "(one character), e.g. port_* or out_of_buffer; it can match no sysfs counter");
+			}
+		}
+	}
+
 	private @Nullable CounterSetDefinition checkCounterSet(String name, @Nullable CounterSetProperties set,
 			String prefix) {
 		int before = this.problems.size();
-		if (isBlank(name)) {
-			problem(prefix, name, "a counter set needs a name");
+		if (!SET_NAME.matcher(name).matches()) {
+			problem(prefix, name, "a counter set name must start with a letter and have only letters, digits, "
+					+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
 		}
 		else if (STARTER_BEAN_NAMES.contains(name)) {
 			problem(prefix, name, "'" + name + "' is the name of one of the starter's own beans, and each set "
@@ -149,8 +301,8 @@ final class RdmaPropertiesValidator {
 			return null;
 		}
 		Map<CounterType, Integer> indexes = checkCounters(set.getCounters(), prefix + ".counters");
-		if (set.getReadMode() == null) {
-			problem(prefix + ".read-mode", null, "must be fresh or prefer-cached");
+		if (set.getReadMode() == null || isBlankRaw(prefix + ".read-mode")) {
+			problem(prefix + ".read-mode", set.getReadMode(), "must be fresh or prefer-cached");
 		}
 		FlowSpec spec = checkFlow(set.getFlow(), prefix + ".flow");
 		if (this.problems.size() > before || spec == null) {
@@ -179,93 +331,93 @@ final class RdmaPropertiesValidator {
 		return new LinkedHashMap<>(counters);
 	}
 
+	/**
+	 * Map the flow properties onto {@link FlowSpec.Builder}, whose exceptions name the
+	 * field at fault; this method only turns the field into the property.
+	 */
 	private @Nullable FlowSpec checkFlow(FlowProperties flow, String prefix) {
+		if (flow.getProtocol() == null && isBlankRaw(prefix + ".protocol")) {
+			problem(prefix + ".protocol", null, "must be tcp or udp");
+			return null;
+		}
 		int before = this.problems.size();
 		FlowSpec.Builder builder = FlowSpec.builder();
-		Integer etherType = flow.getEtherType();
-		if (etherType != null && (etherType < 0 || etherType > 0xFFFF)) {
-			problem(prefix + ".ether-type", etherType, "must be 0x0000 to 0xffff, e.g. 0x8915 for RoCEv1");
-		}
-		else {
-			builder.etherType(etherType);
-		}
-		builder.sourceMac(parse(flow.getSourceMac(), prefix + ".source-mac", MacAddress::parse));
-		builder.destinationMac(parse(flow.getDestinationMac(), prefix + ".destination-mac", MacAddress::parse));
-		if (inRange(flow.getVlanId(), 0, 4095, prefix + ".vlan-id")) {
-			builder.vlanId(flow.getVlanId());
-		}
-		IpPrefix source = parse(flow.getSourceIp(), prefix + ".source-ip", IpPrefix::parse);
-		IpPrefix destination = parse(flow.getDestinationIp(), prefix + ".destination-ip", IpPrefix::parse);
-		if (source != null && destination != null && source.isIpv4() != destination.isIpv4()) {
-			problem(prefix + ".destination-ip", flow.getDestinationIp(), "must be of the same IP family as " + prefix
-					+ ".source-ip (" + flow.getSourceIp() + "): both IPv4 or both IPv6");
-		}
-		builder.sourceIp(source).destinationIp(destination).protocol(flow.getProtocol());
-		if (inRange(flow.getSourcePort(), 0, 0xFFFF, prefix + ".source-port")) {
-			builder.sourcePort(flow.getSourcePort());
-		}
-		if (inRange(flow.getDestinationPort(), 0, 0xFFFF, prefix + ".destination-port")) {
-			builder.destinationPort(flow.getDestinationPort());
-		}
-		if ((flow.getSourcePort() != null || flow.getDestinationPort() != null) && flow.getProtocol() == null) {
-			problem(prefix + ".protocol", null, "must be tcp or udp when source-port or destination-port is set");
-		}
-		if (inRange(flow.getPriority(), 0, 0xFFFF, prefix + ".priority")) {
-			builder.priority(flow.getPriority());
-		}
-		builder.dontTrap(flow.isDontTrap());
+		field(prefix, (b) -> b.etherType(flow.getEtherType()), builder);
+		field(prefix, (b) -> b.sourceMac(flow.getSourceMac()), builder);
+		field(prefix, (b) -> b.destinationMac(flow.getDestinationMac()), builder);
+		field(prefix, (b) -> b.vlanId(flow.getVlanId()), builder);
+		field(prefix, (b) -> b.sourceIp(flow.getSourceIp()), builder);
+		field(prefix, (b) -> b.destinationIp(flow.getDestinationIp()), builder);
+		field(prefix, (b) -> b.protocol(flow.getProtocol()), builder);
+		field(prefix, (b) -> b.sourcePort(flow.getSourcePort()), builder);
+		field(prefix, (b) -> b.destinationPort(flow.getDestinationPort()), builder);
+		field(prefix, (b) -> b.priority(flow.getPriority()), builder);
+		field(prefix, (b) -> b.dontTrap(flow.isDontTrap()), builder);
 		if (this.problems.size() > before) {
 			return null;
 		}
 		try {
 			return builder.build();
 		}
-		catch (IllegalArgumentException ex) {
-			problem(prefix, describe(flow), ex.getMessage());
+		catch (FlowSpec.InvalidFieldException ex) {
+			flowProblem(prefix, ex, flow);
 			return null;
 		}
 	}
 
-	private static String describe(FlowProperties flow) {
-		List<String> parts = new ArrayList<>();
-		if (flow.getEtherType() != null) {
-			parts.add(String.format("ether-type=0x%04x", flow.getEtherType()));
-		}
-		if (flow.getSourceIp() != null) {
-			parts.add("source-ip=" + flow.getSourceIp());
-		}
-		if (flow.getDestinationIp() != null) {
-			parts.add("destination-ip=" + flow.getDestinationIp());
-		}
-		return String.join(", ", parts);
-	}
-
-	private boolean inRange(@Nullable Integer value, int min, int max, String property) {
-		if (value != null && (value < min || value > max)) {
-			problem(property, value, "must be " + min + " to " + max);
-			return false;
-		}
-		return true;
-	}
-
-	private <T> @Nullable T parse(@Nullable String text, String property, Function<String, T> parser) {
-		if (text == null) {
-			return null;
-		}
+	private void field(String prefix, Consumer<FlowSpec.Builder> setter, FlowSpec.Builder builder) {
 		try {
-			return parser.apply(text);
+			setter.accept(builder);
 		}
-		catch (IllegalArgumentException ex) {
-			problem(property, text, ex.getMessage());
-			return null;
+		catch (FlowSpec.InvalidFieldException ex) {
+			problem(prefix + "." + kebab(ex.field()), ex.value(), ex.reason());
 		}
+	}
+
+	private void flowProblem(String prefix, FlowSpec.InvalidFieldException ex, FlowProperties flow) {
+		if ("protocol".equals(ex.field())) {
+			// a port without a protocol: report the port the user wrote
+			String port = (flow.getDestinationPort() != null) ? "destination-port" : "source-port";
+			Integer value = (flow.getDestinationPort() != null) ? flow.getDestinationPort() : flow.getSourcePort();
+			problem(prefix + "." + port, value,
+					"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
+			return;
+		}
+		String reason = ex.reason()
+			.replace("sourceIp (", prefix + ".source-ip (")
+			.replace("destinationIp (", prefix + ".destination-ip (");
+		problem(prefix + "." + kebab(ex.field()), ex.value(), reason);
+	}
+
+	static String kebab(String camel) {
+		StringBuilder kebab = new StringBuilder();
+		for (char c : camel.toCharArray()) {
+			if (Character.isUpperCase(c)) {
+				kebab.append('-').append(Character.toLowerCase(c));
+			}
+			else {
+				kebab.append(c);
+			}
+		}
+		return kebab.toString();
 	}
 
 	private void problem(String property, @Nullable Object value, String requirement) {
-		this.problems.add(new Problem(property, value, requirement));
+		Object written = this.raw.get(property);
+		this.problems.add(new Problem(property, (written != null) ? written : value, requirement));
+	}
+
+	private boolean isBlankRaw(String property) {
+		Object written = this.raw.get(property);
+		return written instanceof CharSequence text && text.toString().isBlank();
 	}
 
 	private void throwIfProblems() {
+		if (this.problems.size() == 1) {
+			Problem problem = this.problems.get(0);
+			throw new InvalidConfigurationPropertyValueException(problem.property(), problem.value(),
+					problem.requirement());
+		}
 		if (!this.problems.isEmpty()) {
 			throw new InvalidRdmaConfigurationException(this.problems);
 		}
@@ -280,6 +432,44 @@ final class RdmaPropertiesValidator {
 		counters.put(CounterType.PACKETS, 0);
 		counters.put(CounterType.BYTES, 1);
 		return counters;
+	}
+
+	/**
+	 * The values of properties as written in the configuration, before conversion:
+	 * {@code 10ms} rather than {@code PT0.01S}, {@code 0x10000} rather than 65536.
+	 */
+	@FunctionalInterface
+	interface RawValues {
+
+		/**
+		 * Return the value of a property as written.
+		 * @param name the property name, e.g. {@code rdma.read-cache-ttl}
+		 * @return the value, or {@code null} if the property is not set
+		 */
+		@Nullable Object get(String name);
+
+		/**
+		 * Return the values of the environment's property sources.
+		 * @param environment the environment
+		 * @return the raw values
+		 */
+		static RawValues of(Environment environment) {
+			Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
+			return (name) -> {
+				ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
+				if (property == null) {
+					return null;
+				}
+				for (ConfigurationPropertySource source : sources) {
+					ConfigurationProperty value = source.getConfigurationProperty(property);
+					if (value != null) {
+						return value.getValue();
+					}
+				}
+				return null;
+			};
+		}
+
 	}
 
 }

@@ -55,6 +55,17 @@ final class FailureAnalysisAssert {
 		return this;
 	}
 
+	/**
+	 * Check the analyzer by its simple name, for Spring Boot's own analyzers, which are
+	 * package-private.
+	 * @param simpleName e.g. {@code BindFailureAnalyzer}
+	 * @return this
+	 */
+	FailureAnalysisAssert analyzedBy(String simpleName) {
+		assertThat(this.analyzer.getClass().getSimpleName()).as("analyzer of %s", this.failure).isEqualTo(simpleName);
+		return this;
+	}
+
 	FailureAnalysisAssert descriptionContains(String... parts) {
 		assertThat(this.analysis.getDescription()).contains(parts);
 		return this;

@@ -8,9 +8,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.PropertySource;
@@ -144,33 +146,36 @@ class RdmaPropertiesValidatorTests {
 	@Test
 	void portZeroIsRejectedNamingPropertyValueAndRange() {
 		this.values.put("rdma.port", "0");
-		assertThat(problems()).extracting(Problem::property, Problem::value).containsExactly(tuple("rdma.port", 0));
-		assertThat(problems().get(0).requirement()).contains("1 or more");
+		assertThat(problems()).extracting(Problem::property, Problem::value).containsExactly(tuple("rdma.port", "0"));
+		assertThat(problems().get(0).requirement()).contains("1 to 255");
 	}
 
 	@Test
-	void portsWithoutProtocolAreRejected() {
+	void portsWithoutProtocolAreRejectedNamingThePortAsWritten() {
 		this.values.put("rdma.counter-sets.roce.flow.destination-port", "4791");
 		assertThat(problems()).singleElement().satisfies((problem) -> {
-			assertThat(problem.property()).isEqualTo("rdma.counter-sets.roce.flow.protocol");
-			assertThat(problem.value()).isNull();
-			assertThat(problem.requirement()).contains("tcp or udp");
+			assertThat(problem.property()).isEqualTo("rdma.counter-sets.roce.flow.destination-port");
+			assertThat(problem.value()).isEqualTo("4791");
+			assertThat(problem.requirement()).contains("needs rdma.counter-sets.roce.flow.protocol (tcp or udp)");
 		});
 	}
 
 	@Test
-	void badPrefixesAndMacsAreRejectedWithTheParsersReason() {
-		this.values.put("rdma.counter-sets.a.flow.source-ip", "10.0.0.0/33");
-		this.values.put("rdma.counter-sets.a.flow.destination-ip", "rdma.example");
-		this.values.put("rdma.counter-sets.a.flow.source-mac", "02:00:5e:10:00");
-		assertThat(problems()).extracting(Problem::property, Problem::value)
-			.containsExactly(tuple("rdma.counter-sets.a.flow.source-mac", "02:00:5e:10:00"),
-					tuple("rdma.counter-sets.a.flow.source-ip", "10.0.0.0/33"),
-					tuple("rdma.counter-sets.a.flow.destination-ip", "rdma.example"));
-		assertThat(problems()).extracting(Problem::requirement)
-			.anySatisfy((reason) -> assertThat(reason).contains("0 to 32"))
-			.anySatisfy((reason) -> assertThat(reason).contains("no host names"))
-			.anySatisfy((reason) -> assertThat(reason).contains("six hex octets"));
+	void badPrefixesAndMacsFailTheBindNamingThePropertyWithTheParsersReason() {
+		Map<String, String> cases = Map.of("rdma.counter-sets.a.flow.source-ip", "10.0.0.0/33",
+				"rdma.counter-sets.a.flow.destination-ip", "rdma.example", "rdma.counter-sets.a.flow.source-mac",
+				"02:00:5e:10:00");
+		Map<String, String> reasons = Map.of("10.0.0.0/33", "0 to 32", "rdma.example", "no host names",
+				"02:00:5e:10:00", "six hex octets");
+		cases.forEach((property, value) -> {
+			this.values.clear();
+			this.values.put(property, value);
+			BindException ex = catchThrowableOfType(BindException.class, this::bind);
+			assertThat(ex).as(property).isNotNull();
+			assertThat(ex.getProperty().getName().toString()).isEqualTo(property);
+			assertThat(ex.getProperty().getValue()).isEqualTo(value);
+			assertThat(ex).rootCause().hasMessageContaining(reasons.get(value));
+		});
 	}
 
 	@Test
@@ -186,8 +191,9 @@ class RdmaPropertiesValidatorTests {
 		this.values.put("rdma.counter-sets.a.flow.ether-type", "0x86dd");
 		this.values.put("rdma.counter-sets.a.flow.source-ip", "10.0.0.0/8");
 		assertThat(problems()).singleElement().satisfies((problem) -> {
-			assertThat(problem.property()).isEqualTo("rdma.counter-sets.a.flow");
-			assertThat(problem.requirement()).contains("contradicts").contains("0x0800");
+			assertThat(problem.property()).isEqualTo("rdma.counter-sets.a.flow.ether-type");
+			assertThat(problem.value()).isEqualTo("0x86dd");
+			assertThat(problem.requirement()).contains("must match the IPv4 prefix 10.0.0.0/8").contains("0x0800");
 		});
 	}
 
@@ -197,8 +203,8 @@ class RdmaPropertiesValidatorTests {
 		this.values.put("rdma.counter-sets.dup.counters.bytes", "0");
 		this.values.put("rdma.counter-sets.neg.counters.packets", "-1");
 		assertThat(problems()).extracting(Problem::property, Problem::value)
-			.containsExactly(tuple("rdma.counter-sets.dup.counters.bytes", 0),
-					tuple("rdma.counter-sets.neg.counters.packets", -1));
+			.containsExactly(tuple("rdma.counter-sets.dup.counters.bytes", "0"),
+					tuple("rdma.counter-sets.neg.counters.packets", "-1"));
 		assertThat(problems().get(0).requirement()).contains("already used by packets");
 		assertThat(problems().get(1).requirement()).contains("0 to " + RdmaPropertiesValidator.MAX_COUNTER_INDEX);
 	}
@@ -225,16 +231,51 @@ class RdmaPropertiesValidatorTests {
 	void readCacheTtlBelowOneHundredMillisecondsIsRejectedNamingTheMinimumAndWhy() {
 		for (String ttl : List.of("0", "0ms", "99ms")) {
 			this.values.put("rdma.read-cache-ttl", ttl);
-			InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
-					() -> RdmaPropertiesValidator.validate(bind()));
+			InvalidConfigurationPropertyValueException ex = catchThrowableOfType(
+					InvalidConfigurationPropertyValueException.class, this::validate);
 			assertThat(ex).as("rdma.read-cache-ttl=%s", ttl).isNotNull();
-			assertThat(ex.problems()).singleElement().satisfies((problem) -> {
-				assertThat(problem.property()).isEqualTo("rdma.read-cache-ttl");
-				assertThat(problem.requirement()).contains("at least 100ms", "one device read per set");
-			});
-			assertThat(ex).hasMessageContaining(
-					"rdma.read-cache-ttl=" + Duration.parse(ttl.equals("99ms") ? "PT0.099S" : "PT0S"));
+			assertThat(ex.getName()).isEqualTo("rdma.read-cache-ttl");
+			assertThat(ex.getValue()).as("the value as written").isEqualTo(ttl);
+			assertThat(ex.getReason()).contains("at least 100ms", "one device read per set");
 		}
+	}
+
+	@Test
+	void readCacheTtlBeyondTenMinutesIsRejectedAsWrittenWithTheReason() {
+		this.values.put("rdma.read-cache-ttl", "100000d");
+		assertThat(problems()).singleElement().satisfies((problem) -> {
+			assertThat(problem.property()).isEqualTo("rdma.read-cache-ttl");
+			assertThat(problem.value()).isEqualTo("100000d");
+			assertThat(problem.requirement()).contains("at most 10m", "stale values");
+		});
+	}
+
+	@Test
+	void emptyBackendIsRejectedInsteadOfMeaningNative() {
+		this.values.put("rdma.backend", "");
+		assertThat(problems()).singleElement().satisfies((problem) -> {
+			assertThat(problem.property()).isEqualTo("rdma.backend");
+			assertThat(problem.value()).isEqualTo("");
+			assertThat(problem.requirement()).contains("native", "simulated");
+		});
+	}
+
+	@Test
+	void simulatedPortsBeyondTheEightBitPortNumberAreRejected() {
+		this.values.put("rdma.backend", "simulated");
+		this.values.put("rdma.simulated.ports", "100000");
+		assertThat(problems()).extracting(Problem::property, Problem::value)
+			.containsExactly(tuple("rdma.simulated.ports", "100000"));
+	}
+
+	@Test
+	void portCounterGlobThatCanMatchNoCounterIsRejectedNamingTheEntry() {
+		this.values.put("rdma.port-counters.include", "port_*,[");
+		assertThat(problems()).singleElement().satisfies((problem) -> {
+			assertThat(problem.property()).isEqualTo("rdma.port-counters.include[1]");
+			assertThat(problem.value()).isEqualTo("[");
+			assertThat(problem.requirement()).contains("'*' (any run) and '?'");
+		});
 	}
 
 	@Test
@@ -252,6 +293,7 @@ class RdmaPropertiesValidatorTests {
 			this.values.put("rdma.counter-sets." + name + ".flow.protocol", "udp");
 			assertThat(problems()).singleElement().satisfies((problem) -> {
 				assertThat(problem.property()).isEqualTo("rdma.counter-sets." + name);
+				assertThat(problem.value()).isEqualTo(name);
 				assertThat(problem.requirement()).contains("starter's own beans", "choose another set name");
 			});
 		}
@@ -285,24 +327,30 @@ class RdmaPropertiesValidatorTests {
 		this.values.put("rdma.read-cache-ttl", "-5s");
 		this.values.put("rdma.counter-sets.a.flow.source-port", "1");
 		InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
-				() -> RdmaPropertiesValidator.validate(bind()));
+				this::validate);
 		assertThat(ex.problems()).hasSize(3);
 		assertThat(ex).hasMessageContaining("rdma.port=0")
-			.hasMessageContaining("rdma.read-cache-ttl=PT-5S")
-			.hasMessageContaining("rdma.counter-sets.a.flow.protocol=(not set)");
+			.hasMessageContaining("rdma.read-cache-ttl=-5s")
+			.hasMessageContaining("rdma.counter-sets.a.flow.source-port=1");
 	}
 
 	private CounterSetDefinition validateOnlySet() {
-		DeviceDefinition plan = RdmaPropertiesValidator.validate(bind());
+		DeviceDefinition plan = validate();
 		assertThat(plan.counterSets()).hasSize(1);
 		return plan.counterSets().get(0);
 	}
 
 	private List<Problem> problems() {
-		InvalidRdmaConfigurationException ex = catchThrowableOfType(InvalidRdmaConfigurationException.class,
-				() -> RdmaPropertiesValidator.validate(bind()));
-		assertThat(ex).as("validation failure").isNotNull();
-		return ex.problems();
+		RuntimeException ex = catchThrowableOfType(RuntimeException.class, this::validate);
+		if (ex instanceof InvalidConfigurationPropertyValueException invalid) {
+			return List.of(new Problem(invalid.getName(), invalid.getValue(), invalid.getReason()));
+		}
+		assertThat(ex).as("validation failure").isInstanceOf(InvalidRdmaConfigurationException.class);
+		return ((InvalidRdmaConfigurationException) ex).problems();
+	}
+
+	private DeviceDefinition validate() {
+		return RdmaPropertiesValidator.validate(bind(), this.values::get);
 	}
 
 	private RdmaProperties bind() {

@@ -440,26 +440,29 @@ public final class FlowSpec {
 		/**
 		 * Validate and build the spec.
 		 * @return the spec
-		 * @throws IllegalArgumentException if ports are set without a protocol, the two
+		 * @throws InvalidFieldException if ports are set without a protocol, the two
 		 * prefixes are of different families, or the Ethernet type contradicts the
 		 * prefixes
 		 */
 		public FlowSpec build() {
 			if ((this.sourcePort != null || this.destinationPort != null) && this.protocol == null) {
-				throw new IllegalArgumentException("A flow that matches ports must name the protocol (tcp or udp)");
+				String field = (this.destinationPort != null) ? "destinationPort" : "sourcePort";
+				Integer port = (this.destinationPort != null) ? this.destinationPort : this.sourcePort;
+				throw new InvalidFieldException("protocol", null,
+						"must be tcp or udp when a port is matched (" + field + " " + port + ")");
 			}
 			if (this.sourceIp != null && this.destinationIp != null
 					&& this.sourceIp.isIpv4() != this.destinationIp.isIpv4()) {
-				throw new IllegalArgumentException("Source " + this.sourceIp + " and destination " + this.destinationIp
-						+ " must both be IPv4 or both IPv6");
+				throw new InvalidFieldException("destinationIp", this.destinationIp,
+						"must be of the same IP family as sourceIp (" + this.sourceIp + "): both IPv4 or both IPv6");
 			}
 			IpPrefix prefix = (this.sourceIp != null) ? this.sourceIp : this.destinationIp;
 			if (prefix != null && this.etherType != null) {
 				int implied = prefix.isIpv4() ? Packet.ETHERTYPE_IPV4 : Packet.ETHERTYPE_IPV6;
 				if (this.etherType != implied) {
-					throw new IllegalArgumentException(String.format(
-							"Ether type 0x%04x contradicts the %s prefix %s; leave ether-type unset or use 0x%04x",
-							this.etherType, prefix.isIpv4() ? "IPv4" : "IPv6", prefix, implied));
+					throw new InvalidFieldException("etherType", String.format("0x%04x", this.etherType),
+							String.format("must match the %s prefix %s: leave it unset or use 0x%04x",
+									prefix.isIpv4() ? "IPv4" : "IPv6", prefix, implied));
 				}
 			}
 			return new FlowSpec(this);
@@ -467,8 +470,58 @@ public final class FlowSpec {
 
 		private static void checkRange(String name, int value, int min, int max) {
 			if (value < min || value > max) {
-				throw new IllegalArgumentException(name + " must be " + min + " to " + max + ", but was " + value);
+				throw new InvalidFieldException(name, value, "must be " + min + " to " + max);
 			}
+		}
+
+	}
+
+	/**
+	 * Thrown by {@link Builder} when a field, or a combination of fields, is not a valid
+	 * flow. {@link #field()} names the builder method (e.g. {@code destinationPort}), so
+	 * that a caller that maps properties onto the builder can name its own property.
+	 *
+	 * @since 0.1.0
+	 */
+	public static final class InvalidFieldException extends IllegalArgumentException {
+
+		private static final long serialVersionUID = 1L;
+
+		private final String field;
+
+		private final transient @Nullable Object value;
+
+		private final String reason;
+
+		InvalidFieldException(String field, @Nullable Object value, String reason) {
+			super(field + " " + reason + ((value != null) ? ", but was " + value : ""));
+			this.field = field;
+			this.value = value;
+			this.reason = reason;
+		}
+
+		/**
+		 * Return the builder field at fault, e.g. {@code destinationPort}.
+		 * @return the field name
+		 */
+		public String field() {
+			return this.field;
+		}
+
+		/**
+		 * Return the value the field was given.
+		 * @return the value, or {@code null} if the field was not set
+		 */
+		public @Nullable Object value() {
+			return this.value;
+		}
+
+		/**
+		 * Return what the field must be, without the field name.
+		 * @return the reason
+		 */
+		public String reason() {
+			return this.reason;
 		}
 
 	}

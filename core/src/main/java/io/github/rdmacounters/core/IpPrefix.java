@@ -58,6 +58,21 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 		return new IpPrefix(address, length);
 	}
 
+	/**
+	 * Parse {@code address} or {@code address/length}, as {@link #parse(String)} does.
+	 * Named so that Spring's conversion service and Spring Boot's property binding turn a
+	 * configured string into a prefix; a bad value is then reported by the binder with
+	 * the property and its origin.
+	 * @param text the prefix
+	 * @return the prefix
+	 * @throws IllegalArgumentException if the text is not a numeric address with an
+	 * optional prefix length
+	 * @since 0.1.0
+	 */
+	public static IpPrefix valueOf(String text) {
+		return parse(text);
+	}
+
 	private static boolean looksNumeric(String text) {
 		if (text.isEmpty()) {
 			return false;

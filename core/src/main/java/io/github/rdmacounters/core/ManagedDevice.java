@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
 
@@ -133,11 +134,32 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
-	 * Return the opened device.
-	 * @return the device, or {@code null} if it is unavailable
+	 * Return the opened device, to create counters and flows of your own. A device the
+	 * application was allowed to start without ({@code fail-on-unavailable=false}) has
+	 * none: check {@link #isAvailable()} or use {@link #openedDevice()} first.
+	 * @return the device, never {@code null}
+	 * @throws IllegalStateException if the device is unavailable; its message names the
+	 * device and why, and its cause is {@link #unavailabilityCause()}
 	 */
-	public @Nullable RdmaDevice device() {
-		return this.device;
+	public RdmaDevice device() {
+		RdmaDevice opened = this.device;
+		if (opened == null) {
+			RuntimeException cause = this.unavailabilityCause;
+			throw new IllegalStateException("RDMA device " + this.name + " (" + this.backend
+					+ " backend) is unavailable, so it has no opened device: "
+					+ ((cause != null) ? cause.getMessage() : "unknown cause"), cause);
+		}
+		return opened;
+	}
+
+	/**
+	 * Return the opened device, or empty if the application was allowed to start without
+	 * it ({@link #unavailabilityCause()} says why).
+	 * @return the device, if it was opened
+	 * @since 0.1.0
+	 */
+	public Optional<RdmaDevice> openedDevice() {
+		return Optional.ofNullable(this.device);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.github.rdmacounters.core;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -34,5 +36,18 @@ public interface RdmaBackend {
 	 * @throws RdmaOperationException if opening fails
 	 */
 	RdmaDevice open(String deviceName);
+
+	/**
+	 * Return the source of a device's port counters and port state: the host's sysfs for
+	 * the native backend, the simulator's own tree for the simulated one.
+	 * @param deviceName the device name, e.g. {@code mlx5_0}
+	 * @param sysfsRoot the directory holding one directory per device on the host, e.g.
+	 * {@code /sys/class/infiniband}; a backend that simulates its own tree ignores it
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 * @throws DeviceNotFoundException if the backend knows it has no such device
+	 * @since 0.1.0
+	 */
+	PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl);
 
 }

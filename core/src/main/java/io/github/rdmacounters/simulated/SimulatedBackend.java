@@ -1,5 +1,6 @@
 package io.github.rdmacounters.simulated;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
@@ -284,6 +286,20 @@ public final class SimulatedBackend implements RdmaBackend {
 	public SysfsPortCountersSource portCounters(String device, Duration readCacheTtl) {
 		hardware(device);
 		return new SysfsPortCountersSource(device, this.sysfsTree, readCacheTtl, this.clock);
+	}
+
+	/**
+	 * Return a port counters source over a device's simulated sysfs tree; the host's
+	 * sysfs root plays no part.
+	 * @param deviceName the device name
+	 * @param sysfsRoot ignored: the simulator has its own tree ({@link #sysfsTree()})
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 * @throws DeviceNotFoundException if there is no such device
+	 */
+	@Override
+	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
+		return portCounters(deviceName, readCacheTtl);
 	}
 
 	Faults faults() {

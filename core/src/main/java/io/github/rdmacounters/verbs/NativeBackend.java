@@ -3,6 +3,7 @@ package io.github.rdmacounters.verbs;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,10 +15,12 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 
@@ -195,6 +198,19 @@ public final class NativeBackend implements RdmaBackend {
 			}
 		}
 		return current;
+	}
+
+	/**
+	 * Return a port counters source over the host's sysfs
+	 * ({@link SysfsPortCountersSource}), which needs no verbs call.
+	 * @param deviceName the device name
+	 * @param sysfsRoot the directory holding one directory per device
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 */
+	@Override
+	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
+		return SysfsPortCountersSource.of(deviceName, sysfsRoot, readCacheTtl);
 	}
 
 	@Override

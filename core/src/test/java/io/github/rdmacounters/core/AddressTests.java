@@ -81,4 +81,14 @@ class AddressTests {
 		assertThat(LinkLayer.of(2)).isEqualTo(LinkLayer.ETHERNET);
 	}
 
+	@Test
+	void valueOfParsesAsParseDoesSoThatConvertersFindIt() {
+		assertThat(IpPrefix.valueOf("10.0.0.0/24")).isEqualTo(IpPrefix.parse("10.0.0.0/24"));
+		assertThat(MacAddress.valueOf("02:00:5e:10:00:01")).isEqualTo(MacAddress.parse("02:00:5e:10:00:01"));
+		assertThatIllegalArgumentException().isThrownBy(() -> IpPrefix.valueOf("10.0.0.0/33"))
+			.withMessage("Prefix length of 10.0.0.0 must be 0 to 32, but was 33");
+		assertThatIllegalArgumentException().isThrownBy(() -> MacAddress.valueOf("02:00"))
+			.withMessageContaining("'02:00' is not a MAC address");
+	}
+
 }

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class FlowSpecTests {
@@ -69,27 +70,32 @@ class FlowSpecTests {
 	}
 
 	@Test
-	void portsWithoutProtocolAreRejected() {
-		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().destinationPort(80).build())
-			.withMessageContaining("must name the protocol");
+	void portsWithoutProtocolAreRejectedNamingTheProtocolField() {
+		assertThatExceptionOfType(FlowSpec.InvalidFieldException.class)
+			.isThrownBy(() -> FlowSpec.builder().destinationPort(80).build())
+			.withMessage("protocol must be tcp or udp when a port is matched (destinationPort 80)")
+			.satisfies((ex) -> assertThat(ex.field()).isEqualTo("protocol"));
 	}
 
 	@Test
-	void mixedIpFamiliesAreRejected() {
-		assertThatIllegalArgumentException()
+	void mixedIpFamiliesAreRejectedNamingTheDestination() {
+		assertThatExceptionOfType(FlowSpec.InvalidFieldException.class)
 			.isThrownBy(() -> FlowSpec.builder()
 				.sourceIp(IpPrefix.parse("10.0.0.0/8"))
 				.destinationIp(IpPrefix.parse("fd00::/8"))
 				.build())
-			.withMessage("Source 10.0.0.0/8 and destination fd00::/8 must both be IPv4 or both IPv6");
+			.withMessage("destinationIp must be of the same IP family as sourceIp (10.0.0.0/8): both IPv4 or both IPv6"
+					+ ", but was fd00::/8")
+			.satisfies((ex) -> assertThat(ex.field()).isEqualTo("destinationIp"));
 	}
 
 	@Test
-	void etherTypeContradictingPrefixIsRejected() {
-		assertThatIllegalArgumentException()
+	void etherTypeContradictingPrefixIsRejectedNamingTheEtherType() {
+		assertThatExceptionOfType(FlowSpec.InvalidFieldException.class)
 			.isThrownBy(() -> FlowSpec.builder().etherType(0x86DD).sourceIp(IpPrefix.parse("10.0.0.1")).build())
-			.withMessageContaining("0x86dd")
-			.withMessageContaining("0x0800");
+			.withMessage(
+					"etherType must match the IPv4 prefix 10.0.0.1/32: leave it unset or use 0x0800, but was 0x86dd")
+			.satisfies((ex) -> assertThat(ex.field()).isEqualTo("etherType"));
 	}
 
 	@Test

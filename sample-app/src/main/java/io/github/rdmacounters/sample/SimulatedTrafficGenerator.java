@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -23,6 +24,7 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
  */
 @Component
 @ConditionalOnProperty(name = "rdma.backend", havingValue = "simulated")
+@ConditionalOnBooleanProperty(name = "rdma.enabled", matchIfMissing = true)
 public class SimulatedTrafficGenerator {
 
 	private final SimulatedBackend backend;

@@ -80,7 +80,7 @@ public class RdmaEndpoint {
 			sets.put(set.name(), describe(set));
 		}
 		PortCountersSnapshot snapshot = snapshot(managed.portCounters());
-		RdmaDevice device = managed.device();
+		RdmaDevice device = managed.openedDevice().orElse(null);
 		if (device == null || !managed.isAvailable()) {
 			RuntimeException cause = managed.unavailabilityCause();
 			String reason = (cause != null) ? cause.getMessage() : "Device " + managed.name() + " is closed";

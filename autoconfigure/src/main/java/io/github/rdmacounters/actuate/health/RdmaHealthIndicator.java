@@ -43,7 +43,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		builder.withDetail("backend", this.device.backend())
 			.withDetail("device", this.device.name())
 			.withDetail("port", this.device.port());
-		RdmaDevice opened = this.device.device();
+		RdmaDevice opened = this.device.openedDevice().orElse(null);
 		if (opened == null || !this.device.isAvailable()) {
 			RuntimeException cause = this.device.unavailabilityCause();
 			String reason = (cause != null) ? "Device unavailable: " + cause.getMessage()

@@ -1,0 +1,108 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SyntheticTraffic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the checks of the {@code rdma} configuration that are not failures (unknown
+ * keys outside counter sets, a missing default sysfs root), for {@code rdma.enabled} and
+ * for the synthetic traffic of the simulated backend.
+ *
+ * @author rdma-counters
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RdmaConfigurationCheckTests {
+
+	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
+		.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.roce.flow.protocol=udp",
+				"rdma.counter-sets.roce.flow.destination-port=4791");
+
+	@Test
+	void unknownKeysOutsideCounterSetsAreWarnedWithTheClosestProperty(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.devcie=mlx5_0", "rdma.read-cache-tll=2s").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("Unknown property rdma.devcie is ignored; did you mean rdma.device?",
+					"Unknown property rdma.read-cache-tll is ignored; did you mean rdma.read-cache-ttl?");
+		});
+	}
+
+	@Test
+	void knownKeysAreNotWarned(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=2s", "rdma.port-counters.include=port_*")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("Unknown property");
+			});
+	}
+
+	@Test
+	void missingDefaultSysfsRootOnTheNativeBackendIsWarnedNamingTheProperty(CapturedOutput output) {
+		assertThat(CountersBeanRegistrar.knownProperties()).contains("rdma.port-counters.sysfs-root");
+		RdmaProperties properties = new RdmaProperties();
+		properties.getPortCounters().setSysfsRoot("/nonexistent/sys/class/infiniband");
+		RdmaPropertiesValidator.warn(properties);
+		assertThat(output).contains("rdma.port-counters.sysfs-root /nonexistent/sys/class/infiniband does not exist",
+				"set rdma.port-counters.enabled=false");
+	}
+
+	@Test
+	void enabledFalseCreatesNoBeansAndEnabledMaybeFailsNamingTheProperty() {
+		this.simulatedRunner.withPropertyValues("rdma.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ManagedDevice.class));
+		this.simulatedRunner.withPropertyValues("rdma.enabled=maybe").run((context) -> {
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains("Invalid value 'maybe' for configuration property 'rdma.enabled'",
+						"must be true or false");
+		});
+	}
+
+	@Test
+	void syntheticTrafficIsOffByDefault() {
+		this.simulatedRunner.run((context) -> assertThat(context).doesNotHaveBean(SyntheticTraffic.class));
+	}
+
+	@Test
+	void syntheticTrafficMovesEachSetAtItsRateAndStopsWithTheContext() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.simulated.traffic.enabled=true", "rdma.simulated.traffic.interval=10ms",
+					"rdma.counter-sets.quiet.flow.protocol=tcp",
+					"rdma.simulated.traffic.sets.quiet.packets-per-second=0",
+					"rdma.simulated.traffic.sets.roce.packet-size=100", "rdma.read-cache-ttl=100ms")
+			.run((context) -> {
+				SyntheticTraffic traffic = context.getBean(SyntheticTraffic.class);
+				assertThat(traffic.streams()).extracting(SyntheticTraffic.Stream::name)
+					.containsExactly("roce", "quiet");
+				assertThat(traffic.streams().get(0).packetSize()).isEqualTo(100);
+				assertThat(traffic.streams().get(1).packetsPerSecond()).isZero();
+				CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
+				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+				while (roce.read().value(CounterType.PACKETS) == 0 && System.nanoTime() < deadline) {
+					Thread.sleep(50);
+				}
+				assertThat(roce.read().value(CounterType.PACKETS)).isPositive();
+				assertThat(context.getBean(RdmaRegistry.class).counterSet("quiet").read().value(CounterType.PACKETS))
+					.isZero();
+				context.close();
+				assertThat(traffic.isClosed()).isTrue();
+			});
+	}
+
+}

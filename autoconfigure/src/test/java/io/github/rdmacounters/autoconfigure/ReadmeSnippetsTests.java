@@ -1,0 +1,143 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
+
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests that the README's snippets are true: each YAML block of the sections this module
+ * documents starts a context (on the simulated backend when it says so, otherwise on the
+ * native backend over the fake libibverbs with an mlx5_0 device), and each Java block
+ * compiles against the starter as written, imports included.
+ *
+ * @author rdma-counters
+ */
+class ReadmeSnippetsTests {
+
+	private static final List<String> SECTIONS = List.of("Getting started", "Configuration reference",
+			"When it goes wrong", "Exposing and securing the endpoint", "Using the counters from code");
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	@BeforeEach
+	void fakeMlx5() {
+		this.fake.reset();
+		this.fake.device("mlx5_0").add();
+	}
+
+	@AfterEach
+	void resetFake() {
+		this.fake.reset();
+	}
+
+	static Stream<String> yamlBlocks() throws IOException {
+		List<String> blocks = blocks("yaml");
+		assertThat(blocks).as("YAML blocks of the README").hasSizeGreaterThanOrEqualTo(3);
+		return blocks.stream();
+	}
+
+	@ParameterizedTest
+	@MethodSource("yamlBlocks")
+	void yamlBlockStartsAContextWithAnOpenDevice(String yaml) throws IOException {
+		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("README",
+				new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
+			.withPropertyValues("rdma.native.library=" + this.fake.libraryPath())
+			.withInitializer((context) -> sources
+				.forEach((source) -> context.getEnvironment().getPropertySources().addFirst(source)))
+			.run((context) -> {
+				assertThat(context).as("context of\n%s", yaml).hasNotFailed();
+				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+			});
+	}
+
+	@Test
+	void javaBlocksCompileAsWritten(@TempDir Path sources) throws IOException {
+		List<String> blocks = blocks("java");
+		assertThat(blocks).as("Java blocks of the README").hasSizeGreaterThanOrEqualTo(2);
+		List<String> files = new ArrayList<>();
+		for (String block : blocks) {
+			Matcher pkg = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE).matcher(block);
+			Matcher type = Pattern.compile("^(?:public )?(?:final )?class (\\w+)", Pattern.MULTILINE).matcher(block);
+			assertThat(pkg.find() && type.find()).as("a complete compilation unit:\n%s", block).isTrue();
+			Path file = sources.resolve(pkg.group(1).replace('.', '/')).resolve(type.group(1) + ".java");
+			Files.createDirectories(file.getParent());
+			Files.writeString(file, block);
+			files.add(file.toString());
+		}
+		JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+		StringWriter output = new StringWriter();
+		List<String> arguments = new ArrayList<>(List.of("-proc:none", "-d", sources.resolve("classes").toString(),
+				"-classpath", System.getProperty("java.class.path")));
+		arguments.addAll(files);
+		Files.createDirectories(sources.resolve("classes"));
+		boolean compiled = compiler
+			.getTask(output, null, null, arguments.subList(0, 5), null,
+					compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8)
+						.getJavaFileObjects(files.toArray(String[]::new)))
+			.call();
+		assertThat(compiled).as("javac output:\n%s", output).isTrue();
+	}
+
+	static List<String> blocks(String language) throws IOException {
+		List<String> blocks = new ArrayList<>();
+		for (String section : SECTIONS) {
+			Matcher block = Pattern.compile("^```" + language + "\\n(.*?)^```", Pattern.MULTILINE | Pattern.DOTALL)
+				.matcher(section(section));
+			while (block.find()) {
+				blocks.add(block.group(1));
+			}
+		}
+		return blocks;
+	}
+
+	static String section(String title) throws IOException {
+		String readme = Files.readString(readme(), StandardCharsets.UTF_8);
+		int start = readme.indexOf("## " + title + "\n");
+		assertThat(start).as("README section '%s'", title).isNotNegative();
+		int end = readme.indexOf("\n## ", start + 1);
+		return readme.substring(start, (end < 0) ? readme.length() : end);
+	}
+
+	private static Path readme() {
+		Path module = Path.of("").toAbsolutePath();
+		for (Path dir = module; dir != null; dir = dir.getParent()) {
+			Path candidate = dir.resolve("README.md");
+			if (Files.exists(candidate) && Files.exists(dir.resolve("autoconfigure"))) {
+				return candidate;
+			}
+		}
+		throw new AssertionError("No README.md above " + module);
+	}
+
+}

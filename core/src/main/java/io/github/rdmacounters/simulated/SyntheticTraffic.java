@@ -1,0 +1,192 @@
+package io.github.rdmacounters.simulated;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.IpPrefix;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.MacAddress;
+import io.github.rdmacounters.core.Packet;
+
+/**
+ * Synthetic traffic for a simulated device: on a daemon thread, every tick delivers to
+ * each stream's port the packets its rate owes, each one built to match the stream's flow
+ * spec, through {@link SimulatedBackend#deliver(String, int, Packet)} like any other
+ * traffic. So the counters of an application on the simulated backend move without code
+ * of its own. Closing it stops the thread.
+ *
+ * @author rdma-counters
+ * @since 0.1.0
+ */
+public final class SyntheticTraffic implements AutoCloseable {
+
+	private static final MacAddress SOURCE_MAC = new MacAddress(0x02_00_5e_10_00_01L);
+
+	private static final MacAddress DESTINATION_MAC = new MacAddress(0x02_00_5e_10_00_02L);
+
+	private final SimulatedBackend backend;
+
+	private final String device;
+
+	private final List<Stream> streams;
+
+	private final double[] owed;
+
+	private final double tickSeconds;
+
+	private final ScheduledExecutorService executor;
+
+	private SyntheticTraffic(SimulatedBackend backend, String device, List<Stream> streams, Duration interval) {
+		this.backend = backend;
+		this.device = device;
+		this.streams = List.copyOf(streams);
+		this.owed = new double[this.streams.size()];
+		this.tickSeconds = interval.toNanos() / 1e9;
+		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "rdma-synthetic-traffic-" + device);
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/**
+	 * Start delivering traffic.
+	 * @param backend the simulated backend
+	 * @param device the device to deliver to
+	 * @param streams what to deliver
+	 * @param interval how often to deliver what the rates owe, at least 1ms
+	 * @return the running traffic, to close when done
+	 * @throws IllegalArgumentException if the interval is shorter than 1ms
+	 */
+	public static SyntheticTraffic start(SimulatedBackend backend, String device, List<Stream> streams,
+			Duration interval) {
+		if (interval.compareTo(Duration.ofMillis(1)) < 0) {
+			throw new IllegalArgumentException("interval must be at least 1ms, but was " + interval);
+		}
+		SyntheticTraffic traffic = new SyntheticTraffic(backend, device, streams, interval);
+		long nanos = interval.toNanos();
+		traffic.executor.scheduleAtFixedRate(traffic::tick, nanos, nanos, TimeUnit.NANOSECONDS);
+		return traffic;
+	}
+
+	/**
+	 * Return the streams this traffic delivers.
+	 * @return the streams
+	 */
+	public List<Stream> streams() {
+		return this.streams;
+	}
+
+	/**
+	 * Deliver what one tick owes each stream. Called by the traffic's thread.
+	 */
+	void tick() {
+		for (int i = 0; i < this.streams.size(); i++) {
+			Stream stream = this.streams.get(i);
+			this.owed[i] += stream.packetsPerSecond() * this.tickSeconds;
+			int count = (int) this.owed[i];
+			this.owed[i] -= count;
+			Packet packet = matching(stream.spec(), stream.packetSize());
+			for (int n = 0; n < count; n++) {
+				try {
+					this.backend.deliver(this.device, stream.port(), packet);
+				}
+				catch (RuntimeException ex) {
+					// a closed or unknown device: nothing to count, the next tick tries
+					// again
+					break;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Build a packet that the spec matches: its fields where it sets them, otherwise a
+	 * UDP packet between two private addresses of the spec's family.
+	 * @param spec the flow spec
+	 * @param length the frame length in bytes
+	 * @return the packet
+	 */
+	public static Packet matching(FlowSpec spec, int length) {
+		Integer etherType = spec.etherType();
+		MacAddress sourceMac = (spec.sourceMac() != null) ? spec.sourceMac() : SOURCE_MAC;
+		MacAddress destinationMac = (spec.destinationMac() != null) ? spec.destinationMac() : DESTINATION_MAC;
+		boolean ipv6 = spec.ipVersion() == 6 || (etherType != null && etherType == Packet.ETHERTYPE_IPV6);
+		if (etherType != null && etherType != Packet.ETHERTYPE_IPV4 && etherType != Packet.ETHERTYPE_IPV6) {
+			return new Packet(sourceMac, destinationMac, spec.vlanId(), etherType, null, null, 0, 0, 0, length);
+		}
+		InetAddress source = address(spec.sourceIp(), ipv6 ? "fd00::1" : "10.0.0.1");
+		InetAddress destination = address(spec.destinationIp(), ipv6 ? "fd00::2" : "10.0.0.2");
+		L4Protocol protocol = (spec.protocol() != null) ? spec.protocol() : L4Protocol.UDP;
+		int sourcePort = (spec.sourcePort() != null) ? spec.sourcePort() : 49152;
+		int destinationPort = (spec.destinationPort() != null) ? spec.destinationPort() : Packet.ROCE_V2_PORT;
+		return new Packet(sourceMac, destinationMac, spec.vlanId(),
+				ipv6 ? Packet.ETHERTYPE_IPV6 : Packet.ETHERTYPE_IPV4, source, destination, protocol.ipProtocol(),
+				sourcePort, destinationPort, length);
+	}
+
+	private static InetAddress address(@Nullable IpPrefix prefix, String fallback) {
+		if (prefix != null) {
+			return prefix.address();
+		}
+		try {
+			return InetAddress.getByName(fallback);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Stop delivering and wait for a tick in progress to finish. Idempotent.
+	 */
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+		try {
+			this.executor.awaitTermination(5, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Return whether the traffic has been closed.
+	 * @return {@code true} after {@link #close()}
+	 */
+	public boolean isClosed() {
+		return this.executor.isShutdown();
+	}
+
+	/**
+	 * One stream of packets that match a flow spec.
+	 *
+	 * @param name a name for the stream, e.g. the counter set it feeds
+	 * @param port the port to deliver to
+	 * @param spec what the packets must match
+	 * @param packetsPerSecond the rate, at least 0
+	 * @param packetSize the frame length of each packet in bytes, 60 to 9000
+	 */
+	public record Stream(String name, int port, FlowSpec spec, double packetsPerSecond, int packetSize) {
+
+		public Stream {
+			if (packetsPerSecond < 0 || Double.isNaN(packetsPerSecond)) {
+				throw new IllegalArgumentException("packetsPerSecond must be 0 or more, but was " + packetsPerSecond);
+			}
+			if (packetSize < 60 || packetSize > 9000) {
+				throw new IllegalArgumentException("packetSize must be 60 to 9000, but was " + packetSize);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.github.rdmacounters.simulated;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.IpPrefix;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.MacAddress;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.ReadMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link SyntheticTraffic}.
+ *
+ * @author rdma-counters
+ */
+class SyntheticTrafficTests {
+
+	private static final FlowSpec ROCE = FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build();
+
+	private final SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+
+	private final RdmaDevice device = this.backend.open(SimulatedDeviceSpec.DEFAULT_NAME);
+
+	@AfterEach
+	void close() {
+		this.device.close();
+	}
+
+	static Stream<FlowSpec> specs() {
+		return Stream.of(FlowSpec.any(), ROCE, FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build(),
+				FlowSpec.builder().sourceIp(IpPrefix.parse("fd00:1::/64")).protocol(L4Protocol.TCP).build(),
+				FlowSpec.builder()
+					.destinationIp(IpPrefix.parse("10.20.0.0/16"))
+					.sourceMac(MacAddress.parse("02:00:00:00:00:aa"))
+					.vlanId(7)
+					.protocol(L4Protocol.UDP)
+					.sourcePort(5000)
+					.build(),
+				FlowSpec.builder().etherType(0x8915).build());
+	}
+
+	@ParameterizedTest
+	@MethodSource("specs")
+	void matchingBuildsAPacketTheSpecMatches(FlowSpec spec) {
+		assertThat(spec.matches(SyntheticTraffic.matching(spec, 512))).isTrue();
+		assertThat(SyntheticTraffic.matching(spec, 512).length()).isEqualTo(512);
+	}
+
+	@Test
+	void tickDeliversWhatTheRateOwesToTheStreamsFlow() {
+		Counters counters = this.device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		counters.attach(CounterType.BYTES, 1);
+		this.device.createFlow(1, ROCE, counters);
+		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
+				List.of(new SyntheticTraffic.Stream("roce", 1, ROCE, 250, 1000)), Duration.ofHours(1));
+		try {
+			traffic.tick();
+			traffic.tick();
+		}
+		finally {
+			traffic.close();
+		}
+		// 250 packets per second for a tick of one hour is 900,000 packets per tick
+		assertThat(counters.read(ReadMode.FRESH).values()).containsExactly(1_800_000L, 1_800_000_000L);
+	}
+
+	@Test
+	void runningTrafficMovesCountersAndCloseStopsIt() throws InterruptedException {
+		Counters counters = this.device.createCounters();
+		counters.attach(CounterType.PACKETS, 0);
+		this.device.createFlow(1, ROCE, counters);
+		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
+				List.of(new SyntheticTraffic.Stream("roce", 1, ROCE, 1000, 128)), Duration.ofMillis(10));
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (counters.read(ReadMode.FRESH).get(0) == 0 && System.nanoTime() < deadline) {
+			Thread.sleep(10);
+		}
+		assertThat(counters.read(ReadMode.FRESH).get(0)).as("packets after up to 5s of traffic").isPositive();
+		traffic.close();
+		assertThat(traffic.isClosed()).isTrue();
+		long stopped = counters.read(ReadMode.FRESH).get(0);
+		assertThat(counters.read(ReadMode.FRESH).get(0)).isEqualTo(stopped);
+	}
+
+	@Test
+	void streamRejectsNegativeRatesAndImpossiblePacketSizesNamingTheField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, ROCE, -1, 100))
+			.withMessage("packetsPerSecond must be 0 or more, but was -1.0");
+		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, ROCE, 1, 10))
+			.withMessage("packetSize must be 60 to 9000, but was 10");
+	}
+
+}
