@@ -25,6 +25,7 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
@@ -41,6 +42,7 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -109,13 +111,15 @@ class RdmaAutoConfigurationSimulatedTests {
 	void closingTheContextClosesFlowsCountersAndDeviceLeavingNoLiveObjects() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
-			assertThat(backend.liveObjects()).isGreaterThan(0);
+			assertThat(SimulatedBackendControl.of(backend).liveObjects()).isGreaterThan(0);
 			Counters roce = context.getBean("roce", Counters.class);
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			context.close();
 			assertThat(roce.isClosed()).isTrue();
 			assertThat(device.device().isClosed()).isTrue();
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
@@ -310,10 +314,13 @@ class RdmaAutoConfigurationSimulatedTests {
 				MeterRegistry meters = new SimpleMeterRegistry();
 				context.getBean(PortCountersMetrics.class).bindTo(meters);
 				assertThat(meters.get(PortCountersMetrics.STATE).tag("port", "1").gauge().value()).isEqualTo(4.0);
-				assertThat(backend.liveObjects()).as("only the device: %s", backend.liveObjectDescriptions())
+				assertThat(SimulatedBackendControl.of(backend).liveObjects())
+					.as("only the device: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
 					.isGreaterThan(0);
 				context.close();
-				assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+				assertThat(SimulatedBackendControl.of(backend).liveObjects())
+					.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+					.isZero();
 			});
 	}
 
@@ -361,13 +368,13 @@ class RdmaAutoConfigurationSimulatedTests {
 
 			MeterRegistry meters = new SimpleMeterRegistry();
 			new RdmaFlowMetrics(registry).bindTo(meters);
-			roce.expire();
+			CounterSetTestSupport.expire(roce);
 			assertThat(meters.get(RdmaFlowMetrics.PACKETS)
 				.tag("device", "mlx5_7")
 				.tag("set", "roce")
 				.functionCounter()
 				.count()).isZero();
-			roce.expire();
+			CounterSetTestSupport.expire(roce);
 			assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "roce").functionCounter().count())
 				.isGreaterThan(1.0);
 			context.close();
@@ -389,13 +396,15 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void rawPacketQueuePairNotPermittedFailsStartupAskingForCapNetRaw() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		backend.failAlways("ibv_create_qp", Errno.EPERM);
+		SimulatedBackendControl.of(backend).failAlways("ibv_create_qp", Errno.EPERM);
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("was not permitted", "EPERM (1)", "CAP_NET_RAW")
 				.actionContains("setcap cap_net_raw+ep");
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
@@ -435,7 +444,7 @@ class RdmaAutoConfigurationSimulatedTests {
 							"Property: rdma.counter-sets.bad.flow.protocol\n    Value: (not set)\n"
 									+ "    Reason: must be tcp or udp")
 					.actionContains("Update the rdma properties");
-				assertThat(backend.liveObjects()).as("nothing opened").isZero();
+				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
 			});
 	}
 
@@ -471,15 +480,18 @@ class RdmaAutoConfigurationSimulatedTests {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			Counters roce = context.getBean("roce", Counters.class);
-			int before = backend.liveObjects();
+			int before = SimulatedBackendControl.of(backend).liveObjects();
 			roce.close();
 			roce.close();
-			assertThat(backend.liveObjects()).as("flow and counters of roce destroyed").isEqualTo(before - 2);
+			assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("flow and counters of roce destroyed")
+				.isEqualTo(before - 2);
 			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> roce.read(ReadMode.FRESH));
 			CounterSetReading reading = context.getBean(RdmaRegistry.class).counterSet("roce").read();
 			assertThat(reading.isSuccess()).isFalse();
 			context.close();
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
