@@ -430,6 +430,21 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void aTrappingFlowFailsStartupNamingDontTrapAndWhyEvenWhenAllowedToStartWithout() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
+			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.counter-sets.steal.counters.packets=0",
+					"rdma.counter-sets.steal.flow.protocol=tcp", "rdma.counter-sets.steal.flow.dont-trap=false")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.descriptionContains("Property: rdma.counter-sets.steal.flow.dont-trap", "away from the kernel",
+							"no receive buffers");
+				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
+			});
+	}
+
+	@Test
 	void invalidPropertiesFailStartupListingEachEvenWhenAllowedToStartWithout() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
