@@ -10,15 +10,15 @@ import org.jspecify.annotations.Nullable;
  * Checks the counter sets of one port and places them where each counts every packet it
  * matches, as mlx5 steers (drivers/infiniband/hw/mlx5/fs.c).
  * <p>
- * Every set must count without trapping: a flow without don't-trap forwards the packets
- * it matches to the raw packet queue pair, which has no receive buffers posted, so the
- * kernel never gets them. And rules of one priority share one flow table, where a packet
- * matches one rule: two sets whose flows can match the same packet, at one priority,
- * would count it once between them. So sets are placed in configuration order, each at
- * the first priority from its configured one at which no set placed before it overlaps
- * it; don't-trap then lets every packet continue to the next priority, where the next set
- * sees it. mlx5 has user priorities 0 to {@value #LAST_PRIORITY}
- * ({@code MLX5_IB_FLOW_LAST_PRIO}).
+ * Every set must count without trapping, at a priority mlx5 has: a flow without
+ * don't-trap forwards the packets it matches to the raw packet queue pair, which has no
+ * receive buffers posted, so the kernel never gets them. And rules of one priority share
+ * one flow table, where a packet matches one rule: two sets whose flows can match the
+ * same packet, at one priority, would count it once between them. So sets are placed in
+ * configuration order, each at the first priority from its configured one at which no set
+ * placed before it overlaps it; don't-trap then lets every packet continue to the next
+ * priority, where the next set sees it. mlx5 has user priorities 0 to
+ * {@value #LAST_PRIORITY} ({@code MLX5_IB_FLOW_LAST_PRIO}).
  *
  * @author rdma-counters
  */
@@ -53,6 +53,12 @@ final class CounterSetPlacement {
 				continue;
 			}
 			int priority = set.spec().priority();
+			if (priority > LAST_PRIORITY) {
+				problems.add(new InvalidRdmaConfigurationException.Problem(flow + ".priority", priority,
+						"must be 0 to " + LAST_PRIORITY + ": mlx5, the only provider with flow counters, has 16 user "
+								+ "priorities (beyond them ibv_create_flow fails with ENOMEM)"));
+				continue;
+			}
 			List<String> shadowed = new ArrayList<>();
 			while (true) {
 				String overlapping = overlappingAt(placed, set.spec(), priority);

@@ -104,6 +104,18 @@ class ManagedDeviceFactoryPlacementTests {
 	}
 
 	@Test
+	void aPriorityBeyondMlx5sUserPrioritiesIsRefusedNamingThePropertyAndTheLimit() {
+		DeviceDefinition plan = plan(set("late", FlowSpec.builder().priority(16).build()));
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> this.factory.create(plan, false))
+			.satisfies((ex) -> assertThat(ex.problems()).singleElement()
+				.satisfies(
+						(problem) -> assertThat(problem.property()).isEqualTo("rdma.counter-sets.late.flow.priority")))
+			.withMessageContaining("must be 0 to 15")
+			.withMessageContaining("ENOMEM");
+	}
+
+	@Test
 	void overlappingSetsBeyondTheLastUserPriorityAreRefusedNamingTheSets() {
 		List<CounterSetDefinition> sets = new ArrayList<>();
 		for (int i = 0; i < 17; i++) {
