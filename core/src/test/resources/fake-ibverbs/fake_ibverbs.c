@@ -7,8 +7,12 @@
  * the struct ibv_context handed out, with sz and abi_compat set. Counters, flows and reads
  * behave like the mlx5 provider and the kernel (static attach, EBUSY, EINVAL, aggregation).
  *
- * Raw packet QPs follow mlx5's state machine (RESET, INIT on a port, RTR) and take flows only
- * from INIT on, on their own port.
+ * Raw packet QPs follow mlx5's state machine (RESET, INIT on a port, RTR); flows are accepted on
+ * a UD or raw packet QP in any state, as the kernel does (ib_uverbs_ex_create_flow checks the QP
+ * type and CAP_NET_RAW, never the state). Steering follows drivers/infiniband/hw/mlx5/fs.c: one
+ * table per (priority, don't-trap), one match per table, don't-trap continues to lower priorities,
+ * a trapping rule ends the walk; RoCEv2 traffic (UDP 4791) on a RoCE-enabled Ethernet port goes to
+ * the HCA's RoCE path and is seen by port and hw counters only.
  *
  * Every handle is remembered in a registry and never freed, so a call on a destroyed or
  * unknown handle, or on a child of a closed context (ibv_close_device frees them all), is
@@ -36,6 +40,10 @@
 #define FAKE_MAX_MISUSE 256
 #define FAKE_MISUSE_TEXT 200
 #define FAKE_EXPORT __attribute__((visibility("default")))
+/* MLX5_IB_FLOW_LAST_PRIO = MLX5_BY_PASS_NUM_REGULAR_PRIOS - 1 (drivers/infiniband/hw/mlx5/mlx5_ib.h,
+ * include/linux/mlx5/device.h): mlx5_ib_create_flow fails with ENOMEM beyond it. */
+#define FAKE_LAST_PRIO 15
+#define FAKE_ROCE_V2_PORT 4791
 
 enum fake_type {
 	FAKE_LIST = 1,
@@ -73,6 +81,11 @@ struct fake_device {
 	int flow_steering;
 	int legacy;
 	size_t ctx_size; /* 0: sizeof(struct verbs_context) */
+	int roce_disabled; /* devlink enable_roce=false: UDP 4791 is plain Ethernet traffic */
+	int linux_before_5_8; /* create_dont_trap_rule without user data: a counted don't-trap flow fails */
+	struct fake_port_counters {
+		uint64_t rcv_packets, rcv_bytes, rx_write_requests, rx_read_requests, rx_atomic_requests;
+	} counters[FAKE_MAX_PORTS + 1];
 };
 
 struct fake_context {
@@ -105,7 +118,7 @@ struct fake_counters {
 	int npoints;
 	struct fake_point points[FAKE_MAX_INDEX];
 	uint64_t values[FAKE_MAX_INDEX];
-	struct fake_flow *bound;
+	int nflows; /* mlx5_counters.refcount: flows created with this handle and not destroyed */
 };
 
 struct fake_match {
@@ -145,6 +158,7 @@ struct fake_packet {
 	int32_t src_port; /* host order */
 	int32_t dst_port; /* host order */
 	int32_t length;
+	int32_t roce_op; /* RoCE opcode class of a UDP 4791 packet: 0 send, 1 write, 2 read, 3 atomic */
 };
 
 struct fake_object {
@@ -833,7 +847,7 @@ static int op_destroy_counters(struct ibv_counters *counters)
 	if (!obj)
 		rc = EINVAL;
 	else if ((rc = fault("ibv_destroy_counters")) == 0) {
-		if (((struct fake_counters *)counters)->bound)
+		if (((struct fake_counters *)counters)->nflows) /* uverbs destroy: usecnt, EBUSY */
 			rc = EBUSY;
 		else
 			obj->alive = 0;
@@ -859,8 +873,8 @@ static int op_attach_counters_point_flow(struct ibv_counters *counters, struct i
 		rc = ENOTSUP;
 	else if (attr->comp_mask != 0)
 		rc = EOPNOTSUPP;
-	else if (c->bound)
-		rc = EBUSY;
+	else if (c->nflows)
+		rc = EBUSY; /* mlx5_attach_counters_point_flow: refcount != 0 */
 	else if (attr->index >= FAKE_MAX_INDEX || c->npoints >= FAKE_MAX_INDEX)
 		rc = EINVAL;
 	else {
@@ -895,7 +909,7 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 		;
 	else if (flags & ~(uint32_t)IBV_READ_COUNTERS_ATTR_PREFER_CACHED)
 		rc = EINVAL;
-	else if (!c->bound)
+	else if (!c->nflows)
 		rc = EINVAL;
 	else if (ncounters < (needed = counters_needed(c)) && !short_reads)
 		rc = EINVAL;
@@ -1004,22 +1018,25 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 			err = EOPNOTSUPP;
 		else if (qp->qp_type != IBV_QPT_RAW_PACKET && qp->qp_type != IBV_QPT_UD)
 			err = EINVAL;
+		else if (attr->priority > FAKE_LAST_PRIO)
+			err = ENOMEM; /* mlx5_ib_create_flow: priority > MLX5_IB_FLOW_LAST_PRIO */
 		else if (attr->comp_mask != 0 || attr->type != IBV_FLOW_ATTR_NORMAL)
 			err = EINVAL;
 		else if (attr->flags & ~(uint32_t)IBV_FLOW_ATTR_FLAGS_DONT_TRAP)
 			err = EINVAL;
 		else if (attr->port < 1 || attr->port > dev->nports)
 			err = EINVAL;
-		else if (qp->state == IBV_QPS_RESET || attr->port != ((struct fake_qp *)qp)->port)
-			err = EINVAL; /* the QP must be at least INIT, on the rule's port */
 		else
+			/* no QP state check: ib_uverbs_ex_create_flow checks only the QP type */
 			err = parse_specs(attr, &match, &counters, kinds, sizeof(kinds));
 	}
 	if (!err && counters) {
-		if (counters->counters.context != qp->context || counters->npoints == 0)
+		/* allocate_flow_counters_descriptions: EINVAL without a point, but only for the first
+		 * flow; a second flow on bound counters is accepted and shares them (refcount++) */
+		if (counters->counters.context != qp->context || (counters->nflows == 0 && counters->npoints == 0))
 			err = EINVAL;
-		else if (counters->bound)
-			err = EBUSY;
+		else if (dev->linux_before_5_8 && (attr->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP))
+			err = EINVAL; /* Linux < 5.8 (before 8e14c75c999a): create_dont_trap_rule, no count */
 	}
 	if (err) {
 		pthread_mutex_unlock(&lock);
@@ -1038,7 +1055,7 @@ static struct ibv_flow *op_create_flow(struct ibv_qp *qp, struct ibv_flow_attr *
 	f->counters = counters;
 	snprintf(f->specs, sizeof(f->specs), "%s", kinds);
 	if (counters)
-		counters->bound = f;
+		counters->nflows++;
 	remember(f, FAKE_FLOW, obj->device);
 	pthread_mutex_unlock(&lock);
 	return &f->flow;
@@ -1056,7 +1073,7 @@ static int op_destroy_flow(struct ibv_flow *flow)
 		rc = EINVAL;
 	else if ((rc = fault("ibv_destroy_flow")) == 0) {
 		if (f->counters)
-			f->counters->bound = NULL;
+			f->counters->nflows--; /* mlx5_destroy_flow: refcount-- */
 		obj->alive = 0;
 	}
 	pthread_mutex_unlock(&lock);
@@ -1262,10 +1279,29 @@ FAKE_EXPORT void fake_clear_faults(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* Deliver a packet to a port; return the number of flows that counted it, or -1. */
+static void count_packet(struct fake_flow *f, const struct fake_packet *pkt)
+{
+	struct fake_counters *c = f->counters;
+
+	f->packets++;
+	if (!c)
+		return;
+	for (int k = 0; k < c->npoints; k++)
+		c->values[c->points[k].index] += c->points[k].desc == IBV_COUNTER_PACKETS ? 1 : (uint64_t)pkt->length;
+}
+
+/*
+ * Deliver a packet to a port; return the number of flows that counted it, or -1. An inactive
+ * port drops it. The port counters count every packet received. RoCEv2 on a RoCE-enabled
+ * Ethernet port is taken by the HCA's RoCE path (mlx5 devlink enable_roce): it moves the
+ * responder's hw_counters and no flow sees it. Other packets walk the BYPASS tables in
+ * ib_prio_to_core_prio order (2 * priority, +1 without don't-trap): in each table the oldest
+ * matching rule counts the packet; a don't-trap rule lets it go on, a trapping rule ends the walk.
+ */
 FAKE_EXPORT int fake_deliver(const char *device, int port, const struct fake_packet *pkt)
 {
 	struct fake_device *dev;
+	struct fake_port_counters *pc;
 	int counted = 0;
 
 	pthread_mutex_lock(&lock);
@@ -1274,26 +1310,100 @@ FAKE_EXPORT int fake_deliver(const char *device, int port, const struct fake_pac
 		pthread_mutex_unlock(&lock);
 		return -1;
 	}
-	for (int i = 0; i < nobjects; i++) {
-		struct fake_flow *f;
+	if (dev->ports[port].state != IBV_PORT_ACTIVE) {
+		pthread_mutex_unlock(&lock);
+		return 0;
+	}
+	pc = &dev->counters[port];
+	pc->rcv_packets++;
+	pc->rcv_bytes += (uint64_t)pkt->length;
+	if (pkt->ip_version != 0 && pkt->ip_protocol == 17 && pkt->dst_port == FAKE_ROCE_V2_PORT && !dev->roce_disabled
+			&& dev->ports[port].link_layer == IBV_LINK_LAYER_ETHERNET) {
+		if (pkt->roce_op == 1)
+			pc->rx_write_requests++;
+		else if (pkt->roce_op == 2)
+			pc->rx_read_requests++;
+		else if (pkt->roce_op == 3)
+			pc->rx_atomic_requests++;
+		pthread_mutex_unlock(&lock);
+		return 0;
+	}
+	for (int table = 0; table <= 2 * FAKE_LAST_PRIO + 1; table++) {
+		struct fake_flow *hit = NULL;
 
-		if (!objects[i].alive || objects[i].type != FAKE_FLOW)
-			continue;
-		f = objects[i].ptr;
-		if (&devices[f->device] != dev || f->port != port || !flow_matches(&f->match, pkt))
+		for (int i = 0; i < nobjects && !hit; i++) {
+			struct fake_flow *f;
+
+			if (!objects[i].alive || objects[i].type != FAKE_FLOW)
+				continue;
+			f = objects[i].ptr;
+			if (&devices[f->device] != dev || f->port != port
+					|| 2 * f->priority + !(f->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP) != table
+					|| !flow_matches(&f->match, pkt))
+				continue;
+			hit = f;
+		}
+		if (!hit)
 			continue;
 		counted++;
-		f->packets++;
-		if (f->counters) {
-			struct fake_counters *c = f->counters;
-
-			for (int k = 0; k < c->npoints; k++)
-				c->values[c->points[k].index] +=
-						c->points[k].desc == IBV_COUNTER_PACKETS ? 1 : (uint64_t)pkt->length;
-		}
+		count_packet(hit, pkt);
+		if (!(hit->flags & IBV_FLOW_ATTR_FLAGS_DONT_TRAP))
+			break;
 	}
 	pthread_mutex_unlock(&lock);
 	return counted;
+}
+
+/* Turn RoCE on or off on a device (devlink enable_roce); return -1 for an unknown device. */
+FAKE_EXPORT int fake_set_roce(const char *device, int enabled)
+{
+	struct fake_device *dev;
+
+	pthread_mutex_lock(&lock);
+	dev = named(device);
+	if (dev)
+		dev->roce_disabled = !enabled;
+	pthread_mutex_unlock(&lock);
+	return dev ? 0 : -1;
+}
+
+/* Make a device behave like Linux < 5.8: a don't-trap flow with a count action fails. */
+FAKE_EXPORT int fake_set_linux_before_5_8(const char *device, int on)
+{
+	struct fake_device *dev;
+
+	pthread_mutex_lock(&lock);
+	dev = named(device);
+	if (dev)
+		dev->linux_before_5_8 = on;
+	pthread_mutex_unlock(&lock);
+	return dev ? 0 : -1;
+}
+
+/* Read a port counter by its sysfs path below ports/<n>/, e.g. "counters/port_rcv_packets"; -1 if none. */
+FAKE_EXPORT int64_t fake_port_counter(const char *device, int port, const char *file)
+{
+	struct fake_device *dev;
+	struct fake_port_counters *pc;
+	int64_t value = -1;
+
+	pthread_mutex_lock(&lock);
+	dev = named(device);
+	if (dev && port >= 1 && port <= dev->nports) {
+		pc = &dev->counters[port];
+		if (strcmp(file, "counters/port_rcv_packets") == 0)
+			value = (int64_t)pc->rcv_packets;
+		else if (strcmp(file, "counters/port_rcv_data") == 0)
+			value = (int64_t)(pc->rcv_bytes / 4); /* the PMA counts 4-byte words */
+		else if (strcmp(file, "hw_counters/rx_write_requests") == 0)
+			value = (int64_t)pc->rx_write_requests;
+		else if (strcmp(file, "hw_counters/rx_read_requests") == 0)
+			value = (int64_t)pc->rx_read_requests;
+		else if (strcmp(file, "hw_counters/rx_atomic_requests") == 0)
+			value = (int64_t)pc->rx_atomic_requests;
+	}
+	pthread_mutex_unlock(&lock);
+	return value;
 }
 
 FAKE_EXPORT int fake_live_objects(void)

@@ -60,7 +60,7 @@ class RdmaAutoConfigurationNativeTests {
 		.withPropertyValues("rdma.native.library=" + this.fake.libraryPath());
 
 	private final ApplicationContextRunner contextRunner = this.nativeRunner.withPropertyValues(
-			"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791",
+			"rdma.counter-sets.vxlan.flow.protocol=udp", "rdma.counter-sets.vxlan.flow.destination-port=4789",
 			"rdma.counter-sets.all.counters.packets=0");
 
 	@BeforeEach
@@ -82,14 +82,14 @@ class RdmaAutoConfigurationNativeTests {
 			assertThat(device.name()).isEqualTo("mlx5_0");
 			assertThat(device.backend()).isEqualTo("native");
 			assertThat(device.isAvailable()).isTrue();
-			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
+			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "all");
 			InetAddress a = InetAddress.getByName("192.168.1.1");
 			InetAddress b = InetAddress.getByName("192.168.1.2");
-			this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4791, 1024));
+			this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4789, 1024));
 			this.fake.deliver("mlx5_0", 1, Packet.tcp(a, 40000, b, 22, 60));
-			CountersSnapshot roce = context.getBean("roce", Counters.class).read(ReadMode.FRESH);
-			assertThat(roce.get(0)).isEqualTo(1);
-			assertThat(roce.get(1)).isEqualTo(1024);
+			CountersSnapshot vxlan = context.getBean("vxlan", Counters.class).read(ReadMode.FRESH);
+			assertThat(vxlan.get(0)).isEqualTo(1);
+			assertThat(vxlan.get(1)).isEqualTo(1024);
 			CounterSetReading all = context.getBean(RdmaRegistry.class).counterSet("all").read();
 			assertThat(all.value(CounterType.PACKETS)).isEqualTo(2);
 			assertThat(all.has(CounterType.BYTES)).isFalse();
@@ -131,7 +131,7 @@ class RdmaAutoConfigurationNativeTests {
 			this.fake.reset();
 			this.fake.device("mlx5_0").add();
 			this.contextRunner.run((context) -> {
-				List<Counters> counters = List.of(context.getBean("roce", Counters.class),
+				List<Counters> counters = List.of(context.getBean("vxlan", Counters.class),
 						context.getBean("all", Counters.class));
 				List<CounterSet> sets = context.getBean(RdmaRegistry.class).counterSets();
 				int threads = 4;
@@ -228,7 +228,7 @@ class RdmaAutoConfigurationNativeTests {
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.unavailabilityCause()).isInstanceOf(NoUniqueRdmaDeviceException.class);
-			assertThat(context.getBean("roce", Counters.class).isClosed()).as("unavailable, not closed").isFalse();
+			assertThat(context.getBean("vxlan", Counters.class).isClosed()).as("unavailable, not closed").isFalse();
 		});
 		this.fake.assertClean();
 	}
@@ -287,14 +287,14 @@ class RdmaAutoConfigurationNativeTests {
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
-			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
-			CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
-			assertThat(roce).isNotNull();
-			assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
-			CounterSetReading reading = roce.read();
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
+			CounterSet vxlan = context.getBean(RdmaRegistry.class).counterSet("vxlan");
+			assertThat(vxlan).isNotNull();
+			assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
+			CounterSetReading reading = vxlan.read();
 			assertThat(reading.isSuccess()).isFalse();
 			assertThat(reading.failure())
-				.hasMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_0")
+				.hasMessageContaining("Counter set 'vxlan' is unavailable: the application started without mlx5_0")
 				.hasMessageContaining("ENOSYS");
 			assertThat(reading.failedReads()).isEqualTo(1);
 			context.close();
@@ -311,7 +311,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(RdmaOperationFailureAnalyzer.class)
-				.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on rxe0 port 1",
+				.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on rxe0 port 1",
 						"ibv_create_counters", "EOPNOTSUPP (95)", "only the mlx5")
 				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
 		});
@@ -345,7 +345,7 @@ class RdmaAutoConfigurationNativeTests {
 				assertThat(device.portCounters().snapshot().port(1).state()).isEqualTo("ACTIVE");
 				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 				assertThat(registry.device("irdma0")).isSameAs(device);
-				assertThat(registry.counterSets()).extracting(CounterSet::name).containsExactly("roce", "all");
+				assertThat(registry.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
 				for (CounterSet set : registry.counterSets()) {
 					CounterSetReading reading = set.read();
 					assertThat(reading.isSuccess()).isFalse();
@@ -353,9 +353,9 @@ class RdmaAutoConfigurationNativeTests {
 						.hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
 						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
 				}
-				Counters roce = context.getBean("roce", Counters.class);
-				assertThat(roce.isClosed()).isFalse();
-				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
+				Counters vxlan = context.getBean("vxlan", Counters.class);
+				assertThat(vxlan.isClosed()).isFalse();
+				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH))
 					.withMessageContaining("EOPNOTSUPP");
 				assertThat(device.device().queryPort(1).state()).isEqualTo(PortState.ACTIVE);
 				context.close();
@@ -425,7 +425,7 @@ class RdmaAutoConfigurationNativeTests {
 					.doesNotHaveBean("rdmaHealthContributor")
 					.doesNotHaveBean("rdmaFlowMetrics");
 				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
-				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "all");
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "all");
 			});
 		this.fake.assertClean();
 	}

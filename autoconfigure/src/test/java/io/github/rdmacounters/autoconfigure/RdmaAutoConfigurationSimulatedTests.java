@@ -24,6 +24,7 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
@@ -40,6 +41,7 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -57,7 +59,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		.withPropertyValues("rdma.backend=simulated");
 
 	private final ApplicationContextRunner contextRunner = this.simulatedRunner.withPropertyValues(
-			"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791",
+			"rdma.counter-sets.vxlan.flow.protocol=udp", "rdma.counter-sets.vxlan.flow.destination-port=4789",
 			"rdma.counter-sets.tcp.counters.packets=0", "rdma.counter-sets.tcp.flow.protocol=tcp",
 			"rdma.counter-sets.tcp.flow.destination-ip=10.0.0.0/24");
 
@@ -68,20 +70,20 @@ class RdmaAutoConfigurationSimulatedTests {
 				.hasSingleBean(ManagedDevice.class)
 				.hasSingleBean(RdmaRegistry.class);
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
-			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
+			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "tcp");
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			assertThat(device.name()).isEqualTo("sim_mlx5_0");
 			assertThat(device.backend()).isEqualTo("simulated");
 			assertThat(device.isAvailable()).isTrue();
 			assertThat(device.portCounters()).isNotNull();
-			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
-			CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
-			assertThat(roce).isNotNull();
-			assertThat(roce.spec().protocol()).isEqualTo(L4Protocol.UDP);
-			assertThat(roce.spec().destinationPort()).isEqualTo(4791);
-			assertThat(roce.spec().dontTrap()).isTrue();
-			assertThat(roce.indexes()).containsEntry(CounterType.PACKETS, 0).containsEntry(CounterType.BYTES, 1);
-			assertThat(context.getBean("roce")).isSameAs(roce.counters());
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "tcp");
+			CounterSet vxlan = context.getBean(RdmaRegistry.class).counterSet("vxlan");
+			assertThat(vxlan).isNotNull();
+			assertThat(vxlan.spec().protocol()).isEqualTo(L4Protocol.UDP);
+			assertThat(vxlan.spec().destinationPort()).isEqualTo(4789);
+			assertThat(vxlan.spec().dontTrap()).isTrue();
+			assertThat(vxlan.indexes()).containsEntry(CounterType.PACKETS, 0).containsEntry(CounterType.BYTES, 1);
+			assertThat(context.getBean("vxlan")).isSameAs(vxlan.counters());
 			CounterSet tcp = context.getBean(RdmaRegistry.class).counterSet("tcp");
 			assertThat(tcp.indexes()).containsOnlyKeys(CounterType.PACKETS);
 		});
@@ -93,13 +95,13 @@ class RdmaAutoConfigurationSimulatedTests {
 			SimulatedBackend backend = context.getBean(SimulatedBackend.class);
 			InetAddress source = InetAddress.getByName("10.0.0.1");
 			InetAddress destination = InetAddress.getByName("10.0.0.2");
-			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4791, 1000));
-			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4791, 500));
+			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4789, 1000));
+			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 4789, 500));
 			backend.deliver("sim_mlx5_0", 1, Packet.udp(source, 50000, destination, 53, 100));
 			QualifiedCountersUser user = context.getBean(QualifiedCountersUser.class);
-			CountersSnapshot roce = user.roce.read(ReadMode.FRESH);
-			assertThat(roce.get(0)).isEqualTo(2);
-			assertThat(roce.get(1)).isEqualTo(1500);
+			CountersSnapshot vxlan = user.vxlan.read(ReadMode.FRESH);
+			assertThat(vxlan.get(0)).isEqualTo(2);
+			assertThat(vxlan.get(1)).isEqualTo(1500);
 			assertThat(user.tcp.read(ReadMode.FRESH).get(0)).isZero();
 		});
 	}
@@ -108,13 +110,15 @@ class RdmaAutoConfigurationSimulatedTests {
 	void closingTheContextClosesFlowsCountersAndDeviceLeavingNoLiveObjects() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
-			assertThat(backend.liveObjects()).isGreaterThan(0);
-			Counters roce = context.getBean("roce", Counters.class);
+			assertThat(SimulatedBackendControl.of(backend).liveObjects()).isGreaterThan(0);
+			Counters vxlan = context.getBean("vxlan", Counters.class);
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			context.close();
-			assertThat(roce.isClosed()).isTrue();
+			assertThat(vxlan.isClosed()).isTrue();
 			assertThat(device.device().isClosed()).isTrue();
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
@@ -180,8 +184,8 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withUserConfiguration(OwnRoceCountersConfiguration.class).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("Invalid value 'roce' for configuration property 'rdma.counter-sets.roce'",
-						"A bean named 'roce' (factory method roce of", "rename the set");
+				.descriptionContains("Invalid value 'vxlan' for configuration property 'rdma.counter-sets.vxlan'",
+						"A bean named 'vxlan' (factory method vxlan of", "rename the set");
 		});
 	}
 
@@ -208,7 +212,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					.doesNotHaveBean("rdmaEndpoint")
 					.doesNotHaveBean("rdmaHealthContributor")
 					.doesNotHaveBean("rdmaFlowMetrics");
-				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("roce", "tcp");
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "tcp");
 			});
 	}
 
@@ -266,7 +270,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			assertThat(context).hasFailed();
 			FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
 			analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
-				.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on sim_mlx5_0 port 1",
+				.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
 						"EOPNOTSUPP (95)", "only the mlx5", "provider")
 				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
 		});
@@ -286,7 +290,7 @@ class RdmaAutoConfigurationSimulatedTests {
 				assertThat(device.unavailabilityCause()).isNull();
 				assertThat(device.portCounters()).isNotNull();
 				assertThat(device.portCounters().snapshot().port(1)).isNotNull();
-				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "tcp");
 				for (CounterSet set : device.counterSets()) {
 					CounterSetReading reading = set.read();
 					assertThat(reading.isSuccess()).isFalse();
@@ -294,24 +298,27 @@ class RdmaAutoConfigurationSimulatedTests {
 						.hasMessageContaining("Counter set '" + set.name() + "' is unavailable")
 						.hasMessageContaining("ibv_create_counters failed: EOPNOTSUPP (95)");
 				}
-				Counters roce = context.getBean("roce", Counters.class);
-				assertThat(roce).isSameAs(device.counterSets().get(0).counters());
-				assertThat(roce.isClosed()).as("unavailable, not closed").isFalse();
-				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
-					.withMessageContaining("Counter set 'roce' is unavailable")
+				Counters vxlan = context.getBean("vxlan", Counters.class);
+				assertThat(vxlan).isSameAs(device.counterSets().get(0).counters());
+				assertThat(vxlan.isClosed()).as("unavailable, not closed").isFalse();
+				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH))
+					.withMessageContaining("Counter set 'vxlan' is unavailable")
 					.withMessageContaining("EOPNOTSUPP");
 				Health health = context.getBean(RdmaHealthIndicator.class).health();
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsEntry("portState", "ACTIVE");
 				assertThat(String.valueOf(health.getDetails().get("reason")))
-					.contains("Counter set 'roce' could not be read", "EOPNOTSUPP");
+					.contains("Counter set 'vxlan' could not be read", "EOPNOTSUPP");
 				MeterRegistry meters = new SimpleMeterRegistry();
 				context.getBean(PortCountersMetrics.class).bindTo(meters);
 				assertThat(meters.get(PortCountersMetrics.STATE).tag("port", "1").gauge().value()).isEqualTo(4.0);
-				assertThat(backend.liveObjects()).as("only the device: %s", backend.liveObjectDescriptions())
+				assertThat(SimulatedBackendControl.of(backend).liveObjects())
+					.as("only the device: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
 					.isGreaterThan(0);
 				context.close();
-				assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+				assertThat(SimulatedBackendControl.of(backend).liveObjects())
+					.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+					.isZero();
 			});
 	}
 
@@ -321,10 +328,10 @@ class RdmaAutoConfigurationSimulatedTests {
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.portCounters()).as("the simulated backend has no tree for mlx5_7").isNull();
-			Counters roce = context.getBean("roce", Counters.class);
-			assertThat(roce.isClosed()).isFalse();
-			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> roce.read(ReadMode.FRESH))
-				.withMessageContaining("Counter set 'roce' is unavailable: the application started without mlx5_7");
+			Counters vxlan = context.getBean("vxlan", Counters.class);
+			assertThat(vxlan.isClosed()).isFalse();
+			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH))
+				.withMessageContaining("Counter set 'vxlan' is unavailable: the application started without mlx5_7");
 		});
 	}
 
@@ -333,43 +340,43 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
 			ManagedDevice device = context.getBean(ManagedDevice.class);
 			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("roce", "tcp");
-			CounterSet roce = registry.counterSet("roce");
-			assertThat(roce).isNotNull();
-			assertThat(roce.deviceName()).isEqualTo("mlx5_7");
-			assertThat(roce.spec().destinationPort()).isEqualTo(4791);
-			assertThat(context.getBean("roce")).as("the bean is the set's counters").isSameAs(roce.counters());
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "tcp");
+			CounterSet vxlan = registry.counterSet("vxlan");
+			assertThat(vxlan).isNotNull();
+			assertThat(vxlan.deviceName()).isEqualTo("mlx5_7");
+			assertThat(vxlan.spec().destinationPort()).isEqualTo(4789);
+			assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
 			assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
 
-			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("roce");
+			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan");
 			assertThat(described).isNotNull();
 			assertThat(described.isReadSucceeded()).isFalse();
 			assertThat(described.getLastError())
-				.contains("Counter set 'roce' is unavailable: the application started without mlx5_7")
+				.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_7")
 				.contains("No RDMA device named 'mlx5_7'");
 			assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
-				.containsOnlyKeys("roce", "tcp");
+				.containsOnlyKeys("vxlan", "tcp");
 
 			Health health = new RdmaHealthIndicator(device).health();
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 			assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
 				.contains("No RDMA device named 'mlx5_7'");
 			assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
-				.containsOnlyKeys("roce", "tcp");
+				.containsOnlyKeys("vxlan", "tcp");
 
 			MeterRegistry meters = new SimpleMeterRegistry();
 			new RdmaFlowMetrics(registry).bindTo(meters);
-			roce.expire();
+			CounterSetTestSupport.expire(vxlan);
 			assertThat(meters.get(RdmaFlowMetrics.PACKETS)
 				.tag("device", "mlx5_7")
-				.tag("set", "roce")
+				.tag("set", "vxlan")
 				.functionCounter()
 				.count()).isZero();
-			roce.expire();
-			assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "roce").functionCounter().count())
+			CounterSetTestSupport.expire(vxlan);
+			assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "vxlan").functionCounter().count())
 				.isGreaterThan(1.0);
 			context.close();
-			assertThat(roce.counters().isClosed()).as("unavailable, not closed").isFalse();
+			assertThat(vxlan.counters().isClosed()).as("unavailable, not closed").isFalse();
 			device.close();
 		});
 	}
@@ -380,20 +387,22 @@ class RdmaAutoConfigurationSimulatedTests {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("ibv_create_flow", "managed flow steering")
-				.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.roce.flow");
+				.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.vxlan.flow");
 		});
 	}
 
 	@Test
 	void rawPacketQueuePairNotPermittedFailsStartupAskingForCapNetRaw() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		backend.failAlways("ibv_create_qp", Errno.EPERM);
+		SimulatedBackendControl.of(backend).failAlways("ibv_create_qp", Errno.EPERM);
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("was not permitted", "EPERM (1)", "CAP_NET_RAW")
 				.actionContains("setcap cap_net_raw+ep");
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
@@ -419,6 +428,21 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void aTrappingFlowFailsStartupNamingDontTrapAndWhyEvenWhenAllowedToStartWithout() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
+			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.counter-sets.steal.counters.packets=0",
+					"rdma.counter-sets.steal.flow.protocol=tcp", "rdma.counter-sets.steal.flow.dont-trap=false")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.descriptionContains("Property: rdma.counter-sets.steal.flow.dont-trap", "away from the kernel",
+							"no receive buffers");
+				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
+			});
+	}
+
+	@Test
 	void invalidPropertiesFailStartupListingEachEvenWhenAllowedToStartWithout() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
@@ -431,7 +455,7 @@ class RdmaAutoConfigurationSimulatedTests {
 							"Property: rdma.counter-sets.bad.flow.destination-port\n    Value: \"80\"\n"
 									+ "    Reason: needs rdma.counter-sets.bad.flow.protocol (tcp or udp)")
 					.actionContains("Update the rdma properties");
-				assertThat(backend.liveObjects()).as("nothing opened").isZero();
+				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
 			});
 	}
 
@@ -447,9 +471,9 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void unknownProtocolFailsStartupNamingPropertyValueAndValidValues() {
-		this.contextRunner.withPropertyValues("rdma.counter-sets.roce.flow.protocol=sctp").run((context) -> {
+		this.contextRunner.withPropertyValues("rdma.counter-sets.vxlan.flow.protocol=sctp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.descriptionContains("rdma.counter-sets.roce.flow.protocol", "sctp")
+				.descriptionContains("rdma.counter-sets.vxlan.flow.protocol", "sctp")
 				.actionContains("TCP", "UDP");
 		});
 	}
@@ -467,16 +491,19 @@ class RdmaAutoConfigurationSimulatedTests {
 	void countersBeanClosedEarlyClosesOnceAndTheContextStillClosesCleanly() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
-			Counters roce = context.getBean("roce", Counters.class);
-			int before = backend.liveObjects();
-			roce.close();
-			roce.close();
-			assertThat(backend.liveObjects()).as("flow and counters of roce destroyed").isEqualTo(before - 2);
-			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> roce.read(ReadMode.FRESH));
-			CounterSetReading reading = context.getBean(RdmaRegistry.class).counterSet("roce").read();
+			Counters vxlan = context.getBean("vxlan", Counters.class);
+			int before = SimulatedBackendControl.of(backend).liveObjects();
+			vxlan.close();
+			vxlan.close();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("flow and counters of vxlan destroyed")
+				.isEqualTo(before - 2);
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH));
+			CounterSetReading reading = context.getBean(RdmaRegistry.class).counterSet("vxlan").read();
 			assertThat(reading.isSuccess()).isFalse();
 			context.close();
-			assertThat(backend.liveObjects()).as("live: %s", backend.liveObjectDescriptions()).isZero();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects())
+				.as("live: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+				.isZero();
 		});
 	}
 
@@ -484,20 +511,21 @@ class RdmaAutoConfigurationSimulatedTests {
 	static class QualifiedCountersConfiguration {
 
 		@Bean
-		QualifiedCountersUser qualifiedCountersUser(@Qualifier("roce") Counters roce, @Qualifier("tcp") Counters tcp) {
-			return new QualifiedCountersUser(roce, tcp);
+		QualifiedCountersUser qualifiedCountersUser(@Qualifier("vxlan") Counters vxlan,
+				@Qualifier("tcp") Counters tcp) {
+			return new QualifiedCountersUser(vxlan, tcp);
 		}
 
 	}
 
 	static class QualifiedCountersUser {
 
-		final Counters roce;
+		final Counters vxlan;
 
 		final Counters tcp;
 
-		QualifiedCountersUser(Counters roce, Counters tcp) {
-			this.roce = roce;
+		QualifiedCountersUser(Counters vxlan, Counters tcp) {
+			this.vxlan = vxlan;
 			this.tcp = tcp;
 		}
 
@@ -507,7 +535,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	static class OwnRoceCountersConfiguration {
 
 		@Bean
-		Counters roce(ManagedDevice device) {
+		Counters vxlan(ManagedDevice device) {
 			return device.device().createCounters();
 		}
 

@@ -42,7 +42,7 @@ abstract class AbstractEndToEndTests {
 	 */
 	static final Duration READ_CACHE_TTL = Duration.ofMillis(100);
 
-	static final Packet ROCE = packet(true, 4791, 1024);
+	static final Packet VXLAN = packet(true, 4789, 1024);
 
 	static final Packet HTTPS = packet(false, 443, 1500);
 
@@ -91,10 +91,10 @@ abstract class AbstractEndToEndTests {
 	RunningApplication start(Map<String, Object> extra) {
 		Map<String, Object> properties = new LinkedHashMap<>(backendProperties());
 		properties.put("rdma.read-cache-ttl", READ_CACHE_TTL.toMillis() + "ms");
-		properties.put("rdma.counter-sets.roce.counters.packets", "0");
-		properties.put("rdma.counter-sets.roce.counters.bytes", "1");
-		properties.put("rdma.counter-sets.roce.flow.protocol", "udp");
-		properties.put("rdma.counter-sets.roce.flow.destination-port", "4791");
+		properties.put("rdma.counter-sets.vxlan.counters.packets", "0");
+		properties.put("rdma.counter-sets.vxlan.counters.bytes", "1");
+		properties.put("rdma.counter-sets.vxlan.flow.protocol", "udp");
+		properties.put("rdma.counter-sets.vxlan.flow.destination-port", "4789");
 		properties.put("rdma.counter-sets.https.counters.packets", "0");
 		properties.put("rdma.counter-sets.https.counters.bytes", "1");
 		properties.put("rdma.counter-sets.https.flow.protocol", "tcp");
@@ -134,15 +134,15 @@ abstract class AbstractEndToEndTests {
 		assertThat(device.at("/ports/1/state").asString()).isEqualTo("ACTIVE");
 		assertThat(device.at("/ports/1/physicalState").asString()).isEqualTo("LinkUp");
 		assertThat(device.at("/ports/1/linkLayer").asString()).isEqualTo("Ethernet");
-		JsonNode roce = device.at("/counterSets/roce");
-		assertThat(roce.at("/values/packets").asLong()).isEqualTo(3);
-		assertThat(roce.at("/values/bytes").asLong()).isEqualTo(3 * 1024);
-		assertThat(roce.at("/flow/match").asString()).isEqualTo("udp dst-port 4791");
-		assertThat(roce.at("/flow/dontTrap").asBoolean()).isTrue();
-		assertThat(roce.path("readMode").asString()).isEqualTo("fresh");
-		assertThat(roce.path("readAt").asString()).isNotBlank();
-		assertThat(roce.path("readSucceeded").asBoolean()).isTrue();
-		assertThat(roce.path("failedReads").asLong()).isZero();
+		JsonNode vxlan = device.at("/counterSets/vxlan");
+		assertThat(vxlan.at("/values/packets").asLong()).isEqualTo(3);
+		assertThat(vxlan.at("/values/bytes").asLong()).isEqualTo(3 * 1024);
+		assertThat(vxlan.at("/flow/match").asString()).isEqualTo("udp dst-port 4789");
+		assertThat(vxlan.at("/flow/dontTrap").asBoolean()).isTrue();
+		assertThat(vxlan.path("readMode").asString()).isEqualTo("fresh");
+		assertThat(vxlan.path("readAt").asString()).isNotBlank();
+		assertThat(vxlan.path("readSucceeded").asBoolean()).isTrue();
+		assertThat(vxlan.path("failedReads").asLong()).isZero();
 		JsonNode https = device.at("/counterSets/https");
 		assertThat(https.at("/values/packets").asLong()).isEqualTo(2);
 		assertThat(https.at("/values/bytes").asLong()).isEqualTo(2 * 1500);
@@ -153,12 +153,12 @@ abstract class AbstractEndToEndTests {
 		RunningApplication app = start();
 		deliverTraffic(app);
 
-		JsonNode roce = app.json("/actuator/rdma/roce", 200);
+		JsonNode vxlan = app.json("/actuator/rdma/vxlan", 200);
 
-		assertThat(roce.path("name").asString()).isEqualTo("roce");
-		assertThat(roce.path("device").asString()).isEqualTo(deviceName());
-		assertThat(roce.path("port").asInt()).isEqualTo(1);
-		assertThat(roce.at("/values/packets").asLong()).isEqualTo(3);
+		assertThat(vxlan.path("name").asString()).isEqualTo("vxlan");
+		assertThat(vxlan.path("device").asString()).isEqualTo(deviceName());
+		assertThat(vxlan.path("port").asInt()).isEqualTo(1);
+		assertThat(vxlan.at("/values/packets").asLong()).isEqualTo(3);
 		assertThat(app.get("/actuator/rdma/nope").statusCode()).isEqualTo(404);
 	}
 
@@ -181,7 +181,7 @@ abstract class AbstractEndToEndTests {
 		assertThat(rdma.at("/details/backend").asString()).isEqualTo(backendName());
 		assertThat(rdma.at("/details/device").asString()).isEqualTo(deviceName());
 		assertThat(rdma.at("/details/portState").asString()).isEqualTo("ACTIVE");
-		assertThat(rdma.at("/details/counterSets/roce/status").asString()).isEqualTo("UP");
+		assertThat(rdma.at("/details/counterSets/vxlan/status").asString()).isEqualTo("UP");
 		assertThat(rdma.at("/details/counterSets/https/status").asString()).isEqualTo("UP");
 	}
 
@@ -209,13 +209,13 @@ abstract class AbstractEndToEndTests {
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
 
 		assertThat(rdma.path("status").asString()).isEqualTo("DOWN");
-		assertThat(rdma.at("/details/reason").asString()).contains("Counter set 'roce' could not be read")
+		assertThat(rdma.at("/details/reason").asString()).contains("Counter set 'vxlan' could not be read")
 			.contains("ibv_read_counters failed: EIO (5) Input/output error");
 		assertThat(rdma.at("/details/counterSets/https/status").asString()).isEqualTo("DOWN");
-		JsonNode roce = app.json("/actuator/rdma/roce", 200);
-		assertThat(roce.path("readSucceeded").asBoolean()).isFalse();
-		assertThat(roce.path("lastError").asString()).contains("EIO (5) Input/output error");
-		assertThat(roce.path("failedReads").asLong()).isPositive();
+		JsonNode vxlan = app.json("/actuator/rdma/vxlan", 200);
+		assertThat(vxlan.path("readSucceeded").asBoolean()).isFalse();
+		assertThat(vxlan.path("lastError").asString()).contains("EIO (5) Input/output error");
+		assertThat(vxlan.path("failedReads").asLong()).isPositive();
 	}
 
 	@Test
@@ -229,11 +229,11 @@ abstract class AbstractEndToEndTests {
 		String tags = "{device=\"" + deviceName() + "\",port=\"1\",set=\"%s\"}";
 		assertThat(response.body()).contains("# TYPE rdma_flow_packets_total counter")
 			.contains("# TYPE rdma_flow_bytes_total counter")
-			.contains("rdma_flow_packets_total" + tags.formatted("roce") + " 3.0")
-			.contains("rdma_flow_bytes_total" + tags.formatted("roce") + " 3072.0")
+			.contains("rdma_flow_packets_total" + tags.formatted("vxlan") + " 3.0")
+			.contains("rdma_flow_bytes_total" + tags.formatted("vxlan") + " 3072.0")
 			.contains("rdma_flow_packets_total" + tags.formatted("https") + " 2.0")
 			.contains("rdma_flow_bytes_total" + tags.formatted("https") + " 3000.0")
-			.contains("rdma_flow_read_failures_total" + tags.formatted("roce") + " 0.0")
+			.contains("rdma_flow_read_failures_total" + tags.formatted("vxlan") + " 0.0")
 			.containsPattern("rdma_port_data_received_bytes_total\\{device=\"" + deviceName() + "\",port=\"1\"} [1-9]");
 	}
 
@@ -252,19 +252,19 @@ abstract class AbstractEndToEndTests {
 			.contains(deviceName());
 		assertThat(device.path("available").asBoolean()).isFalse();
 		assertThat(device.path("unavailableReason").asString()).contains("No RDMA device named 'mlx5_9'");
-		assertThat(rdma.at("/details/counterSets/roce/status").asString()).isEqualTo("DOWN");
-		assertThat(device.at("/counterSets/roce/readSucceeded").asBoolean(true)).isFalse();
-		JsonNode roce = app.json("/actuator/rdma/roce", 200);
-		assertThat(roce.path("device").asString()).isEqualTo("mlx5_9");
-		assertThat(roce.path("readSucceeded").asBoolean(true)).isFalse();
-		assertThat(roce.path("lastError").asString())
-			.contains("Counter set 'roce' is unavailable: the application started without mlx5_9")
+		assertThat(rdma.at("/details/counterSets/vxlan/status").asString()).isEqualTo("DOWN");
+		assertThat(device.at("/counterSets/vxlan/readSucceeded").asBoolean(true)).isFalse();
+		JsonNode vxlan = app.json("/actuator/rdma/vxlan", 200);
+		assertThat(vxlan.path("device").asString()).isEqualTo("mlx5_9");
+		assertThat(vxlan.path("readSucceeded").asBoolean(true)).isFalse();
+		assertThat(vxlan.path("lastError").asString())
+			.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_9")
 			.contains("No RDMA device named 'mlx5_9'");
 		awaitReadCacheExpiry();
 		String prometheus = app.get("/actuator/prometheus").body();
-		String tags = "{device=\"mlx5_9\",port=\"1\",set=\"roce\"}";
+		String tags = "{device=\"mlx5_9\",port=\"1\",set=\"vxlan\"}";
 		assertThat(prometheus).contains("rdma_flow_packets_total" + tags + " 0.0")
-			.containsPattern("rdma_flow_read_failures_total\\{device=\"mlx5_9\",port=\"1\",set=\"roce\"} [1-9]");
+			.containsPattern("rdma_flow_read_failures_total\\{device=\"mlx5_9\",port=\"1\",set=\"vxlan\"} [1-9]");
 	}
 
 	@Test
@@ -277,7 +277,7 @@ abstract class AbstractEndToEndTests {
 
 		String body = app.get("/actuator/prometheus").body();
 
-		String tags = "{device=\"" + deviceName() + "\",port=\"1\",set=\"roce\"}";
+		String tags = "{device=\"" + deviceName() + "\",port=\"1\",set=\"vxlan\"}";
 		assertThat(body).contains("rdma_flow_packets_total" + tags + " 3.0");
 		assertThat(body).doesNotContain("rdma_flow_read_failures_total" + tags + " 0.0");
 	}
@@ -351,7 +351,7 @@ abstract class AbstractEndToEndTests {
 
 	void deliverTraffic(RunningApplication app) {
 		for (int i = 0; i < 3; i++) {
-			deliver(app, ROCE);
+			deliver(app, VXLAN);
 		}
 		for (int i = 0; i < 2; i++) {
 			deliver(app, HTTPS);

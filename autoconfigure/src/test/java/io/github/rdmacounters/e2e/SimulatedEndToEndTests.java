@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,13 +50,15 @@ class SimulatedEndToEndTests extends AbstractEndToEndTests {
 
 	@Override
 	void failAlways(RunningApplication app, String verb, int errno) {
-		backend(app).failAlways(verb, errno);
+		SimulatedBackendControl.of(backend(app)).failAlways(verb, errno);
 	}
 
 	@Override
 	void assertReleased(RunningApplication app) {
 		SimulatedBackend backend = backend(app);
-		assertThat(backend.liveObjects()).as("live simulated objects: %s", backend.liveObjectDescriptions()).isZero();
+		assertThat(SimulatedBackendControl.of(backend).liveObjects())
+			.as("live simulated objects: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
+			.isZero();
 	}
 
 	private SimulatedBackend backend(RunningApplication app) {

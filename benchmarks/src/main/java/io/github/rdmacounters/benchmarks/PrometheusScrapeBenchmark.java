@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.FlowSpec;
@@ -151,7 +152,7 @@ public class PrometheusScrapeBenchmark {
 	@Setup(Level.Invocation)
 	public void expireReads() {
 		for (CounterSet set : this.counterSets) {
-			set.expire();
+			CounterSetTestSupport.expire(set);
 		}
 	}
 

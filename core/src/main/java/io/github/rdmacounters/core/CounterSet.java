@@ -113,6 +113,16 @@ public final class CounterSet implements AutoCloseable {
 	}
 
 	/**
+	 * Return the priority the set's flow was created at: the configured one, or the next
+	 * free one when an earlier set on the port overlaps it (see
+	 * {@link ManagedDeviceFactory}).
+	 * @return the flow priority
+	 */
+	public int priority() {
+		return this.spec.priority();
+	}
+
+	/**
 	 * Return the counter index of each counter type in the set.
 	 * @return the indexes
 	 */
@@ -205,10 +215,10 @@ public final class CounterSet implements AutoCloseable {
 
 	/**
 	 * Let the next {@link #read()} read the device whatever the cache time-to-live, as if
-	 * the last read had just expired. For benchmarks and tests that need one read per
-	 * round.
+	 * the last read had just expired. A seam for the benchmarks and tests that need one
+	 * read per round, reached through the test support of core's test-jar.
 	 */
-	public void expire() {
+	void expire() {
 		synchronized (this.readLock) {
 			CounterSetReading current = this.cached;
 			if (current != null) {

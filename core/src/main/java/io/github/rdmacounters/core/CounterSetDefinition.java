@@ -8,8 +8,19 @@ import java.util.Map;
  * @param name the set name
  * @param indexes the index of each counter type, in configuration order
  * @param readMode how the counters are read
- * @param spec the flow that feeds the counters
+ * @param spec the flow that feeds the counters; {@link ManagedDeviceFactory} refuses a
+ * flow without don't-trap and may move the flow to a free priority (see
+ * {@link CounterSet#priority()})
  */
 public record CounterSetDefinition(String name, Map<CounterType, Integer> indexes, ReadMode readMode, FlowSpec spec) {
+
+	/**
+	 * Return a copy with another flow, e.g. the one placed at a free priority.
+	 * @param newSpec the flow
+	 * @return the definition
+	 */
+	public CounterSetDefinition withSpec(FlowSpec newSpec) {
+		return new CounterSetDefinition(this.name, this.indexes, this.readMode, newSpec);
+	}
 
 }

@@ -4,15 +4,16 @@ import java.util.List;
 
 /**
  * A counters handle ({@code struct ibv_counters}): counter points attached at indexes,
- * bound to at most one flow, read into an array.
+ * bound to one or more flows, read into an array.
  * <p>
  * Semantics follow mlx5 and the kernel: points are attached statically, while the handle
- * is bound to no flow ({@code EBUSY} while a flow is bound; once that flow is destroyed
- * the handle may take points and a flow again, keeping the values counted so far);
- * attaching the same index twice aggregates the two values; reading a handle bound to no
- * flow fails with {@code EINVAL}. {@link #close()} destroys the flow bound to this handle
- * first, then the handle. After close every method throws {@link RdmaClosedException}
- * without a native call. Thread-safe.
+ * is bound to no flow ({@code EBUSY} while a flow is bound; once its flows are destroyed
+ * the handle may take points and flows again, keeping the values counted so far);
+ * attaching the same index twice aggregates the two values; several flows may share the
+ * handle (mlx5's {@code refcount}), and their packets add up; reading a handle bound to
+ * no flow fails with {@code EINVAL}. {@link #close()} destroys every flow bound to this
+ * handle first, then the handle. After close every method throws
+ * {@link RdmaClosedException} without a native call. Thread-safe.
  *
  * @author rdma-counters
  */
@@ -39,7 +40,7 @@ public interface Counters extends AutoCloseable {
 
 	/**
 	 * Return whether a flow feeds this handle.
-	 * @return {@code true} once a flow was created with this handle and is not closed
+	 * @return {@code true} while a flow created with this handle is not closed
 	 */
 	boolean isBound();
 
@@ -67,7 +68,7 @@ public interface Counters extends AutoCloseable {
 	boolean isClosed();
 
 	/**
-	 * Destroy the flow bound to this handle, if any, then the handle. Idempotent.
+	 * Destroy the flows bound to this handle, if any, then the handle. Idempotent.
 	 */
 	@Override
 	void close();

@@ -22,6 +22,17 @@ import org.jspecify.annotations.Nullable;
  * and a set that cannot be created on an opened device (a provider without flow counters,
  * a flow that is not permitted) becomes an unavailable set whose reads fail with the
  * reason, while the device, its port counters and the other sets stay in service.
+ * <p>
+ * Before anything is opened, the sets are checked and placed: a set whose flow does not
+ * set don't-trap is refused (a trapping flow would take the packets it matches away from
+ * the kernel: the raw packet queue pair has no receive buffers, so they are dropped), and
+ * sets whose flows can match the same packet are placed at distinct priorities, in
+ * configuration order, each at the first priority from its configured one that no earlier
+ * overlapping set uses (one mlx5 flow table per priority matches a packet once; with
+ * don't-trap it continues to the next priority). {@link CounterSet#priority()} shows
+ * where a set went. Both problems are {@link InvalidRdmaConfigurationException}s naming
+ * the property ({@code <prefix>.counter-sets.<name>.flow.dont-trap} or
+ * {@code .flow.priority}).
  *
  * @author rdma-counters
  */
@@ -59,13 +70,17 @@ public final class ManagedDeviceFactory {
 	}
 
 	/**
-	 * Open the planned device and create its counter sets.
-	 * @param plan the validated configuration
+	 * Check and place the counter sets, open the planned device and create its sets.
+	 * @param definition the validated configuration
 	 * @param failOnUnavailable whether a missing or unsupported device fails; otherwise
 	 * an unavailable device is returned
 	 * @return the managed device
+	 * @throws InvalidRdmaConfigurationException if a set traps traffic or overlapping
+	 * sets find no free priority, whatever {@code failOnUnavailable} says
 	 */
-	public ManagedDevice create(DeviceDefinition plan, boolean failOnUnavailable) {
+	public ManagedDevice create(DeviceDefinition definition, boolean failOnUnavailable) {
+		DeviceDefinition plan = new DeviceDefinition(definition.device(), definition.port(),
+				CounterSetPlacement.place(definition), definition.propertyPrefix());
 		String name = plan.device();
 		try {
 			if (name == null) {

@@ -52,7 +52,8 @@ public interface RdmaDevice extends AutoCloseable {
 	 * Create a steering flow on the given port that matches {@code spec} and feeds
 	 * {@code counters} ({@code ibv_create_flow} with a count action, on a raw packet
 	 * queue pair the device creates on first use). The counters must have at least one
-	 * point attached and must not be bound to another flow.
+	 * point attached; counters already bound to a flow are shared by both (mlx5's
+	 * {@code refcount}).
 	 * @param port the port number, from 1
 	 * @param spec what the flow matches
 	 * @param counters the counters the flow's count action feeds

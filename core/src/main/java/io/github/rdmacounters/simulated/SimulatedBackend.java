@@ -25,22 +25,23 @@ import io.github.rdmacounters.sysfs.SysfsTree;
  * A pure-Java backend of simulated devices with the semantics of the native backend on
  * mlx5: counter points attached statically ({@code EBUSY} once bound), the same index
  * attached twice aggregates, reading an unbound handle or into too small an array fails
- * with {@code EINVAL} (a larger array keeps its extra slots), a flow needs a handle with
- * at least one point ({@code EINVAL}) that feeds no other flow ({@code EBUSY}; once that
- * flow is destroyed the handle may be attached to and bound again), managed flow steering
- * and an existing port; each port a flow is created on gets one raw packet queue pair,
- * moved to {@code INIT} then {@code RTR} with {@code ibv_modify_qp}; devices whose
- * provider has no flow counters fail {@code ibv_create_counters} with {@code EOPNOTSUPP}.
- * Objects close once, parents close their children first, and calls after close throw
+ * with {@code EINVAL} (a larger array keeps its extra slots), the first flow of a handle
+ * needs at least one point ({@code EINVAL}) and further flows share it (their packets add
+ * up; once every flow is destroyed the handle may be attached to and bound again), flows
+ * need managed flow steering, an existing port and a priority of at most 15
+ * ({@code ENOMEM}); each port a flow is created on gets one raw packet queue pair, moved
+ * to {@code INIT} then {@code RTR} with {@code ibv_modify_qp}; devices whose provider has
+ * no flow counters fail {@code ibv_create_counters} with {@code EOPNOTSUPP}. Traffic is
+ * steered as mlx5 does (see {@link #deliver}). Objects close once, parents close their
+ * children first, and calls after close throw
  * {@link io.github.rdmacounters.core.RdmaClosedException}.
  * <p>
- * Tests and demos drive it through a control API: {@link #deliver} makes packets arrive
- * at a port (moving flow counters and port counters), {@link #transmit} sends them (port
- * counters only), {@link #setPortState} takes a link down or up, {@link #failNext} and
- * {@link #failAlways} make a verb fail with an errno, {@link #liveObjects()} counts what
- * is allocated, and {@link #portCounters(String)} reads the device's simulated sysfs
- * tree. Thread-safe: traffic may be delivered from one thread while others read and
- * close.
+ * Demos drive it through a control API: {@link #deliver} and {@link #deliverRoce} make
+ * packets arrive at a port (moving flow counters and port counters), {@link #transmit}
+ * sends them (port counters only), {@link #setPortState} takes a link down or up, and
+ * {@link #portCounters(String)} reads the device's simulated sysfs tree. Fault injection
+ * and object accounting are package-private seams for the tests. Thread-safe: traffic may
+ * be delivered from one thread while others read and close.
  *
  * @author rdma-counters
  */
@@ -134,12 +135,15 @@ public final class SimulatedBackend implements RdmaBackend {
 	/**
 	 * Make a packet arrive at a port. If the port is {@code ACTIVE}, its receive counters
 	 * move ({@code port_rcv_packets}, {@code port_rcv_data}, unicast or multicast by the
-	 * destination MAC) and the packet is steered through the flows installed on that
-	 * port, by any context, in priority order (lower value first, then creation order):
-	 * every flow whose spec {@linkplain io.github.rdmacounters.core.FlowSpec#matches
-	 * matches} counts it. A flow without don't-trap takes the packet: flows after it in
-	 * that order do not see it. With don't-trap (the default) every matching flow counts.
-	 * A port in any other state drops the packet: nothing counts.
+	 * destination MAC). RoCEv2 traffic (UDP 4791) on an Ethernet port of a device with
+	 * RoCE enabled is then taken by the RoCE path, as on mlx5, and no flow sees it (use
+	 * {@link #deliverRoce} to say which responder counter it moves). Other packets are
+	 * steered through the flows installed on that port, by any context, as mlx5's BYPASS
+	 * tables do: one table per priority and don't-trap flag (lower priority value first;
+	 * at one priority the don't-trap table first), one matching flow per table counts the
+	 * packet (the oldest), a don't-trap flow lets it continue to the next table, and a
+	 * flow without don't-trap takes it: flows after it do not see it. A port in any other
+	 * state drops the packet: nothing counts.
 	 * @param device the device name
 	 * @param port the port number
 	 * @param packet the packet
@@ -150,6 +154,25 @@ public final class SimulatedBackend implements RdmaBackend {
 	public int deliver(String device, int port, Packet packet) {
 		Objects.requireNonNull(packet, "packet");
 		return hardware(device).deliver(port, packet);
+	}
+
+	/**
+	 * Make a RoCEv2 packet of the given operation arrive at a port: like
+	 * {@link #deliver}, and on a RoCE port the operation's responder counter in
+	 * {@code hw_counters/} moves ({@code rx_write_requests}, {@code rx_read_requests},
+	 * {@code rx_atomic_requests}).
+	 * @param device the device name
+	 * @param port the port number
+	 * @param packet the packet, UDP to port 4791
+	 * @param operation the RoCE operation
+	 * @return the number of flows that counted the packet (0 on a RoCE port)
+	 * @throws DeviceNotFoundException if there is no such device
+	 * @throws IllegalArgumentException if the device has no such port
+	 */
+	public int deliverRoce(String device, int port, Packet packet, RoceOperation operation) {
+		Objects.requireNonNull(packet, "packet");
+		Objects.requireNonNull(operation, "operation");
+		return hardware(device).deliver(port, packet, operation);
 	}
 
 	/**
@@ -189,7 +212,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * @throws IllegalArgumentException if the simulated device does not go through that
 	 * verb
 	 */
-	public void failNext(String verb, int errno) {
+	void failNext(String verb, int errno) {
 		this.faults.failNext(verb, errno);
 	}
 
@@ -200,14 +223,14 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * @throws IllegalArgumentException if the simulated device does not go through that
 	 * verb
 	 */
-	public void failAlways(String verb, int errno) {
+	void failAlways(String verb, int errno) {
 		this.faults.failAlways(verb, errno);
 	}
 
 	/**
 	 * Remove every injected fault.
 	 */
-	public void clearFaults() {
+	void clearFaults() {
 		this.faults.clear();
 	}
 
@@ -217,14 +240,14 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * with {@link io.github.rdmacounters.core.RdmaClosedException} never reach it.
 	 * @return the verb names, e.g. {@code [ibv_open_device, ibv_create_counters, ...]}
 	 */
-	public List<String> verbCalls() {
+	List<String> verbCalls() {
 		return this.faults.journal();
 	}
 
 	/**
 	 * Forget the verbs called so far.
 	 */
-	public void clearVerbCalls() {
+	void clearVerbCalls() {
 		this.faults.clearJournal();
 	}
 
@@ -234,7 +257,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * flows.
 	 * @return the number of live objects
 	 */
-	public int liveObjects() {
+	int liveObjects() {
 		return this.live.size();
 	}
 
@@ -242,7 +265,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * Describe the live objects, for assertion messages.
 	 * @return one description per live object
 	 */
-	public List<String> liveObjectDescriptions() {
+	List<String> liveObjectDescriptions() {
 		List<String> descriptions = new ArrayList<>();
 		for (Object object : this.live) {
 			descriptions.add(object.toString());

@@ -5,8 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
-import org.jspecify.annotations.Nullable;
-
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -31,7 +29,11 @@ final class SimulatedCounters implements Counters {
 
 	private final List<CounterPoint> points = new ArrayList<>();
 
-	private @Nullable SimulatedFlow flow;
+	/**
+	 * The flows that count into this handle: mlx5 keeps a {@code refcount} of them
+	 * ({@code mlx5_create_flow}, {@code mlx5_destroy_flow}) and shares the counters.
+	 */
+	private final List<SimulatedFlow> flows = new ArrayList<>();
 
 	private long[] values = new long[0];
 
@@ -55,7 +57,8 @@ final class SimulatedCounters implements Counters {
 		this.device.run(this::checkOpen, () -> {
 			this.device.owner().faults().check("ibv_attach_counters_point_flow");
 			synchronized (this.hardware) {
-				if (this.flow != null) {
+				// mlx5_attach_counters_point_flow: EBUSY while refcount != 0
+				if (!this.flows.isEmpty()) {
 					throw new RdmaOperationException("ibv_attach_counters_point_flow", Errno.EBUSY,
 							"the counters handle is bound to a flow; attach every point before creating the flow");
 				}
@@ -86,8 +89,7 @@ final class SimulatedCounters implements Counters {
 	@Override
 	public boolean isBound() {
 		synchronized (this.hardware) {
-			SimulatedFlow bound = this.flow;
-			return bound != null && !bound.isClosed();
+			return this.flows.stream().anyMatch((flow) -> !flow.isClosed());
 		}
 	}
 
@@ -98,7 +100,7 @@ final class SimulatedCounters implements Counters {
 		this.device.run(this::checkOpen, () -> {
 			this.device.owner().faults().check("ibv_read_counters");
 			synchronized (this.hardware) {
-				if (this.flow == null) {
+				if (this.flows.isEmpty()) {
 					throw new RdmaOperationException("ibv_read_counters", Errno.EINVAL,
 							"the counters handle is bound to no flow; create a flow with it before reading");
 				}
@@ -137,21 +139,19 @@ final class SimulatedCounters implements Counters {
 
 	/**
 	 * Check that this handle can feed a new flow and bind it; called under the hardware
-	 * monitor. A handle feeds one flow at a time ({@code EBUSY} while bound); once that
-	 * flow is destroyed it may be attached to and bound again, and keeps the values
-	 * counted so far.
+	 * monitor. The first flow needs a point ({@code EINVAL}: mlx5's
+	 * {@code allocate_flow_counters_descriptions}); further flows share the handle
+	 * ({@code mlx5_create_flow} only increments its {@code refcount}) and their packets
+	 * add up in it. Once every flow is destroyed it may be attached to and bound again,
+	 * and keeps the values counted so far.
 	 * @param newFlow the flow
 	 */
 	void bind(SimulatedFlow newFlow) {
-		if (this.points.isEmpty()) {
+		if (this.flows.isEmpty() && this.points.isEmpty()) {
 			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
 					"the counters handle has no point attached; attach packets and/or bytes first");
 		}
-		if (this.flow != null) {
-			throw new RdmaOperationException("ibv_create_flow", Errno.EBUSY,
-					"the counters handle already feeds a flow; destroy that flow first or create another handle");
-		}
-		this.flow = newFlow;
+		this.flows.add(newFlow);
 		int size = sizeOf(this.points);
 		if (this.values.length < size) {
 			this.values = Arrays.copyOf(this.values, size);
@@ -164,9 +164,7 @@ final class SimulatedCounters implements Counters {
 	 */
 	void unbind(SimulatedFlow oldFlow) {
 		synchronized (this.hardware) {
-			if (this.flow == oldFlow) {
-				this.flow = null;
-			}
+			this.flows.remove(oldFlow);
 		}
 	}
 
@@ -181,7 +179,7 @@ final class SimulatedCounters implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle; the caller holds the device's write lock.
+	 * Destroy the bound flows, then the handle; the caller holds the device's write lock.
 	 * The handle is closed for Java from the first call on; if a destroy fails, the
 	 * failure is thrown and the next close tries again from the step that failed, as the
 	 * native binding does. Like mlx5, {@code ibv_destroy_counters} fails with
@@ -192,16 +190,17 @@ final class SimulatedCounters implements Counters {
 		if (this.destroyed) {
 			return;
 		}
-		SimulatedFlow bound;
+		List<SimulatedFlow> bound;
 		synchronized (this.hardware) {
-			bound = this.flow;
+			bound = List.copyOf(this.flows);
 		}
-		if (bound != null) {
-			bound.destroy();
+		for (SimulatedFlow flow : bound) {
+			flow.destroy();
 		}
 		this.device.owner().faults().check("ibv_destroy_counters");
 		synchronized (this.hardware) {
-			if (this.flow != null) {
+			// uverbs destroy of a counters object still in use: EBUSY
+			if (!this.flows.isEmpty()) {
 				throw new RdmaOperationException("ibv_destroy_counters", Errno.EBUSY,
 						"the counters handle is still bound to a flow");
 			}

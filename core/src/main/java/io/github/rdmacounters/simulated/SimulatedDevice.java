@@ -139,6 +139,7 @@ final class SimulatedDevice implements RdmaDevice {
 			synchronized (this.hardware) {
 				ensureQueuePair(port);
 				this.backend.faults().check("ibv_create_flow");
+				checkFlow(spec);
 				SimulatedFlow flow = new SimulatedFlow(this, port, spec, simulated);
 				simulated.bind(flow);
 				this.hardware.install(flow);
@@ -147,6 +148,25 @@ final class SimulatedDevice implements RdmaDevice {
 				return flow;
 			}
 		});
+	}
+
+	/**
+	 * Refuse what mlx5 refuses: a priority beyond {@code MLX5_IB_FLOW_LAST_PRIO}
+	 * ({@code mlx5_ib_create_flow}: {@code ENOMEM}), and on Linux before 5.8 a don't-trap
+	 * flow with a count action ({@code create_dont_trap_rule} got no user data:
+	 * {@code EINVAL}). The queue pair's state is not checked:
+	 * {@code ib_uverbs_ex_create_flow} checks only its type (UD or raw packet) and
+	 * {@code CAP_NET_RAW}.
+	 */
+	private void checkFlow(FlowSpec spec) {
+		if (spec.priority() > SimulatedHardware.LAST_PRIORITY) {
+			throw new RdmaOperationException("ibv_create_flow", Errno.ENOMEM, "priority " + spec.priority()
+					+ " is beyond mlx5's last user priority, " + SimulatedHardware.LAST_PRIORITY);
+		}
+		if (spec.dontTrap() && this.hardware.spec().linuxBefore58()) {
+			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
+					"a don't-trap flow with a count action needs Linux 5.8 or later");
+		}
 	}
 
 	private static void checkPort(int port) {
@@ -178,12 +198,25 @@ final class SimulatedDevice implements RdmaDevice {
 				this.completionQueue = new NativeResource("CQ on " + name());
 				this.backend.track(this.completionQueue);
 			}
-			this.backend.faults().check("ibv_create_qp");
+			try {
+				this.backend.faults().check("ibv_create_qp");
+			}
+			catch (RdmaOperationException ex) {
+				if (ex.errno() != Errno.EPERM) {
+					throw ex;
+				}
+				// as the native binding says: the kernel wants CAP_NET_RAW for a raw
+				// packet QP
+				throw new RdmaOperationException("ibv_create_qp", Errno.EPERM,
+						"raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)");
+			}
 			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
 			this.backend.track(queuePair);
 			try {
-				// RESET to INIT (with the port), then INIT to RTR: flows attach to a QP
-				// ready to receive
+				// RESET to INIT (with the port), then INIT to RTR, as the native binding
+				// does; the kernel does not require it for flows
+				// (ib_uverbs_ex_create_flow
+				// checks only the queue pair type), so neither does the simulated device
 				this.backend.faults().check("ibv_modify_qp");
 				if (!this.hardware.hasPort(port)) {
 					throw new RdmaOperationException("ibv_modify_qp", Errno.EINVAL,

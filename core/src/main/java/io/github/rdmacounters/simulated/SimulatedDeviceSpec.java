@@ -23,10 +23,15 @@ import io.github.rdmacounters.core.PortState;
  * does); without, {@code ibv_create_counters} fails with {@code EOPNOTSUPP}
  * @param managedFlowSteering whether the device reports
  * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}; without, flows cannot be created
+ * @param roceEnabled whether RoCE is enabled (mlx5 devlink {@code enable_roce}, the
+ * default): then RoCEv2 traffic (UDP 4791) on an Ethernet port is taken by the RoCE path,
+ * seen by the port counters and {@code hw_counters/} but by no flow
+ * @param linuxBefore58 whether the device behaves like Linux before 5.8, where a
+ * don't-trap flow with a count action fails with {@code EINVAL}
  */
 public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVersion, String boardId, String hcaType,
 		int vendorId, int vendorPartId, List<SimulatedPortSpec> ports, boolean countersSupported,
-		boolean managedFlowSteering) {
+		boolean managedFlowSteering, boolean roceEnabled, boolean linuxBefore58) {
 
 	/** The name of the default device. */
 	public static final String DEFAULT_NAME = "sim_mlx5_0";
@@ -95,6 +100,10 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		private boolean countersSupported = true;
 
 		private boolean managedFlowSteering = true;
+
+		private boolean roceEnabled = true;
+
+		private boolean linuxBefore58;
 
 		private Builder() {
 		}
@@ -254,6 +263,30 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 			return this;
 		}
 
+		/**
+		 * Set whether RoCE is enabled (the default), like mlx5's devlink
+		 * {@code enable_roce}.
+		 * @param roceEnabled {@code false} to make UDP 4791 plain Ethernet traffic that
+		 * flows count
+		 * @return this builder
+		 */
+		public Builder roceEnabled(boolean roceEnabled) {
+			this.roceEnabled = roceEnabled;
+			return this;
+		}
+
+		/**
+		 * Set whether the device behaves like Linux before 5.8 (commit 8e14c75c999a),
+		 * where a don't-trap flow went through {@code create_dont_trap_rule} without the
+		 * count action's data and failed with {@code EINVAL}.
+		 * @param linuxBefore58 {@code true} for an old kernel
+		 * @return this builder
+		 */
+		public Builder linuxBefore58(boolean linuxBefore58) {
+			this.linuxBefore58 = linuxBefore58;
+			return this;
+		}
+
 		private void checkPort(int port) {
 			if (port < 1 || port > this.ports.size()) {
 				throw new IllegalArgumentException(
@@ -267,7 +300,8 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		 */
 		public SimulatedDeviceSpec build() {
 			return new SimulatedDeviceSpec(this.name, this.nodeGuid, this.firmwareVersion, this.boardId, this.hcaType,
-					this.vendorId, this.vendorPartId, this.ports, this.countersSupported, this.managedFlowSteering);
+					this.vendorId, this.vendorPartId, this.ports, this.countersSupported, this.managedFlowSteering,
+					this.roceEnabled, this.linuxBefore58);
 		}
 
 	}

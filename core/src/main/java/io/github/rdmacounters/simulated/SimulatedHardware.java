@@ -2,10 +2,14 @@ package io.github.rdmacounters.simulated;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
@@ -20,8 +24,17 @@ import io.github.rdmacounters.core.PortState;
 final class SimulatedHardware {
 
 	/**
-	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; they stay 0 in
-	 * the simulation.
+	 * The last user priority of mlx5: {@code MLX5_IB_FLOW_LAST_PRIO}, that is
+	 * {@code MLX5_BY_PASS_NUM_REGULAR_PRIOS - 1} (16 regular priorities in
+	 * {@code include/linux/mlx5/device.h}); {@code mlx5_ib_create_flow} fails with
+	 * {@code ENOMEM} beyond it.
+	 */
+	static final int LAST_PRIORITY = 15;
+
+	/**
+	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; the responder's
+	 * {@code rx_write_requests}, {@code rx_read_requests} and {@code rx_atomic_requests}
+	 * move with RoCE traffic, the others stay 0 in the simulation.
 	 */
 	static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err", "local_ack_timeout_err",
 			"np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence", "packet_seq_err",
@@ -40,8 +53,13 @@ final class SimulatedHardware {
 			"port_xmit_data", "port_xmit_discards", "port_xmit_packets", "port_xmit_wait", "symbol_error",
 			"unicast_rcv_packets", "unicast_xmit_packets");
 
-	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator
-		.comparingInt((SimulatedFlow flow) -> flow.spec().priority())
+	/**
+	 * The order of the BYPASS flow tables a packet walks, then creation order within a
+	 * table: {@code ib_prio_to_core_prio} (drivers/infiniband/hw/mlx5/fs.c) puts the
+	 * don't-trap rules of user priority {@code p} in table {@code 2p} and the trapping
+	 * ones in {@code 2p + 1}.
+	 */
+	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator.comparingInt(SimulatedHardware::table)
 		.thenComparingLong(SimulatedFlow::sequence);
 
 	private final SimulatedDeviceSpec spec;
@@ -113,7 +131,35 @@ final class SimulatedHardware {
 		this.flows.remove(flow);
 	}
 
+	private static int table(SimulatedFlow flow) {
+		return 2 * flow.spec().priority() + (flow.spec().dontTrap() ? 0 : 1);
+	}
+
+	/**
+	 * Return whether the packet is RoCEv2 traffic that the port's RoCE path takes before
+	 * Ethernet steering: UDP 4791 on an Ethernet port while RoCE is enabled (mlx5 devlink
+	 * {@code enable_roce}; with RoCE disabled the traffic "is handled as raw ethernet
+	 * traffic").
+	 */
+	private boolean takenByRoce(int port, Packet packet) {
+		return this.spec.roceEnabled() && this.ports[port - 1].linkLayer() == LinkLayer.ETHERNET
+				&& packet.ipProtocol() == L4Protocol.UDP.ipProtocol()
+				&& packet.destinationPort() == Packet.ROCE_V2_PORT;
+	}
+
 	synchronized int deliver(int port, Packet packet) {
+		return deliver(port, packet, RoceOperation.SEND);
+	}
+
+	/**
+	 * Receive a packet. The port counters count it; RoCEv2 traffic on a RoCE port moves
+	 * the responder counter of its operation and no flow sees it. Other packets walk the
+	 * flow tables in {@link #STEERING_ORDER}: in each table the first matching rule
+	 * counts the packet (one match per table, as in an mlx5 flow table); a don't-trap
+	 * rule lets it go on to the next table, a trapping rule delivers it to its queue pair
+	 * and ends the walk.
+	 */
+	synchronized int deliver(int port, Packet packet, RoceOperation operation) {
 		checkPort(port);
 		if (this.ports[port - 1].state() != PortState.ACTIVE) {
 			return 0;
@@ -127,13 +173,23 @@ final class SimulatedHardware {
 		else {
 			portCounters.unicastRcvPackets++;
 		}
+		if (takenByRoce(port, packet)) {
+			String hwCounter = operation.hwCounter();
+			if (hwCounter != null) {
+				portCounters.hw.merge(hwCounter, 1L, Long::sum);
+			}
+			return 0;
+		}
 		int counted = 0;
+		int matchedTable = -1;
 		for (SimulatedFlow flow : this.flows) {
-			if (flow.port() != port || !flow.spec().matches(packet)) {
+			int table = table(flow);
+			if (flow.port() != port || table == matchedTable || !flow.spec().matches(packet)) {
 				continue;
 			}
 			flow.count(packet);
 			counted++;
+			matchedTable = table;
 			if (!flow.spec().dontTrap()) {
 				break;
 			}
@@ -186,6 +242,16 @@ final class SimulatedHardware {
 	}
 
 	/**
+	 * Return one provider counter of a port.
+	 * @param port the port number
+	 * @param name the file name in {@code hw_counters/}
+	 * @return the value
+	 */
+	synchronized long hwCounter(int port, String name) {
+		return this.counters[port - 1].hw.getOrDefault(name, 0L);
+	}
+
+	/**
 	 * Return whether the ports show mlx5's {@code hw_counters/}: only on a device whose
 	 * provider is modelled as mlx5 (flow counters supported).
 	 * @return {@code true} if {@code hw_counters/} exists
@@ -216,6 +282,8 @@ final class SimulatedHardware {
 		long multicastXmitPackets;
 
 		long linkDowned;
+
+		final Map<String, Long> hw = new HashMap<>();
 
 	}
 

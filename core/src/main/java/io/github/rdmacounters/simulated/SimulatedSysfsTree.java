@@ -113,7 +113,7 @@ final class SimulatedSysfsTree implements SysfsTree {
 		}
 		if (parts.length == 5 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()
 				&& SimulatedHardware.HW_COUNTERS.contains(parts[4])) {
-			return "0\n";
+			return hardware.hwCounter(port, parts[4]) + "\n";
 		}
 		throw new NoSuchFileException(path);
 	}

@@ -3,6 +3,7 @@ package io.github.rdmacounters.verbs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.sun.jna.Function;
 import com.sun.jna.Memory;
@@ -28,6 +29,13 @@ import io.github.rdmacounters.verbs.VerbsOps.Op;
  * this handle's monitor (the buffer is shared). Where the prepared call is not available
  * it uses {@link Function#invokeInt(Object[])} with argument arrays built when points are
  * attached.
+ * <p>
+ * Several flows may count into one handle: mlx5 accepts a flow on counters already bound
+ * and keeps a {@code refcount} of them ({@code mlx5_create_flow},
+ * {@code mlx5_destroy_flow} in rdma-core's {@code providers/mlx5/verbs.c}); their packets
+ * add up. The handle stays bound until its last flow is destroyed, and {@link #close()}
+ * destroys every flow first, since the kernel refuses to destroy counters in use
+ * ({@code EBUSY}).
  *
  * @author rdma-counters
  */
@@ -57,7 +65,8 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	private volatile int size;
 
-	private volatile @Nullable NativeFlow bound;
+	/** The flows counting into this handle; guarded by the device's lock. */
+	private final List<NativeFlow> flows = new CopyOnWriteArrayList<>();
 
 	private Memory buffer = new Memory(Long.BYTES);
 
@@ -169,18 +178,15 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	@Override
 	public boolean isBound() {
-		NativeFlow flow = this.bound;
-		return flow != null && !flow.isClosed();
+		return this.flows.stream().anyMatch((flow) -> !flow.isClosed());
 	}
 
 	void bind(NativeFlow flow) {
-		this.bound = flow;
+		this.flows.add(flow);
 	}
 
 	void unbind(NativeFlow flow) {
-		if (this.bound == flow) {
-			this.bound = null;
-		}
+		this.flows.remove(flow);
 	}
 
 	@Override
@@ -220,7 +226,7 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	private String readFailureDetail(int errno, int slots) {
 		String what = describe();
-		if (errno == Errno.EINVAL && this.bound == null) {
+		if (errno == Errno.EINVAL && this.flows.isEmpty()) {
 			return what + " are bound to no flow; create a flow with them first";
 		}
 		if (errno == Errno.EINVAL && slots < this.size) {
@@ -237,12 +243,11 @@ final class NativeCounters extends NativeChild implements Counters {
 	}
 
 	/**
-	 * Destroy the bound flow, then the handle.
+	 * Destroy the bound flows, then the handle.
 	 */
 	@Override
 	void destroy() {
-		NativeFlow flow = this.bound;
-		if (flow != null) {
+		for (NativeFlow flow : List.copyOf(this.flows)) {
 			flow.closeLocked();
 		}
 		Function destroy = this.device.ops().get(Op.DESTROY_COUNTERS);
@@ -259,7 +264,7 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	@Override
 	void released() {
-		this.bound = null;
+		this.flows.clear();
 	}
 
 	private String describe() {

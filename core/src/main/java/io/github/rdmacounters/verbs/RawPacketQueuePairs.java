@@ -53,7 +53,9 @@ final class RawPacketQueuePairs {
 	/**
 	 * Return the raw packet queue pair the flows of a port hang on, creating it on first
 	 * use (with the protection domain and completion queue all ports share) and moving it
-	 * to INIT on that port, then to RTR, as mlx5 needs before steering rules attach. A
+	 * to INIT on that port, then to RTR. The kernel does not need these moves for flows
+	 * ({@code ib_uverbs_ex_create_flow} checks only the QP type and {@code CAP_NET_RAW});
+	 * they are legal and kept so that the queue pair is a complete receive queue pair. A
 	 * failure leaves nothing behind that no queue pair uses.
 	 * @param port the port number
 	 * @return the queue pair, in RTR

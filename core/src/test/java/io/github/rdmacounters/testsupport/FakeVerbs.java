@@ -16,6 +16,7 @@ import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
@@ -125,11 +126,69 @@ public final class FakeVerbs {
 	 * @return the number of flows that counted it
 	 */
 	public int deliver(String device, int port, Packet packet) {
-		int counted = this.control.fake_deliver(device, port, FakePacket.of(packet));
+		return deliver(device, port, FakePacket.of(packet));
+	}
+
+	/**
+	 * Deliver a RoCEv2 packet of the given operation to a port: on a RoCE-enabled port it
+	 * moves the port counters and the operation's {@code hw_counters/} file, no flow.
+	 * @param device the device name
+	 * @param port the port number
+	 * @param packet the packet, UDP to port 4791
+	 * @param operation the RoCE operation
+	 * @return the number of flows that counted it
+	 */
+	public int deliverRoce(String device, int port, Packet packet, RoceOperation operation) {
+		FakePacket fakePacket = FakePacket.of(packet);
+		fakePacket.roce_op = operation.ordinal();
+		return deliver(device, port, fakePacket);
+	}
+
+	private int deliver(String device, int port, FakePacket packet) {
+		int counted = this.control.fake_deliver(device, port, packet);
 		if (counted < 0) {
 			throw new IllegalArgumentException("The fake has no device " + device + " with port " + port);
 		}
 		return counted;
+	}
+
+	/**
+	 * Turn RoCE on or off on a device, like mlx5's devlink {@code enable_roce}.
+	 * @param device the device name
+	 * @param enabled {@code false} to make UDP 4791 plain Ethernet traffic flows see
+	 */
+	public void roceEnabled(String device, boolean enabled) {
+		if (this.control.fake_set_roce(device, enabled ? 1 : 0) != 0) {
+			throw new IllegalArgumentException("The fake has no device " + device);
+		}
+	}
+
+	/**
+	 * Make a device behave like Linux before 5.8, where a don't-trap flow with a count
+	 * action fails with {@code EINVAL}.
+	 * @param device the device name
+	 * @param on whether the kernel is older than 5.8
+	 */
+	public void linuxBefore58(String device, boolean on) {
+		if (this.control.fake_set_linux_before_5_8(device, on ? 1 : 0) != 0) {
+			throw new IllegalArgumentException("The fake has no device " + device);
+		}
+	}
+
+	/**
+	 * Read a port counter the fake keeps.
+	 * @param device the device name
+	 * @param port the port number
+	 * @param file the path below {@code ports/<n>/}, e.g.
+	 * {@code counters/port_rcv_packets} or {@code hw_counters/rx_write_requests}
+	 * @return the value
+	 */
+	public long portCounter(String device, int port, String file) {
+		long value = this.control.fake_port_counter(device, port, file);
+		if (value < 0) {
+			throw new IllegalArgumentException("The fake has no counter " + file + " on " + device + " port " + port);
+		}
+		return value;
 	}
 
 	/**
@@ -285,6 +344,10 @@ public final class FakeVerbs {
 
 		private long contextSize;
 
+		private boolean roceEnabled = true;
+
+		private boolean linuxBefore58;
+
 		private final List<int[]> portSettings = new ArrayList<>();
 
 		private DeviceBuilder(String name) {
@@ -437,6 +500,27 @@ public final class FakeVerbs {
 		}
 
 		/**
+		 * Set whether RoCE is enabled (the default), like devlink {@code enable_roce}.
+		 * @param enabled {@code false} to let flows see UDP 4791 traffic
+		 * @return this builder
+		 */
+		public DeviceBuilder roceEnabled(boolean enabled) {
+			this.roceEnabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Set whether the device behaves like Linux before 5.8 (a don't-trap count flow
+		 * fails with {@code EINVAL}).
+		 * @param before58 {@code true} for an old kernel
+		 * @return this builder
+		 */
+		public DeviceBuilder linuxBefore58(boolean before58) {
+			this.linuxBefore58 = before58;
+			return this;
+		}
+
+		/**
 		 * Add the device to the fake.
 		 * @return the fake
 		 */
@@ -452,6 +536,8 @@ public final class FakeVerbs {
 			for (int[] s : this.portSettings) {
 				fake.setPort(this.name, s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
 			}
+			fake.roceEnabled(this.name, this.roceEnabled);
+			fake.linuxBefore58(this.name, this.linuxBefore58);
 			return fake;
 		}
 
@@ -461,7 +547,7 @@ public final class FakeVerbs {
 	 * {@code struct fake_packet} of the fake.
 	 */
 	@FieldOrder({ "dst_mac", "src_mac", "ether_type", "vlan_id", "ip_version", "src_ip", "dst_ip", "ip_protocol",
-			"src_port", "dst_port", "length" })
+			"src_port", "dst_port", "length", "roce_op" })
 	public static class FakePacket extends Structure {
 
 		/** Destination MAC. */
@@ -496,6 +582,9 @@ public final class FakeVerbs {
 
 		/** Frame length in bytes. */
 		public int length;
+
+		/** RoCE operation of a UDP 4791 packet: the {@link RoceOperation} ordinal. */
+		public int roce_op;
 
 		static FakePacket of(Packet packet) {
 			FakePacket p = new FakePacket();
@@ -550,6 +639,12 @@ public final class FakeVerbs {
 		void fake_clear_faults();
 
 		int fake_deliver(String device, int port, FakePacket packet);
+
+		int fake_set_roce(String device, int enabled);
+
+		int fake_set_linux_before_5_8(String device, int on);
+
+		long fake_port_counter(String device, int port, String file);
 
 		int fake_live_objects();
 

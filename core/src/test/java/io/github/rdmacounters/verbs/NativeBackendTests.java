@@ -1,28 +1,17 @@
 package io.github.rdmacounters.verbs;
 
-import java.net.InetAddress;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
-import io.github.rdmacounters.core.DeviceId;
-import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Errno;
-import io.github.rdmacounters.core.Flow;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.LinkLayer;
-import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
-import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 
@@ -40,15 +29,6 @@ class NativeBackendTests {
 	private final FakeVerbs fake = FakeVerbs.get();
 
 	private final NativeBackend backend = this.fake.backend();
-
-	@Test
-	void devicesListsNamesAndGuidsInHostOrder() {
-		this.fake.device("mlx5_0").guid(0x0c42_a103_0065_0f2cL).add();
-		this.fake.device("rxe0").guid(0x0200_00ff_fe00_0001L).add();
-		assertThat(this.backend.devices()).containsExactly(new DeviceId("mlx5_0", 0x0c42_a103_0065_0f2cL),
-				new DeviceId("rxe0", 0x0200_00ff_fe00_0001L));
-		assertThat(this.backend.devices().get(0).formattedGuid()).isEqualTo("0c42:a103:0065:0f2c");
-	}
 
 	@Test
 	void devicesWithStackButNoDeviceIsEmpty() {
@@ -69,13 +49,6 @@ class NativeBackendTests {
 		this.fake.failNext("ibv_get_device_list", Errno.ENOMEM);
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(this.backend::devices)
 			.withMessageStartingWith("ibv_get_device_list failed: ENOMEM (12) Cannot allocate memory");
-	}
-
-	@Test
-	void openUnknownDeviceListsTheDevicesThatExist() {
-		this.fake.device("mlx5_0").add().device("mlx5_1").add();
-		assertThatExceptionOfType(DeviceNotFoundException.class).isThrownBy(() -> this.backend.open("mlx5_9"))
-			.withMessage("No RDMA device named 'mlx5_9'; devices found: mlx5_0, mlx5_1");
 	}
 
 	@Test
@@ -127,33 +100,6 @@ class NativeBackendTests {
 			PortAttributes port2 = device.queryPort(2);
 			assertThat(port2).isEqualTo(new PortAttributes(2, PortState.DOWN, 3, LinkLayer.INFINIBAND, 4096, 32, 2));
 			assertThat(port2.rateGbps()).isEqualTo(100.0);
-		}
-	}
-
-	@Test
-	void udpFlowCountsOnlyRoceV2Packets() throws Exception {
-		this.fake.device("mlx5_0").add();
-		InetAddress a = InetAddress.getByName("192.168.10.1");
-		InetAddress b = InetAddress.getByName("192.168.10.2");
-		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			counters.attach(CounterType.BYTES, 1);
-			Flow flow = device.createFlow(1,
-					FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(Packet.ROCE_V2_PORT).build(), counters);
-			assertThat(counters.isBound()).isTrue();
-			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 4791, 1000))).isEqualTo(1);
-			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 4791, 300))).isEqualTo(1);
-			assertThat(this.fake.deliver("mlx5_0", 1, Packet.udp(a, 50000, b, 53, 100))).isZero();
-			assertThat(this.fake.deliver("mlx5_0", 1, Packet.tcp(a, 50000, b, 4791, 100))).isZero();
-			long[] values = new long[2];
-			counters.read(values, ReadMode.FRESH);
-			assertThat(values).containsExactly(2, 1300);
-			assertThat(counters.read(ReadMode.PREFER_CACHED).values()).containsExactly(2, 1300);
-			assertThat(flow.isClosed()).isFalse();
-			counters.close();
-			assertThat(flow.isClosed()).isTrue();
-			assertThat(counters.isClosed()).isTrue();
 		}
 	}
 

@@ -2,12 +2,6 @@ package io.github.rdmacounters.verbs;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -74,26 +68,6 @@ class NativeDeviceTests {
 		try (NativeDevice device = (NativeDevice) this.backend.open("mthca0")) {
 			assertThat(device.queryPortAttr(1).port_cap_flags2).isZero();
 			assertThat(device.queryPort(1).state()).isEqualTo(PortState.INIT);
-		}
-	}
-
-	@Test
-	void queryPortSeesStateChanges() {
-		this.fake.device("mlx5_0").add();
-		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			this.fake.setPortState("mlx5_0", 1, PortState.DOWN);
-			assertThat(device.queryPort(1).state()).isEqualTo(PortState.DOWN);
-			assertThat(device.queryPort(1).physicalStateName()).isEqualTo("Disabled");
-		}
-	}
-
-	@Test
-	void queryPortOfMissingPortFailsWithEinval() {
-		this.fake.device("mlx5_0").add();
-		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> device.queryPort(2))
-				.withMessage("ibv_query_port failed: EINVAL (22) Invalid argument: device mlx5_0 port 2");
-			assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> device.queryPort(0));
 		}
 	}
 
@@ -168,101 +142,6 @@ class NativeDeviceTests {
 		assertThat(this.fake.liveObjects()).isEqualTo(1);
 		device.close();
 		assertThat(this.fake.liveObjects()).isZero();
-	}
-
-	@Test
-	void readsRacingACloseEitherSucceedOrFailClosedAndNeverReachADestroyedHandle() throws Exception {
-		this.fake.device("mlx5_0").add();
-		int threads = 4;
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
-		try {
-			for (int round = 0; round < 25; round++) {
-				RdmaDevice device = this.backend.open("mlx5_0");
-				Counters counters = BoundCounters.create(device, new CounterPoint(CounterType.PACKETS, 0),
-						new CounterPoint(CounterType.BYTES, 1));
-				CyclicBarrier start = new CyclicBarrier(threads + 1);
-				CountDownLatch someReads = new CountDownLatch(threads);
-				List<Future<int[]>> results = new ArrayList<>();
-				for (int t = 0; t < threads; t++) {
-					results.add(pool.submit(() -> {
-						start.await();
-						long[] values = new long[2];
-						int ok = 0;
-						int closed = 0;
-						while (true) {
-							try {
-								counters.read(values, ((ok & 1) == 0) ? ReadMode.FRESH : ReadMode.PREFER_CACHED);
-								ok++;
-								if (ok == 10) {
-									someReads.countDown();
-								}
-							}
-							catch (RdmaClosedException ex) {
-								closed++;
-								if (ok < 10) {
-									someReads.countDown();
-								}
-								return new int[] { ok, closed };
-							}
-						}
-					}));
-				}
-				start.await();
-				assertThat(someReads.await(10, TimeUnit.SECONDS)).isTrue();
-				if ((round & 1) == 0) {
-					device.close();
-				}
-				else {
-					counters.close();
-					device.close();
-				}
-				for (Future<int[]> result : results) {
-					int[] counts = result.get(10, TimeUnit.SECONDS);
-					assertThat(counts[1]).isEqualTo(1);
-				}
-				assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
-				assertThat(this.fake.liveObjects()).isZero();
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
-	}
-
-	@Test
-	void concurrentClosesOfDeviceAndCountersDestroyEachObjectOnce() throws Exception {
-		this.fake.device("mlx5_0").add();
-		ExecutorService pool = Executors.newFixedThreadPool(3);
-		try {
-			for (int round = 0; round < 25; round++) {
-				RdmaDevice device = this.backend.open("mlx5_0");
-				Counters counters = device.createCounters();
-				counters.attach(CounterType.PACKETS, 0);
-				Flow flow = device.createFlow(1, FlowSpec.any(), counters);
-				CyclicBarrier start = new CyclicBarrier(3);
-				List<Future<?>> closes = List.of(pool.submit(() -> {
-					start.await();
-					device.close();
-					return null;
-				}), pool.submit(() -> {
-					start.await();
-					counters.close();
-					return null;
-				}), pool.submit(() -> {
-					start.await();
-					flow.close();
-					return null;
-				}));
-				for (Future<?> close : closes) {
-					close.get(10, TimeUnit.SECONDS);
-				}
-				assertThat(this.fake.misuseCount()).as(this.fake.misuseLog().toString()).isZero();
-				assertThat(this.fake.liveObjects()).isZero();
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
 	}
 
 	@Test

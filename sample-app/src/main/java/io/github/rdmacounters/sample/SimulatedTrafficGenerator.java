@@ -12,12 +12,15 @@ import org.springframework.stereotype.Component;
 
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
- * Makes the numbers move on the simulated device: every tick it delivers a mix of RoCEv2
- * (UDP 4791), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port, and sends
- * a few packets so the transmit port counters move too. Only active with
+ * Makes the numbers move on the simulated device: every tick it delivers a mix of
+ * NVMe/TCP (TCP 4420), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port,
+ * which the flows see, and RoCEv2 writes and reads (UDP 4791), which the RoCE path takes
+ * before steering: they move the port counters and {@code hw_counters} only, as on mlx5.
+ * It also sends a few packets so the transmit port counters move. Only active with
  * {@code rdma.backend=simulated}; on real hardware the real traffic does this.
  *
  * @author rdma-counters
@@ -64,8 +67,12 @@ public class SimulatedTrafficGenerator {
 	public void generate() {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int i = random.nextInt(20, 60); i > 0; i--) {
-			receive(Packet.udp(this.client, random.nextInt(49152, 65536), this.server, Packet.ROCE_V2_PORT,
-					random.nextInt(1024, 4159)));
+			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 4420, random.nextInt(64, 9001)));
+		}
+		for (int i = random.nextInt(20, 60); i > 0; i--) {
+			RoceOperation operation = (random.nextInt(4) == 0) ? RoceOperation.READ : RoceOperation.WRITE;
+			this.backend.deliverRoce(this.device, this.port, Packet.udp(this.client, random.nextInt(49152, 65536),
+					this.server, Packet.ROCE_V2_PORT, random.nextInt(1024, 4159)), operation);
 		}
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
 			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443, random.nextInt(64, 1515)));
