@@ -229,7 +229,7 @@ public class RdmaDeviceProperties {
 		private @Nullable Integer sourcePort;
 
 		/**
-		 * Destination TCP or UDP port to match, e.g. 4791 for RoCEv2.
+		 * Destination TCP or UDP port to match, e.g. 4420 for NVMe/TCP.
 		 */
 		private @Nullable Integer destinationPort;
 

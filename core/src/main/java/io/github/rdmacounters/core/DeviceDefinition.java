@@ -16,4 +16,17 @@ import org.jspecify.annotations.Nullable;
 public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets,
 		String propertyPrefix) {
 
+	/**
+	 * Create a definition for a library user: messages name the device's settings
+	 * {@code device.port}, {@code device.counter-sets.<name>}, and so on.
+	 * @param device the device name, or {@code null} to use the only device there is
+	 * @param port the port the sets' flows attach to, from 1
+	 * @param counterSets the counter sets to create
+	 * @return the definition
+	 * @since 0.1.0
+	 */
+	public static DeviceDefinition of(@Nullable String device, int port, CounterSetDefinition... counterSets) {
+		return new DeviceDefinition(device, port, List.of(counterSets), "device");
+	}
+
 }

@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +46,11 @@ public final class ManagedDeviceFactory {
 	 */
 	public static final String ANY_DEVICE = "(any)";
 
+	/**
+	 * Where the kernel shows RDMA devices and their port counters.
+	 */
+	public static final String DEFAULT_SYSFS_ROOT = "/sys/class/infiniband";
+
 	private final RdmaBackend backend;
 
 	private final Duration readCacheTtl;
@@ -67,6 +73,22 @@ public final class ManagedDeviceFactory {
 		this.readCacheTtl = readCacheTtl;
 		this.clock = clock;
 		this.portCounters = portCounters;
+	}
+
+	/**
+	 * Create a factory whose devices read their port counters where the backend finds
+	 * them (sysfs under {@value #DEFAULT_SYSFS_ROOT} for the native backend, the
+	 * simulated tree for the simulator), stamped by the system clock.
+	 * @param backend the backend that opens devices
+	 * @param readCacheTtl how long a read of a counter set or of the port counters is
+	 * reused
+	 * @return the factory
+	 * @since 0.1.0
+	 */
+	public static ManagedDeviceFactory of(RdmaBackend backend, Duration readCacheTtl) {
+		Path root = Path.of(DEFAULT_SYSFS_ROOT);
+		return new ManagedDeviceFactory(backend, readCacheTtl, Clock.systemUTC(),
+				(device) -> backend.portCounters(device, root, readCacheTtl));
 	}
 
 	/**

@@ -28,6 +28,8 @@ import io.github.rdmacounters.core.Packet;
  */
 public final class SyntheticTraffic implements AutoCloseable {
 
+	private static final int VXLAN_PORT = 4789;
+
 	private static final MacAddress SOURCE_MAC = new MacAddress(0x02_00_5e_10_00_01L);
 
 	private static final MacAddress DESTINATION_MAC = new MacAddress(0x02_00_5e_10_00_02L);
@@ -127,7 +129,9 @@ public final class SyntheticTraffic implements AutoCloseable {
 		InetAddress destination = address(spec.destinationIp(), ipv6 ? "fd00::2" : "10.0.0.2");
 		L4Protocol protocol = (spec.protocol() != null) ? spec.protocol() : L4Protocol.UDP;
 		int sourcePort = (spec.sourcePort() != null) ? spec.sourcePort() : 49152;
-		int destinationPort = (spec.destinationPort() != null) ? spec.destinationPort() : Packet.ROCE_V2_PORT;
+		// Not RoCEv2 (4791): on a RoCE port the HCA takes that traffic and no flow sees
+		// it
+		int destinationPort = (spec.destinationPort() != null) ? spec.destinationPort() : VXLAN_PORT;
 		return new Packet(sourceMac, destinationMac, spec.vlanId(),
 				ipv6 ? Packet.ETHERTYPE_IPV6 : Packet.ETHERTYPE_IPV4, source, destination, protocol.ipProtocol(),
 				sourcePort, destinationPort, length);

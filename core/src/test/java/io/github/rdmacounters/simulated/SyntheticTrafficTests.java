@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class SyntheticTrafficTests {
 
-	private static final FlowSpec ROCE = FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4791).build();
+	private static final FlowSpec VXLAN = FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(4789).build();
 
 	private final SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 
@@ -40,7 +40,8 @@ class SyntheticTrafficTests {
 	}
 
 	static Stream<FlowSpec> specs() {
-		return Stream.of(FlowSpec.any(), ROCE, FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build(),
+		return Stream.of(FlowSpec.any(), VXLAN,
+				FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build(),
 				FlowSpec.builder().sourceIp(IpPrefix.parse("fd00:1::/64")).protocol(L4Protocol.TCP).build(),
 				FlowSpec.builder()
 					.destinationIp(IpPrefix.parse("10.20.0.0/16"))
@@ -64,9 +65,9 @@ class SyntheticTrafficTests {
 		Counters counters = this.device.createCounters();
 		counters.attach(CounterType.PACKETS, 0);
 		counters.attach(CounterType.BYTES, 1);
-		this.device.createFlow(1, ROCE, counters);
+		this.device.createFlow(1, VXLAN, counters);
 		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
-				List.of(new SyntheticTraffic.Stream("roce", 1, ROCE, 250, 1000)), Duration.ofHours(1));
+				List.of(new SyntheticTraffic.Stream("vxlan", 1, VXLAN, 250, 1000)), Duration.ofHours(1));
 		try {
 			traffic.tick();
 			traffic.tick();
@@ -82,9 +83,9 @@ class SyntheticTrafficTests {
 	void runningTrafficMovesCountersAndCloseStopsIt() throws InterruptedException {
 		Counters counters = this.device.createCounters();
 		counters.attach(CounterType.PACKETS, 0);
-		this.device.createFlow(1, ROCE, counters);
+		this.device.createFlow(1, VXLAN, counters);
 		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
-				List.of(new SyntheticTraffic.Stream("roce", 1, ROCE, 1000, 128)), Duration.ofMillis(10));
+				List.of(new SyntheticTraffic.Stream("vxlan", 1, VXLAN, 1000, 128)), Duration.ofMillis(10));
 		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
 		while (counters.read(ReadMode.FRESH).get(0) == 0 && System.nanoTime() < deadline) {
 			Thread.sleep(10);
@@ -98,9 +99,9 @@ class SyntheticTrafficTests {
 
 	@Test
 	void streamRejectsNegativeRatesAndImpossiblePacketSizesNamingTheField() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, ROCE, -1, 100))
+		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, VXLAN, -1, 100))
 			.withMessage("packetsPerSecond must be 0 or more, but was -1.0");
-		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, ROCE, 1, 10))
+		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, VXLAN, 1, 10))
 			.withMessage("packetSize must be 60 to 9000, but was 10");
 	}
 
