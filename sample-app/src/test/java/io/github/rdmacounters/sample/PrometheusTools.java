@@ -20,6 +20,15 @@ import static org.assertj.core.api.Assertions.fail;
  */
 final class PrometheusTools {
 
+	/**
+	 * Excludes Boot's Prometheus exemplars: with tracing on the test classpath (the
+	 * OpenTelemetry starter of {@link OtlpExportTests}) the OpenMetrics scrape carries
+	 * exemplars on {@code http_server_requests_seconds_count}, which Prometheus 2.42
+	 * rejects ("does not support exemplars"), failing the whole scrape.
+	 */
+	static final String NO_EXEMPLARS = "spring.autoconfigure.exclude="
+			+ "org.springframework.boot.micrometer.tracing.autoconfigure.prometheus.PrometheusExemplarsAutoConfiguration";
+
 	static final Path PROMTOOL = Path.of("/usr/bin/promtool");
 
 	static final Path PROMETHEUS = Path.of("/usr/bin/prometheus");
