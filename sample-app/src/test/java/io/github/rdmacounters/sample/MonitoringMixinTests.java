@@ -36,12 +36,14 @@ class MonitoringMixinTests {
 	}
 
 	@Test
-	void everyAlertHasAUnitTestThatPassesPromtoolTestRules() throws Exception {
+	void everyAlertHasAUnitTestAndTheUnitTestsOfAlertsAndRecordingRulesPassPromtoolTestRules() throws Exception {
 		Path promtool = PrometheusTools.require(PrometheusTools.PROMTOOL);
 		Path monitoring = PrometheusTools.monitoring();
 		PrometheusTools.Result result = PrometheusTools.run(null, monitoring, promtool.toString(), "test", "rules",
-				"tests/rdma-alerts-test.yml");
-		assertThat(result.output()).contains("SUCCESS");
+				"tests/rdma-alerts-test.yml", "tests/rdma-rules-test.yml");
+		assertThat(result.output()).contains("Unit Testing:  tests/rdma-alerts-test.yml")
+			.contains("Unit Testing:  tests/rdma-rules-test.yml")
+			.doesNotContain("FAILED");
 		assertThat(result.exitCode()).as(result.output()).isZero();
 		String tests = Files.readString(monitoring.resolve("tests/rdma-alerts-test.yml"));
 		for (String alert : alertNames(Files.readString(monitoring.resolve("rdma-alerts.yml")))) {

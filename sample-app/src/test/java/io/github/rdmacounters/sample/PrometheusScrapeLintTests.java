@@ -20,7 +20,8 @@ import static org.awaitility.Awaitility.await;
  * The rdma families of the sample's scrape, with the simulated traffic running, pass
  * {@code promtool check metrics} with no finding.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.traffic.interval-ms=50")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "sample.traffic.interval-ms=50", PrometheusTools.NO_EXEMPLARS })
 class PrometheusScrapeLintTests {
 
 	@LocalServerPort
