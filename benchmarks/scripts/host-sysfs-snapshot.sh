@@ -84,9 +84,14 @@ success = [l for l in first if l.startswith('node_scrape_collector_success{colle
 series = [l for l in first if l.startswith("node_infiniband_")]
 names = sorted({l.split("{")[0].split(" ")[0] for l in series})
 jmh = json.load(open(f"{work}/jmh.json"))
-primary = jmh[0]["primaryMetric"]
-alloc = jmh[0]["secondaryMetrics"].get("gc.alloc.rate.norm", {}).get("score")
+runs = {run["params"]["counters"]: run for run in jmh}
 jvm = f'{jmh[0]["vmName"]} {jmh[0]["jdkVersion"]}'
+
+def jmh_row(key, label):
+    primary = runs[key]["primaryMetric"]
+    alloc = runs[key]["secondaryMetrics"].get("gc.alloc.rate.norm", {}).get("score")
+    alloc_text = f"{alloc / 1024:.1f} KB" if alloc is not None else "n/a"
+    return f"| `hostSnapshot`, `counters={key}`: {label} | {primary['score']:.0f} ± {primary['scoreError']:.0f} µs | {alloc_text} |"
 
 def q(values, p):
     values = sorted(values)
@@ -96,7 +101,8 @@ def row(label, values):
     return (f"| {label} | {len(values)} | {statistics.mean(values):.0f} | {statistics.median(values):.0f} "
             f"| {q(values, 0.9):.0f} | {min(values):.0f} |")
 
-ours = primary["score"]
+ours_all = runs["all"]["primaryMetric"]["score"]
+ours = runs["pma"]["primaryMetric"]["score"]
 ne_median = statistics.median(both)
 lines = [
     "# Host-wide sysfs snapshot against node_exporter (`HostSysfsSnapshotBenchmark`)",
@@ -141,11 +147,14 @@ lines = [
     "",
     "| Benchmark | Time per snapshot | Allocated per snapshot |",
     "|---|---|---|",
-    f"| `hostSnapshot` (8 devices × 2 ports) | {ours:.0f} ± {primary['scoreError']:.0f} µs | "
-    + (f"{alloc / 1024:.1f} KB |" if alloc is not None else "n/a |"),
+    jmh_row("pma", "the 21 `counters/` files per port node_exporter reads"),
+    jmh_row("all", "every counter file, `hw_counters/` too (49 per port)"),
     "",
-    f"Ours against node_exporter's median: {ours:.0f} µs vs {ne_median:.0f} µs, ratio {ours / ne_median:.2f} "
+    f"Same files as node_exporter: ours {ours:.0f} µs against node_exporter's median {ne_median:.0f} µs "
+    f"(both phases), ratio {ours / ne_median:.2f} "
     + ("(not slower: target met)." if ours <= ne_median else "(slower: target missed)."),
+    f"Every counter file: {ours_all:.0f} µs, ratio {ours_all / ne_median:.2f} to node_exporter, which does not read",
+    "`hw_counters/` in this version.",
 ]
 with open(results, "w") as f:
     f.write("\n".join(lines) + "\n")

@@ -34,8 +34,10 @@ import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
  * Cost of one host-wide sysfs snapshot: {@link SysfsHostPortCountersSource#snapshot()}
  * with a cache time-to-live of 0 (every call lists the root and reads every file) on a
  * host of 8 devices × 2 ports ({@link HostSysfsTree}: 16 ports of 49 counters each, plus
- * state, rate and device files). {@code scripts/host-sysfs-snapshot.sh} runs it beside
- * node_exporter's infiniband collector on the same tree.
+ * state, rate and device files), reading every counter file or, for a comparison of the
+ * same work, only the {@code counters/} files node_exporter 1.5 reads.
+ * {@code scripts/host-sysfs-snapshot.sh} runs it beside node_exporter's infiniband
+ * collector on the same tree.
  *
  * @author rdma-counters
  */
@@ -53,6 +55,14 @@ public class HostSysfsSnapshotBenchmark {
 	 */
 	@Param("")
 	public String root;
+
+	/**
+	 * Which counter files are read: {@code all} ({@code counters/} and
+	 * {@code hw_counters/}), or {@code pma} (only the 21 IB PMA files of
+	 * {@code counters/}, what node_exporter 1.5's collector reads).
+	 */
+	@Param({ "all", "pma" })
+	public String counters;
 
 	private @Nullable Path written;
 

@@ -55,20 +55,30 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	/**
 	 * Read a file with one reused buffer per thread: sysfs reports 4096 bytes as the size
 	 * of every attribute, so sizing a buffer by the file size would allocate 4 KiB per
-	 * counter.
+	 * counter. The file is read until a read returns less than it was offered: a sysfs
+	 * attribute is produced whole by the first read ({@code kernfs_fop_read_iter} fills
+	 * the buffer from the attribute's {@code show} method), so the read that would only
+	 * find the end of the file is saved. A {@link FileInputStream}, unlike a
+	 * {@code FileChannel}, is not closed by an interrupt of the reading thread, so an
+	 * interrupted scrape does not turn the rest of the snapshot into unreadable files.
 	 */
 	@Override
 	public String read(String path) throws IOException {
 		byte[] buffer = BUFFER.get();
 		int length = 0;
 		try (InputStream in = new FileInputStream(resolve(path).toFile())) {
-			int read;
-			while ((read = in.read(buffer, length, buffer.length - length)) > 0) {
-				length += read;
-				if (length == buffer.length) {
-					buffer = Arrays.copyOf(buffer, buffer.length * 2);
-					BUFFER.set(buffer);
+			while (true) {
+				int offered = buffer.length - length;
+				int read = in.read(buffer, length, offered);
+				if (read <= 0) {
+					break;
 				}
+				length += read;
+				if (read < offered) {
+					break;
+				}
+				buffer = Arrays.copyOf(buffer, buffer.length * 2);
+				BUFFER.set(buffer);
 			}
 		}
 		return new String(buffer, 0, length, StandardCharsets.UTF_8);
