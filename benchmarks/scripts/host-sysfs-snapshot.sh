@@ -35,7 +35,7 @@ CP="benchmarks/target/classes:$(cat benchmarks/target/bench-cp.txt)"
 
 echo "== tree"
 ROOT="$(java -cp "$CP" io.github.rdmacounters.benchmarks.HostSysfsTree "$WORK/sys")"
-echo "$ROOT: $(find -L "$ROOT" -type f | wc -l) files"
+echo "$ROOT: $(find "$WORK/sys/devices" -type f | wc -l) files"
 
 echo "== node_exporter"
 "$NODE_EXPORTER" --path.sysfs="$WORK/sys" --collector.disable-defaults --collector.infiniband \
