@@ -1,15 +1,15 @@
 package io.github.rdmacounters.sysfs;
 
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -45,11 +45,22 @@ public final class FileSystemSysfsTree implements SysfsTree {
 		return this.root;
 	}
 
+	/**
+	 * List a directory with {@link File#list()}, which returns the names without making a
+	 * {@link Path} of each entry: a host snapshot lists some 70 directories.
+	 */
 	@Override
 	public List<String> list(String path) throws IOException {
-		try (Stream<Path> entries = Files.list(resolve(path))) {
-			return entries.map((entry) -> entry.getFileName().toString()).sorted().toList();
+		File directory = resolve(path).toFile();
+		String[] names = directory.list();
+		if (names == null) {
+			if (!directory.exists()) {
+				throw new NoSuchFileException(directory.getPath());
+			}
+			throw new IOException("Cannot list " + directory.getPath() + ": not a directory or not readable");
 		}
+		Arrays.sort(names);
+		return Arrays.asList(names);
 	}
 
 	/**
