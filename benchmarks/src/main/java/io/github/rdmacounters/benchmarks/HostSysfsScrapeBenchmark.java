@@ -18,10 +18,8 @@ import io.github.rdmacounters.core.HostPortCountersSnapshot;
  * One host-wide sysfs snapshot of 8 devices × 2 ports per iteration, after a pause, the
  * way a scrape comes: the pattern node_exporter's
  * {@code node_scrape_collector_duration_seconds} is measured in, where each scrape
- * follows an idle gap (see {@link AbstractHostSysfsBenchmark}). On a loaded machine a
- * back-to-back loop gets only its fair share of the CPU, while a reader that wakes up
- * after a pause starts with a fresh time slice; this benchmark puts both readers on the
- * same footing.
+ * follows an idle gap (see {@link AbstractHostSysfsBenchmark}), so both readers are timed
+ * in the same pattern; {@link HostSysfsSnapshotBenchmark} times snapshots back to back.
  *
  * @author rdma-counters
  */
