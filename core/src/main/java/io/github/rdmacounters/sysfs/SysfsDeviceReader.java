@@ -81,11 +81,20 @@ final class SysfsDeviceReader {
 	 * @return the snapshot
 	 */
 	PortCountersSnapshot read(Instant readAt) {
+		String base = this.deviceName + "/";
+		Set<Integer> present;
 		try {
-			this.tree.list(this.deviceName);
+			present = ports(this.tree.list(base + "ports"));
 		}
 		catch (IOException | UncheckedIOException ex) {
-			return gone(readAt);
+			// no ports directory: is the device itself gone?
+			try {
+				this.tree.list(this.deviceName);
+			}
+			catch (IOException | UncheckedIOException gone) {
+				return gone(readAt);
+			}
+			present = Set.of();
 		}
 		this.everPresent = true;
 		DeviceIdentity identity = this.identity;
@@ -94,13 +103,11 @@ final class SysfsDeviceReader {
 			this.identity = identity;
 			this.lastIdentity = identity;
 		}
-		String base = this.deviceName + "/";
 		List<String> ignored = new ArrayList<>();
 		String firmware = readText(base + "fw_ver", ignored);
 		String boardId = readText(base + "board_id", ignored);
 		String hcaType = readText(base + "hca_type", ignored);
 		String nodeGuid = readText(base + "node_guid", ignored);
-		Set<Integer> present = listPorts(base + "ports");
 		Set<Integer> all = new TreeSet<>(this.knownPorts);
 		all.addAll(present);
 		List<PortStatus> ports = new ArrayList<>(all.size());
@@ -148,9 +155,9 @@ final class SysfsDeviceReader {
 		return new DeviceIdentity(netdevs, pciAddress, physicalFunction != null, physicalFunction);
 	}
 
-	private Set<Integer> listPorts(String path) {
+	private static Set<Integer> ports(List<String> names) {
 		Set<Integer> ports = new TreeSet<>();
-		for (String name : listOrEmpty(path)) {
+		for (String name : names) {
 			try {
 				ports.add(Integer.parseInt(name));
 			}

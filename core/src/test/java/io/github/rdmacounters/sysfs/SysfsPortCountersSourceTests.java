@@ -346,7 +346,7 @@ class SysfsPortCountersSourceTests {
 
 			@Override
 			public List<String> list(String path) throws IOException {
-				if (path.endsWith("/ports") && this.lists.getAndIncrement() == 0) {
+				if (path.endsWith("/ports/1/counters") && this.lists.getAndIncrement() == 0) {
 					throw new IllegalStateException("tree broke");
 				}
 				return super.list(path);

@@ -1,0 +1,49 @@
+package io.github.rdmacounters.sysfs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIOException;
+
+/**
+ * Tests for {@link FileSystemSysfsTree}.
+ */
+class FileSystemSysfsTreeTests {
+
+	@Test
+	void aFileLargerThanTheReadBufferIsReadWhole(@TempDir Path root) throws IOException {
+		String large = "x".repeat(1000) + "\n";
+		Files.writeString(root.resolve("large"), large);
+		Files.writeString(root.resolve("small"), "42\n");
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		assertThat(tree.read("large")).isEqualTo(large);
+		assertThat(tree.read("small")).isEqualTo("42\n");
+		assertThat(tree.read("large")).isEqualTo(large);
+	}
+
+	@Test
+	void aDirectoryOrMissingFileFailsToRead(@TempDir Path root) throws IOException {
+		Files.createDirectory(root.resolve("counters"));
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		assertThatIOException().isThrownBy(() -> tree.read("counters"));
+		assertThatIOException().isThrownBy(() -> tree.read("nothing"));
+	}
+
+	@Test
+	void resolvedNameFollowsLinksAndIsNullForAMissingPath(@TempDir Path root) throws IOException {
+		Path function = Files.createDirectories(root.resolve("devices/0000:08:00.0"));
+		Files.createDirectories(root.resolve("mlx5_0"));
+		Files.createSymbolicLink(root.resolve("mlx5_0/device"), Paths.get("../devices/0000:08:00.0"));
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		assertThat(tree.resolvedName("mlx5_0/device")).isEqualTo(function.getFileName().toString());
+		assertThat(tree.resolvedName("mlx5_0/device/physfn")).isNull();
+		assertThat(tree.resolvedName("mlx5_9/device")).isNull();
+	}
+
+}
