@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceEventListener;
+import io.github.rdmacounters.core.DeviceEventListeners;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Flow;
 import io.github.rdmacounters.core.FlowSpec;
@@ -91,6 +93,12 @@ final class NativeDevice implements RdmaDevice {
 	private boolean contextClosed;
 
 	private final boolean preparedReads;
+
+	private final DeviceEventListeners eventListeners = new DeviceEventListeners();
+
+	private @Nullable AsyncEventReader eventReader;
+
+	private boolean eventsStopped;
 
 	NativeDevice(IbvLibrary lib, String name, IbvContext context, boolean preparedReads) {
 		this.preparedReads = preparedReads;
@@ -431,6 +439,49 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
+	 * Add a listener; the first one starts the {@link AsyncEventReader} of this context.
+	 */
+	@Override
+	public void addEventListener(DeviceEventListener listener) {
+		writeLock().lock();
+		try {
+			ensureOpen();
+			this.eventListeners.add(listener);
+			if (this.eventReader == null && !this.eventsStopped) {
+				this.eventReader = AsyncEventReader.start(this, this.lib, this.context, this.eventListeners);
+			}
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
+	@Override
+	public void removeEventListener(DeviceEventListener listener) {
+		this.eventListeners.remove(listener);
+	}
+
+	/**
+	 * Stop and join the event reader; it never starts again. Called before close takes
+	 * the write lock, so the reader's pending read under the read lock completes first.
+	 */
+	private void stopEventReader() {
+		AsyncEventReader reader;
+		writeLock().lock();
+		try {
+			this.eventsStopped = true;
+			reader = this.eventReader;
+			this.eventReader = null;
+		}
+		finally {
+			writeLock().unlock();
+		}
+		if (reader != null) {
+			reader.stop();
+		}
+	}
+
+	/**
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
 	 * domain, then the context. A step that fails is reported (the first failure is
 	 * thrown, later ones are suppressed into it) without stopping the rest: closing the
@@ -441,6 +492,7 @@ final class NativeDevice implements RdmaDevice {
 	 */
 	@Override
 	public void close() {
+		stopEventReader();
 		writeLock().lock();
 		try {
 			this.closed.set(true);
