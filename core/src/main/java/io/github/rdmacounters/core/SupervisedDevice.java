@@ -295,7 +295,6 @@ public final class SupervisedDevice implements RdmaDevice {
 				}
 				this.current = fresh;
 				this.tracker.reopened();
-				this.reopening = null;
 			}
 			return true;
 		}
@@ -335,8 +334,8 @@ public final class SupervisedDevice implements RdmaDevice {
 				return;
 			}
 			this.closed = true;
+			// the last reopening thread, which may still be ending after a reopen
 			thread = this.reopening;
-			this.reopening = null;
 		}
 		if (thread != null && thread != Thread.currentThread()) {
 			thread.interrupt();
