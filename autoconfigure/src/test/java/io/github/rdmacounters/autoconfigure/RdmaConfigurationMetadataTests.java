@@ -38,6 +38,7 @@ class RdmaConfigurationMetadataTests {
 	void everyBindablePropertyIsDocumentedWithADescription() throws IOException {
 		Set<String> expected = new TreeSet<>();
 		collect(RdmaProperties.PREFIX, RdmaProperties.class, expected);
+		collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, expected);
 		Map<String, Map<String, Object>> properties = properties();
 		assertThat(properties.keySet()).containsAll(expected);
 		assertThat(expected).contains("rdma.enabled", "rdma.backend", "rdma.device", "rdma.port",
@@ -54,6 +55,7 @@ class RdmaConfigurationMetadataTests {
 	void everyRdmaPropertyInTheMetadataExistsOnThePropertiesClass() throws IOException {
 		Set<String> bindable = new TreeSet<>();
 		collect(RdmaProperties.PREFIX, RdmaProperties.class, bindable);
+		collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, bindable);
 		assertThat(properties().keySet()).allSatisfy((name) -> assertThat(bindable).contains(name));
 	}
 
