@@ -19,9 +19,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.event.RdmaDeviceFatalEvent;
 import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.event.RdmaPortStateChangedEvent;
@@ -73,6 +76,22 @@ class RdmaEventsAutoConfigurationTests {
 			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
 			assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 			assertThat(events).filteredOn(RdmaPortStateChangedEvent.class::isInstance).hasSize(2);
+		});
+	}
+
+	@Test
+	void endpointShowsTheEventStateAndCountsOfThePort() {
+		this.contextRunner.run((context) -> {
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			RdmaEndpoint endpoint = new RdmaEndpoint(context.getBean(RdmaRegistry.class));
+			assertThat(endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1).getStateChangedAt()).isNull();
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			PortDescriptor port = endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1);
+			assertThat(port.getState()).isEqualTo("DOWN");
+			assertThat(port.getStateChangedAt()).isNotNull();
+			assertThat(port.getEvents()).containsEntry("port_err", 2L).containsEntry("port_active", 1L);
 		});
 	}
 
