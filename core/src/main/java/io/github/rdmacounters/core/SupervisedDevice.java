@@ -59,6 +59,14 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private @Nullable Thread reopening;
 
+	/** The wait before the next reopen attempt; guarded by lock. */
+	private long backoffMillis;
+
+	/** When the device was last reopened ({@link System#nanoTime()}); guarded by lock. */
+	private long reopenedAt;
+
+	private boolean reopenedOnce;
+
 	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff) {
 		this.backend = backend;
 		this.name = device.name();
@@ -238,6 +246,12 @@ public final class SupervisedDevice implements RdmaDevice {
 			for (SupervisedCounters set : this.sets) {
 				set.unbind();
 			}
+			// a device that fails again soon after a reopen (reads that keep failing) is
+			// retried ever more slowly, not every initial backoff
+			long initial = Math.max(1, this.initialBackoff.toMillis());
+			boolean soonAfterReopen = this.reopenedOnce
+					&& System.nanoTime() - this.reopenedAt < this.maxBackoff.toNanos() * 2;
+			this.backoffMillis = soonAfterReopen ? Math.min(this.backoffMillis * 2, maxBackoffMillis()) : initial;
 			Thread thread = new Thread(this::reopen, THREAD_PREFIX + this.name);
 			thread.setDaemon(true);
 			this.reopening = thread;
@@ -257,15 +271,18 @@ public final class SupervisedDevice implements RdmaDevice {
 		RdmaDevice failed = this.current;
 		failed.removeEventListener(this.forwarder);
 		closeQuietly(failed, "the failed context");
-		long backoff = Math.max(1, this.initialBackoff.toMillis());
 		while (!this.closed) {
+			long backoff;
+			synchronized (this.lock) {
+				backoff = this.backoffMillis;
+				this.backoffMillis = Math.min(backoff * 2, maxBackoffMillis());
+			}
 			try {
 				Thread.sleep(backoff);
 			}
 			catch (InterruptedException ex) {
 				return;
 			}
-			backoff = Math.min(backoff * 2, Math.max(1, this.maxBackoff.toMillis()));
 			RdmaDevice fresh;
 			try {
 				fresh = this.backend.open(this.name);
@@ -294,6 +311,9 @@ public final class SupervisedDevice implements RdmaDevice {
 					bound.add(set);
 				}
 				this.current = fresh;
+				this.reopenedAt = System.nanoTime();
+				this.reopenedOnce = true;
+				this.backoffMillis = backoffMillisAfterReopen();
 				this.tracker.reopened();
 			}
 			return true;
@@ -305,6 +325,18 @@ public final class SupervisedDevice implements RdmaDevice {
 			closeQuietly(fresh, "a context whose counter sets could not be recreated");
 			return false;
 		}
+	}
+
+	private long maxBackoffMillis() {
+		return Math.max(1, this.maxBackoff.toMillis());
+	}
+
+	/**
+	 * Return the backoff a failure soon after this reopen starts from: the one that led
+	 * to the reopen.
+	 */
+	private long backoffMillisAfterReopen() {
+		return Math.max(Math.max(1, this.initialBackoff.toMillis()), this.backoffMillis / 2);
 	}
 
 	private void closeQuietly(RdmaDevice device, String what) {

@@ -77,6 +77,9 @@ abstract class AbstractDeviceEventsTests {
 
 	abstract void restoreDevice();
 
+	/** Make every counter read fail with EIO, or stop doing so. */
+	abstract void failReadsWithEio(boolean on);
+
 	/** Make a packet arrive at port 1. */
 	abstract void deliver(Packet packet);
 
@@ -239,6 +242,29 @@ abstract class AbstractDeviceEventsTests {
 		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(5);
 		assertThat(resumed.value(CounterType.BYTES)).isEqualTo(400);
 		assertThat(managed.device().queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		managed.close();
+		assertThat(eventThreads()).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	void readsFailingWithEioMarkTheDeviceFailedAndItIsReopenedWithoutAnEvent() {
+		ManagedDevice managed = managed(Duration.ofMillis(10));
+		DeviceEventTracker tracker = managed.events();
+		CounterSet set = managed.counterSets().get(0);
+		deliver(packet(100));
+		assertThat(read(set).value(CounterType.PACKETS)).isOne();
+		failReadsWithEio(true);
+		CounterSetReading failed = read(set);
+		assertThat(failed.isSuccess()).isFalse();
+		assertThat(failed.failure()).hasMessageContaining("EIO");
+		assertThat(tracker.failures()).isPositive();
+		failReadsWithEio(false);
+		await("the device is reopened", () -> tracker.failure() == null && tracker.reopens() >= 1);
+		deliver(packet(100));
+		CounterSetReading resumed = read(set);
+		assertThat(resumed.isSuccess()).isTrue();
+		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(2);
 		managed.close();
 		assertThat(eventThreads()).isEmpty();
 		assertNothingLeft();

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.testsupport.FakeVerbs;
@@ -60,6 +61,16 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 	@Override
 	void restoreDevice() {
 		this.fake.restoreDevice(DEVICE);
+	}
+
+	@Override
+	void failReadsWithEio(boolean on) {
+		if (on) {
+			this.fake.failAlways("ibv_read_counters", Errno.EIO);
+		}
+		else {
+			this.fake.clearFaults();
+		}
 	}
 
 	@Override

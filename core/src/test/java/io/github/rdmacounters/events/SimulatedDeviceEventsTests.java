@@ -3,6 +3,7 @@ package io.github.rdmacounters.events;
 import java.util.List;
 
 import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
@@ -49,6 +50,16 @@ class SimulatedDeviceEventsTests extends AbstractDeviceEventsTests {
 	@Override
 	void restoreDevice() {
 		this.backend.restoreDevice(DEVICE);
+	}
+
+	@Override
+	void failReadsWithEio(boolean on) {
+		if (on) {
+			this.backend.failAlways("ibv_read_counters", Errno.EIO);
+		}
+		else {
+			this.backend.clearFaults();
+		}
 	}
 
 	@Override
