@@ -5,7 +5,11 @@
  */
 #include <infiniband/verbs.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stddef.h>
+#include <sys/eventfd.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -180,5 +184,30 @@ int main(void)
 	CONST(IBV_QPS_RESET);
 	CONST(IBV_QPS_INIT);
 	CONST(IBV_QPS_RTR);
+
+	/* async events: the reader of AsyncEventReader */
+	OFF(ibv_context, async_fd);
+	SIZE(ibv_async_event);
+	OFF(ibv_async_event, element);
+	OFF(ibv_async_event, element.port_num);
+	OFF(ibv_async_event, event_type);
+	CONST(IBV_EVENT_DEVICE_FATAL);
+	CONST(IBV_EVENT_PORT_ACTIVE);
+	CONST(IBV_EVENT_PORT_ERR);
+	CONST(IBV_EVENT_LID_CHANGE);
+	CONST(IBV_EVENT_PKEY_CHANGE);
+	CONST(IBV_EVENT_SM_CHANGE);
+	CONST(IBV_EVENT_CLIENT_REREGISTER);
+	CONST(IBV_EVENT_GID_CHANGE);
+	CONST(F_GETFL);
+	CONST(F_SETFL);
+	CONST(O_NONBLOCK);
+	CONST(EFD_CLOEXEC);
+	CONST(POLLIN);
+	SIZE(pollfd);
+	OFF(pollfd, events);
+	OFF(pollfd, revents);
+	CONST(EAGAIN);
+	CONST(EINTR);
 	return 0;
 }

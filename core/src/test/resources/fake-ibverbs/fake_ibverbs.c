@@ -330,6 +330,12 @@ static struct fake_device *device_of_context(struct ibv_context *ctx)
 	return &devices[fc->device];
 }
 
+/* async events: defined in the block at the end of the file */
+static void fake_async_open(struct ibv_context *ctx);
+static void fake_async_close(struct ibv_context *ctx);
+static int fake_async_gone(struct ibv_context *ctx);
+static void fake_async_reset(void);
+
 /* ---- exported libibverbs symbols ---------------------------------------------------------- */
 
 FAKE_EXPORT struct ibv_device **ibv_get_device_list(int *num_devices)
@@ -457,6 +463,8 @@ FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, st
 	pthread_mutex_lock(&lock);
 	if (!check("ibv_query_port", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
+	} else if (fake_async_gone(context)) {
+		rc = EIO;
 	} else if ((rc = fault("ibv_query_port")) == 0) {
 		rc = fill_port(device_of_context(context), port_num, (struct ibv_port_attr *)port_attr,
 				offsetof(struct ibv_port_attr, port_cap_flags2));
@@ -473,6 +481,8 @@ static int op_query_port(struct ibv_context *context, uint8_t port_num, struct i
 	pthread_mutex_lock(&lock);
 	if (!check("query_port", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
+	} else if (fake_async_gone(context)) {
+		rc = EIO;
 	} else if ((rc = fault("ibv_query_port")) == 0) {
 		rc = fill_port(device_of_context(context), port_num, port_attr, port_attr_len);
 		if (rc == 0 && port_attr_len >= sizeof(struct ibv_port_attr))
@@ -490,6 +500,8 @@ FAKE_EXPORT int ibv_query_device(struct ibv_context *context, struct ibv_device_
 	pthread_mutex_lock(&lock);
 	if (!check("ibv_query_device", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
+	} else if (fake_async_gone(context)) {
+		rc = EIO;
 	} else if ((rc = fault("ibv_query_device")) == 0) {
 		dev = device_of_context(context);
 		memset(attr, 0, sizeof(*attr));
@@ -601,6 +613,7 @@ FAKE_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 		}
 	}
 	remember(ctx, FAKE_CONTEXT, fc->device);
+	fake_async_open(ctx);
 	pthread_mutex_unlock(&lock);
 	return ctx;
 }
@@ -627,6 +640,7 @@ FAKE_EXPORT int ibv_close_device(struct ibv_context *context)
 			}
 		}
 		obj->alive = 0;
+		fake_async_close(context);
 	}
 	pthread_mutex_unlock(&lock);
 	return rc;
@@ -905,6 +919,8 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 	pthread_mutex_lock(&lock);
 	if (!check("read_counters", counters, FAKE_COUNTERS))
 		rc = EINVAL;
+	else if (fake_async_gone(counters->context))
+		rc = EIO;
 	else if ((rc = fault("ibv_read_counters")) != 0)
 		;
 	else if (flags & ~(uint32_t)IBV_READ_COUNTERS_ATTR_PREFER_CACHED)
@@ -1159,6 +1175,7 @@ FAKE_EXPORT void fake_reset(void)
 	nobjects = 0;
 	nfaults = 0;
 	misuse_count = 0;
+	fake_async_reset();
 	pthread_mutex_unlock(&lock);
 }
 
@@ -1483,3 +1500,264 @@ FAKE_EXPORT int fake_noop(void)
 {
 	return 0;
 }
+
+/* ==== async events (issue 11) ================================================================
+ *
+ * Each open context gets a pipe: its read end is ctx->async_fd, blocking as the kernel's async
+ * event file is until the application sets O_NONBLOCK. Raising an event writes a
+ * struct ib_uverbs_async_event_desc (the kernel's uapi layout: element, event_type, reserved) to
+ * every open context of the device, as ib_uverbs_async_handler() queues it on every file of the
+ * device; ibv_get_async_event() reads one such record from async_fd, as rdma-core's
+ * libibverbs/device.c does, and fails with the read's errno (EAGAIN on an empty non-blocking fd).
+ * Each event handed out must be acknowledged with ibv_ack_async_event() before its context is
+ * closed; an event left unacknowledged, an event structure reused before its acknowledgement, or
+ * a get on a closed context is recorded as misuse.
+ *
+ * fake_remove_device() models a device that goes away (driver reload, reset, hot unplug): like
+ * ib_uverbs_free_hw_resources() it raises IBV_EVENT_DEVICE_FATAL on every open context, which is
+ * then disassociated: queries and counter reads fail with EIO, while destroys and closes still
+ * succeed (rdma-core with RDMAV_ALLOW_DISASSOC_DESTROY; the kernel released the objects). The
+ * device disappears from ibv_get_device_list until fake_restore_device().
+ */
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#define FAKE_MAX_ASYNC 256
+
+struct fake_async_desc {
+	uint64_t element;
+	uint32_t event_type;
+	uint32_t reserved;
+};
+
+struct fake_async {
+	struct ibv_context *ctx; /* NULL: free slot */
+	int write_fd;
+	int gone;
+};
+
+struct fake_pending_ack {
+	struct ibv_async_event *event; /* NULL: free slot */
+	struct ibv_context *ctx;
+};
+
+static struct fake_async asyncs[FAKE_MAX_ASYNC];
+static struct fake_pending_ack pending_acks[FAKE_MAX_ASYNC];
+
+static struct fake_async *async_of(struct ibv_context *ctx)
+{
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++)
+		if (asyncs[i].ctx == ctx)
+			return &asyncs[i];
+	return NULL;
+}
+
+/* Called by ibv_open_device with the lock held. */
+static void fake_async_open(struct ibv_context *ctx)
+{
+	struct fake_async *a = async_of(NULL);
+	int fds[2];
+
+	if (!a || pipe(fds) != 0)
+		abort();
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFL, O_NONBLOCK); /* a full queue drops events instead of blocking the fake */
+	a->ctx = ctx;
+	a->write_fd = fds[1];
+	a->gone = 0;
+	ctx->async_fd = fds[0];
+}
+
+/* Called by ibv_close_device with the lock held, once the context is closed. */
+static void fake_async_close(struct ibv_context *ctx)
+{
+	struct fake_async *a = async_of(ctx);
+	int unacked = 0;
+
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		if (pending_acks[i].event && pending_acks[i].ctx == ctx) {
+			pending_acks[i].event = NULL;
+			unacked++;
+		}
+	}
+	if (unacked)
+		misuse("ibv_close_device: %d async event(s) were never acknowledged", unacked);
+	if (a) {
+		close(ctx->async_fd);
+		close(a->write_fd);
+		a->ctx = NULL;
+	}
+	ctx->async_fd = -1;
+}
+
+static int fake_async_gone(struct ibv_context *ctx)
+{
+	struct fake_async *a = async_of(ctx);
+
+	return a && a->gone;
+}
+
+/* Called by fake_reset with the lock held: contexts left open by a test are forgotten. */
+static void fake_async_reset(void)
+{
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		if (asyncs[i].ctx) {
+			close(asyncs[i].ctx->async_fd);
+			close(asyncs[i].write_fd);
+			asyncs[i].ctx->async_fd = -1;
+			asyncs[i].ctx = NULL;
+		}
+		pending_acks[i].event = NULL;
+	}
+}
+
+FAKE_EXPORT int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+{
+	struct fake_async_desc desc;
+	int fd;
+	ssize_t n;
+
+	pthread_mutex_lock(&lock);
+	if (!check("ibv_get_async_event", context, FAKE_CONTEXT) || !async_of(context)) {
+		pthread_mutex_unlock(&lock);
+		errno = EINVAL;
+		return -1;
+	}
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		if (pending_acks[i].event == event) {
+			misuse("ibv_get_async_event: the event structure is reused before ibv_ack_async_event");
+			pending_acks[i].event = NULL;
+		}
+	}
+	fd = context->async_fd;
+	pthread_mutex_unlock(&lock);
+	/* the read may block (a blocking fd): never under the lock */
+	n = read(fd, &desc, sizeof(desc));
+	if (n != (ssize_t)sizeof(desc))
+		return -1;
+	pthread_mutex_lock(&lock);
+	event->event_type = desc.event_type;
+	event->element.port_num = (int)desc.element;
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		if (!pending_acks[i].event) {
+			pending_acks[i].event = event;
+			pending_acks[i].ctx = context;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+FAKE_EXPORT void ibv_ack_async_event(struct ibv_async_event *event)
+{
+	int found = 0;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		if (pending_acks[i].event == event) {
+			pending_acks[i].event = NULL;
+			found = 1;
+			break;
+		}
+	}
+	if (!found)
+		misuse("ibv_ack_async_event: the event was not returned by ibv_get_async_event or was acked twice");
+	pthread_mutex_unlock(&lock);
+}
+
+static struct fake_device *named_any(const char *name)
+{
+	for (int i = 0; i < ndevices; i++)
+		if (strcmp(devices[i].dev.name, name) == 0)
+			return &devices[i];
+	return NULL;
+}
+
+/* Queue an event on every open, not disassociated context of a device; return how many. */
+static int raise_locked(struct fake_device *dev, int type, int port)
+{
+	struct fake_async_desc desc = { .element = (uint64_t)port, .event_type = (uint32_t)type };
+	int n = 0;
+
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++) {
+		struct fake_async *a = &asyncs[i];
+
+		if (!a->ctx || a->gone || device_of_context(a->ctx) != dev)
+			continue;
+		if (write(a->write_fd, &desc, sizeof(desc)) == (ssize_t)sizeof(desc))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Raise an async event (enum ibv_event_type; port for port events, ignored for DEVICE_FATAL) on
+ * every open context of the device. Return the number of contexts it was queued on, or -1 if
+ * there is no such device or port.
+ */
+FAKE_EXPORT int fake_raise_async_event(const char *device, int type, int port)
+{
+	struct fake_device *dev;
+	int n;
+
+	pthread_mutex_lock(&lock);
+	dev = named(device);
+	if (!dev || (type != IBV_EVENT_DEVICE_FATAL && (port < 1 || port > dev->nports))) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	n = raise_locked(dev, type, type == IBV_EVENT_DEVICE_FATAL ? 0 : port);
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/* The device goes away: DEVICE_FATAL on every open context, which is disassociated. */
+FAKE_EXPORT int fake_remove_device(const char *device)
+{
+	struct fake_device *dev;
+	int n;
+
+	pthread_mutex_lock(&lock);
+	dev = named(device);
+	if (!dev) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	n = raise_locked(dev, IBV_EVENT_DEVICE_FATAL, 0);
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++)
+		if (asyncs[i].ctx && device_of_context(asyncs[i].ctx) == dev)
+			asyncs[i].gone = 1;
+	dev->in_use = 0;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/* The device is back: listed and openable again; contexts opened before stay disassociated. */
+FAKE_EXPORT int fake_restore_device(const char *device)
+{
+	struct fake_device *dev;
+
+	pthread_mutex_lock(&lock);
+	dev = named_any(device);
+	if (dev)
+		dev->in_use = 1;
+	pthread_mutex_unlock(&lock);
+	return dev ? 0 : -1;
+}
+
+/* Return the number of events handed out by ibv_get_async_event and not acknowledged. */
+FAKE_EXPORT int fake_unacked_async_events(void)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FAKE_MAX_ASYNC; i++)
+		n += pending_acks[i].event != NULL;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+/* ==== end of async events ================================================================== */

@@ -39,6 +39,7 @@ class RdmaConfigurationMetadataTests {
 		Set<String> expected = new TreeSet<>();
 		collect(RdmaProperties.PREFIX, RdmaProperties.class, expected);
 		collect(RdmaUiProperties.PREFIX, RdmaUiProperties.class, expected);
+		collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, expected);
 		Map<String, Map<String, Object>> properties = properties();
 		assertThat(properties.keySet()).containsAll(expected);
 		assertThat(expected).contains("rdma.enabled", "rdma.backend", "rdma.device", "rdma.port",
@@ -56,6 +57,7 @@ class RdmaConfigurationMetadataTests {
 		Set<String> bindable = new TreeSet<>();
 		collect(RdmaProperties.PREFIX, RdmaProperties.class, bindable);
 		collect(RdmaUiProperties.PREFIX, RdmaUiProperties.class, bindable);
+		collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, bindable);
 		assertThat(properties().keySet()).allSatisfy((name) -> assertThat(bindable).contains(name));
 	}
 

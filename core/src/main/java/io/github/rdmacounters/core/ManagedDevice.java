@@ -163,6 +163,15 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
+	 * Return what the device's events taught: port states, event counts, failure.
+	 * @return the tracker, or {@code null} for an unavailable device or one not opened by
+	 * {@link ManagedDeviceFactory}
+	 */
+	public @Nullable DeviceEventTracker events() {
+		return (this.device instanceof SupervisedDevice supervised) ? supervised.tracker() : null;
+	}
+
+	/**
 	 * Return whether the device is open and usable.
 	 * @return {@code true} if it was opened and not closed
 	 */

@@ -59,6 +59,16 @@ public final class ManagedDeviceFactory {
 
 	private final Function<String, @Nullable PortCountersSource> portCounters;
 
+	private Duration reopenInitialBackoff = DEFAULT_REOPEN_INITIAL_BACKOFF;
+
+	private Duration reopenMaxBackoff = DEFAULT_REOPEN_MAX_BACKOFF;
+
+	/** The default wait before the first attempt to reopen a failed device. */
+	public static final Duration DEFAULT_REOPEN_INITIAL_BACKOFF = Duration.ofMillis(100);
+
+	/** The default longest wait between attempts to reopen a failed device. */
+	public static final Duration DEFAULT_REOPEN_MAX_BACKOFF = Duration.ofSeconds(30);
+
 	/**
 	 * Create a factory.
 	 * @param backend the backend that opens devices
@@ -89,6 +99,20 @@ public final class ManagedDeviceFactory {
 		Path root = Path.of(DEFAULT_SYSFS_ROOT);
 		return new ManagedDeviceFactory(backend, readCacheTtl, Clock.systemUTC(),
 				(device) -> backend.portCounters(device, root, readCacheTtl));
+	}
+
+	/**
+	 * Set how a device that failed ({@code IBV_EVENT_DEVICE_FATAL}, {@code ENODEV},
+	 * {@code EIO}) is reopened: the wait before the first attempt, doubled after each
+	 * failed attempt up to the maximum.
+	 * @param initialBackoff the first wait
+	 * @param maxBackoff the longest wait
+	 * @return this factory
+	 */
+	public ManagedDeviceFactory reopenBackoff(Duration initialBackoff, Duration maxBackoff) {
+		this.reopenInitialBackoff = initialBackoff;
+		this.reopenMaxBackoff = maxBackoff;
+		return this;
 	}
 
 	/**
@@ -169,7 +193,8 @@ public final class ManagedDeviceFactory {
 	}
 
 	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
-		RdmaDevice device = this.backend.open(name);
+		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
+				this.reopenMaxBackoff);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
 			checkPort(device, plan);
@@ -204,20 +229,14 @@ public final class ManagedDeviceFactory {
 		}
 	}
 
-	private CounterSet createSet(RdmaDevice device, int port, CounterSetDefinition definition) {
-		Counters counters = null;
+	private CounterSet createSet(SupervisedDevice device, int port, CounterSetDefinition definition) {
 		try {
-			counters = device.createCounters();
-			Counters attached = counters;
-			definition.indexes().forEach(attached::attach);
-			device.createFlow(port, definition.spec(), counters);
+			// a stable handle: recreated with its flow when the device is reopened
+			Counters counters = device.createSupervisedCounters(port, definition.spec(), definition.indexes());
 			return new CounterSet(definition.name(), device.name(), port, definition.spec(), definition.indexes(),
 					definition.readMode(), counters, this.readCacheTtl, this.clock);
 		}
 		catch (RuntimeException ex) {
-			if (counters != null) {
-				closeQuietly(counters, ex);
-			}
 			throw new CounterSetCreationException(definition.name(), device.name(), port, ex);
 		}
 	}

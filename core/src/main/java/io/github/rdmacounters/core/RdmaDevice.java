@@ -62,6 +62,22 @@ public interface RdmaDevice extends AutoCloseable {
 	Flow createFlow(int port, FlowSpec spec, Counters counters);
 
 	/**
+	 * Add a listener for the device's asynchronous events ({@code ibv_get_async_event}).
+	 * Events are delivered until the device closes; a device that cannot report events
+	 * ignores the listener.
+	 * @param listener the listener
+	 */
+	default void addEventListener(DeviceEventListener listener) {
+	}
+
+	/**
+	 * Remove a listener added with {@link #addEventListener}.
+	 * @param listener the listener
+	 */
+	default void removeEventListener(DeviceEventListener listener) {
+	}
+
+	/**
 	 * Return whether this device was closed.
 	 * @return {@code true} after {@link #close()}
 	 */

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Packet;
@@ -64,6 +65,8 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	private final SimulatedSysfsTree sysfsTree;
 
+	private final SimulatedEvents events;
+
 	/**
 	 * Create a backend with the given devices and the system clock.
 	 * @param devices the devices, with distinct names
@@ -88,6 +91,7 @@ public final class SimulatedBackend implements RdmaBackend {
 		this.specs = List.copyOf(devices);
 		this.clock = clock;
 		this.sysfsTree = new SimulatedSysfsTree(this.hardware);
+		this.events = new SimulatedEvents(clock);
 	}
 
 	/**
@@ -107,7 +111,10 @@ public final class SimulatedBackend implements RdmaBackend {
 	@Override
 	public List<DeviceId> devices() {
 		this.faults.check("ibv_get_device_list");
-		return this.specs.stream().map((spec) -> new DeviceId(spec.name(), spec.nodeGuid())).toList();
+		return this.specs.stream()
+			.filter((spec) -> !this.events.isGone(spec.name()))
+			.map((spec) -> new DeviceId(spec.name(), spec.nodeGuid()))
+			.toList();
 	}
 
 	@Override
@@ -115,12 +122,13 @@ public final class SimulatedBackend implements RdmaBackend {
 		Objects.requireNonNull(deviceName, "deviceName");
 		this.faults.check("ibv_get_device_list");
 		SimulatedHardware device = this.hardware.get(deviceName);
-		if (device == null) {
-			throw new DeviceNotFoundException(deviceName, deviceNames());
+		if (device == null || this.events.isGone(deviceName)) {
+			throw new DeviceNotFoundException(deviceName, devices().stream().map(DeviceId::name).toList());
 		}
 		this.faults.check("ibv_open_device");
 		SimulatedDevice opened = new SimulatedDevice(this, device);
 		track(opened);
+		this.events.opened(opened);
 		return opened;
 	}
 
@@ -201,7 +209,63 @@ public final class SimulatedBackend implements RdmaBackend {
 	 */
 	public void setPortState(String device, int port, PortState state) {
 		Objects.requireNonNull(state, "state");
-		hardware(device).setPortState(port, state);
+		SimulatedHardware hardware = hardware(device);
+		hardware.checkPort(port);
+		boolean wasActive = hardware.port(port).state() == PortState.ACTIVE;
+		hardware.setPortState(port, state);
+		// mlx5 reports the move in and out of ACTIVE (mlx5_ib_handle_event: PORT_ACTIVE,
+		// PORT_ERR)
+		if (wasActive != (state == PortState.ACTIVE)) {
+			this.events.raise(device,
+					(state == PortState.ACTIVE) ? DeviceEvent.Type.PORT_ACTIVE : DeviceEvent.Type.PORT_ERR, port);
+		}
+	}
+
+	/**
+	 * Raise an asynchronous event on every open context of a device, as the kernel queues
+	 * it on every file of the device: the listeners of each context are called on the
+	 * calling thread before this method returns. {@link #setPortState} raises
+	 * {@code PORT_ERR} and {@code PORT_ACTIVE} by itself.
+	 * @param device the device name
+	 * @param type the event; {@link DeviceEvent.Type#DEVICE_FATAL} alone leaves the
+	 * contexts usable (see {@link #removeDevice} for a device that goes away)
+	 * @param port the port of a port event; ignored for a device event
+	 * @return the number of open contexts that got it
+	 * @throws DeviceNotFoundException if there is no such device
+	 * @throws IllegalArgumentException if a port event names a port the device does not
+	 * have
+	 */
+	public int raiseEvent(String device, DeviceEvent.Type type, int port) {
+		Objects.requireNonNull(type, "type");
+		SimulatedHardware hardware = hardware(device);
+		if (type.isPortEvent()) {
+			hardware.checkPort(port);
+		}
+		return this.events.raise(device, type, port);
+	}
+
+	/**
+	 * Make a device go away, as a firmware reset, driver reload or unplug does: every
+	 * open context gets {@code IBV_EVENT_DEVICE_FATAL} and is disassociated (its queries,
+	 * creations and counter reads fail with {@code EIO}; destroys and close succeed), and
+	 * the device is not listed or openable until {@link #restoreDevice(String)}.
+	 * @param device the device name
+	 * @return the number of open contexts that got the event
+	 * @throws DeviceNotFoundException if there is no such device
+	 */
+	public int removeDevice(String device) {
+		hardware(device);
+		return this.events.remove(device);
+	}
+
+	/**
+	 * Make a removed device present again; contexts opened before stay disassociated.
+	 * @param device the device name
+	 * @throws DeviceNotFoundException if there is no such device
+	 */
+	public void restoreDevice(String device) {
+		hardware(device);
+		this.events.restore(device);
 	}
 
 	/**
@@ -323,6 +387,10 @@ public final class SimulatedBackend implements RdmaBackend {
 	@Override
 	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
 		return portCounters(deviceName, readCacheTtl);
+	}
+
+	SimulatedEvents events() {
+		return this.events;
 	}
 
 	Faults faults() {

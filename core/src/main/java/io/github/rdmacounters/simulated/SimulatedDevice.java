@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.DeviceEventListener;
+import io.github.rdmacounters.core.DeviceEventListeners;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Flow;
 import io.github.rdmacounters.core.FlowSpec;
@@ -52,6 +55,11 @@ final class SimulatedDevice implements RdmaDevice {
 	private @Nullable NativeResource completionQueue;
 
 	private volatile boolean closed;
+
+	private final DeviceEventListeners eventListeners = new DeviceEventListeners();
+
+	/** Whether the device went away under this context (disassociated). */
+	private volatile boolean gone;
 
 	SimulatedDevice(SimulatedBackend backend, SimulatedHardware hardware) {
 		this.backend = backend;
@@ -299,6 +307,10 @@ final class SimulatedDevice implements RdmaDevice {
 				throw new RdmaClosedException("Device " + name());
 			}
 			checkChild.run();
+			if (this.gone) {
+				throw new RdmaOperationException("uverbs command", Errno.EIO,
+						"simulated device " + name() + " went away (IBV_EVENT_DEVICE_FATAL); reopen it");
+			}
 			return action.get();
 		}
 		finally {
@@ -340,6 +352,53 @@ final class SimulatedDevice implements RdmaDevice {
 	@Override
 	public boolean isClosed() {
 		return this.closed;
+	}
+
+	@Override
+	public void addEventListener(DeviceEventListener listener) {
+		run(() -> {
+		}, () -> {
+			this.eventListeners.add(listener);
+			return null;
+		});
+	}
+
+	@Override
+	public void removeEventListener(DeviceEventListener listener) {
+		this.eventListeners.remove(listener);
+	}
+
+	/**
+	 * Deliver an event to this context's listeners unless it is closed or gone.
+	 * @param event the event
+	 * @return whether the context was open
+	 */
+	boolean deliver(DeviceEvent event) {
+		if (this.closed || this.gone) {
+			return false;
+		}
+		this.eventListeners.publish(event);
+		return true;
+	}
+
+	/**
+	 * Mark this context disassociated: every later call fails with {@code EIO}.
+	 */
+	void disassociate() {
+		this.gone = true;
+	}
+
+	/**
+	 * Deliver the {@code IBV_EVENT_DEVICE_FATAL} of a device that went away.
+	 * @param event the event
+	 * @return whether the context was open
+	 */
+	boolean deliverFatal(DeviceEvent event) {
+		if (this.closed) {
+			return false;
+		}
+		this.eventListeners.publish(event);
+		return true;
 	}
 
 	/**
@@ -393,6 +452,7 @@ final class SimulatedDevice implements RdmaDevice {
 			}
 			attempt(() -> this.backend.faults().check("ibv_close_device"), failures);
 			this.backend.untrack(this);
+			this.backend.events().closed(this);
 			if (!failures.isEmpty()) {
 				RuntimeException first = failures.get(0);
 				failures.stream().skip(1).forEach(first::addSuppressed);

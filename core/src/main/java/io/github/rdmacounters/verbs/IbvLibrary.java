@@ -76,6 +76,18 @@ public interface IbvLibrary extends Library {
 	/** {@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}. */
 	int IBV_READ_COUNTERS_ATTR_PREFER_CACHED = 1;
 
+	/** {@code offsetof(struct ibv_context, async_fd)}. */
+	int CONTEXT_ASYNC_FD = 268;
+
+	/** {@code sizeof(struct ibv_async_event)}. */
+	int ASYNC_EVENT_SIZE = 16;
+
+	/** {@code offsetof(struct ibv_async_event, element)} ({@code port_num} is an int). */
+	int ASYNC_EVENT_ELEMENT = 0;
+
+	/** {@code offsetof(struct ibv_async_event, event_type)}. */
+	int ASYNC_EVENT_EVENT_TYPE = 8;
+
 	/**
 	 * {@code struct ibv_device **ibv_get_device_list(int *num_devices)}.
 	 * @param numDevices receives the number of devices
@@ -193,5 +205,22 @@ public interface IbvLibrary extends Library {
 	 * @return 0 or an errno value
 	 */
 	int ibv_destroy_qp(IbvQp qp);
+
+	/**
+	 * {@code int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)}:
+	 * reads one event from {@code context->async_fd}; with a non-blocking descriptor it
+	 * fails with {@code EAGAIN} when there is none.
+	 * @param context the context
+	 * @param event receives the event ({@link #ASYNC_EVENT_SIZE} bytes)
+	 * @return 0, or -1 with errno set
+	 */
+	int ibv_get_async_event(IbvContext context, Pointer event);
+
+	/**
+	 * {@code void ibv_ack_async_event(struct ibv_async_event *event)}: every event must
+	 * be acknowledged; destroying a QP or CQ waits for the acknowledgement of its events.
+	 * @param event the event returned by {@link #ibv_get_async_event}
+	 */
+	void ibv_ack_async_event(Pointer event);
 
 }

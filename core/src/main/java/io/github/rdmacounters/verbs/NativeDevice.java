@@ -6,9 +6,12 @@ import com.sun.jna.Function;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceEventListener;
+import io.github.rdmacounters.core.DeviceEventListeners;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Flow;
 import io.github.rdmacounters.core.FlowSpec;
@@ -56,6 +59,12 @@ final class NativeDevice implements RdmaDevice {
 	private final OrderedClose lifecycle;
 
 	private final boolean preparedReads;
+
+	private final DeviceEventListeners eventListeners = new DeviceEventListeners();
+
+	private @Nullable AsyncEventReader eventReader;
+
+	private boolean eventsStopped;
 
 	NativeDevice(IbvLibrary lib, String name, IbvContext context, boolean preparedReads) {
 		this.preparedReads = preparedReads;
@@ -263,11 +272,55 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	/**
+	 * Add a listener; the first one starts the {@link AsyncEventReader} of this context.
+	 */
+	@Override
+	public void addEventListener(DeviceEventListener listener) {
+		writeLock().lock();
+		try {
+			ensureOpen();
+			this.eventListeners.add(listener);
+			if (this.eventReader == null && !this.eventsStopped) {
+				this.eventReader = AsyncEventReader.start(this, this.lib, this.context, this.eventListeners);
+			}
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
+	@Override
+	public void removeEventListener(DeviceEventListener listener) {
+		this.eventListeners.remove(listener);
+	}
+
+	/**
+	 * Stop and join the event reader; it never starts again. Called before close takes
+	 * the write lock, so the reader's pending read under the read lock completes first.
+	 */
+	private void stopEventReader() {
+		AsyncEventReader reader;
+		writeLock().lock();
+		try {
+			this.eventsStopped = true;
+			reader = this.eventReader;
+			this.eventReader = null;
+		}
+		finally {
+			writeLock().unlock();
+		}
+		if (reader != null) {
+			reader.stop();
+		}
+	}
+
+	/**
 	 * Close the flows, the counters, the queue pair, the completion queue, the protection
 	 * domain, then the context, as {@link OrderedClose#close} orders it.
 	 */
 	@Override
 	public void close() {
+		stopEventReader();
 		this.lifecycle.close(this.queuePairs::destroy, () -> {
 			int rc = this.lib.ibv_close_device(this.context);
 			if (rc != 0) {

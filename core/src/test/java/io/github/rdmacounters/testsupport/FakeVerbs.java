@@ -12,6 +12,7 @@ import com.sun.jna.Structure;
 import com.sun.jna.Structure.FieldOrder;
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
@@ -309,6 +310,81 @@ public final class FakeVerbs {
 			throw new AssertionError("The fake libibverbs saw " + misuse + " misuse(s) " + misuseLog() + " and has "
 					+ live + " live object(s) [" + liveDescription() + "]");
 		}
+	}
+
+	/**
+	 * Raise an asynchronous event on every open context of a device, as the kernel queues
+	 * it on every file of the device: {@code ibv_get_async_event} then returns it.
+	 * @param device the device name
+	 * @param type the event
+	 * @param port the port of a port event (ignored for
+	 * {@link DeviceEvent.Type#DEVICE_FATAL})
+	 * @return the number of open contexts it was queued on
+	 */
+	public int raiseAsyncEvent(String device, DeviceEvent.Type type, int port) {
+		int queued = this.control.fake_raise_async_event(device, type.nativeValue(), port);
+		if (queued < 0) {
+			throw new IllegalArgumentException("The fake has no device " + device + " with port " + port);
+		}
+		return queued;
+	}
+
+	/**
+	 * Take a port down the way the hardware does: its state becomes {@code DOWN}, then
+	 * {@code IBV_EVENT_PORT_ERR} is raised.
+	 * @param device the device name
+	 * @param port the port number
+	 */
+	public void portDown(String device, int port) {
+		setPortState(device, port, PortState.DOWN);
+		raiseAsyncEvent(device, DeviceEvent.Type.PORT_ERR, port);
+	}
+
+	/**
+	 * Bring a port up the way the hardware does: its state becomes {@code ACTIVE}, then
+	 * {@code IBV_EVENT_PORT_ACTIVE} is raised.
+	 * @param device the device name
+	 * @param port the port number
+	 */
+	public void portUp(String device, int port) {
+		setPortState(device, port, PortState.ACTIVE);
+		raiseAsyncEvent(device, DeviceEvent.Type.PORT_ACTIVE, port);
+	}
+
+	/**
+	 * Make a device go away (reset, driver reload, unplug): every open context gets
+	 * {@code IBV_EVENT_DEVICE_FATAL} and is disassociated (queries and counter reads fail
+	 * with {@code EIO}; destroys and close still succeed), and the device is no longer
+	 * listed until {@link #restoreDevice(String)}.
+	 * @param device the device name
+	 * @return the number of open contexts that got the event
+	 */
+	public int removeDevice(String device) {
+		int queued = this.control.fake_remove_device(device);
+		if (queued < 0) {
+			throw new IllegalArgumentException("The fake has no device " + device);
+		}
+		return queued;
+	}
+
+	/**
+	 * Make a removed device present again: listed and openable (contexts opened before
+	 * stay disassociated).
+	 * @param device the device name
+	 */
+	public void restoreDevice(String device) {
+		if (this.control.fake_restore_device(device) != 0) {
+			throw new IllegalArgumentException("The fake has no device " + device);
+		}
+	}
+
+	/**
+	 * Return the number of events returned by {@code ibv_get_async_event} and not yet
+	 * acknowledged.
+	 * @return the unacknowledged events
+	 */
+	public int unackedAsyncEvents() {
+		return this.control.fake_unacked_async_events();
 	}
 
 	/**
@@ -657,6 +733,14 @@ public final class FakeVerbs {
 		void fake_misuse_entry(int index, byte[] buffer, int length);
 
 		int fake_noop();
+
+		int fake_raise_async_event(String device, int type, int port);
+
+		int fake_remove_device(String device);
+
+		int fake_restore_device(String device);
+
+		int fake_unacked_async_events();
 
 	}
 

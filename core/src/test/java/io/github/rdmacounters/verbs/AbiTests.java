@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.ReadMode;
@@ -190,6 +191,28 @@ class AbiTests {
 		assertThat(IbvLibrary.IBV_QPS_RESET).isEqualTo(header("IBV_QPS_RESET"));
 		assertThat(IbvLibrary.IBV_QPS_INIT).isEqualTo(header("IBV_QPS_INIT"));
 		assertThat(IbvLibrary.IBV_QPS_RTR).isEqualTo(header("IBV_QPS_RTR"));
+	}
+
+	@Test
+	void asyncEventLayoutAndConstantsMatchHeader() {
+		assertThat(IbvLibrary.CONTEXT_ASYNC_FD).isEqualTo(header("ibv_context.async_fd"));
+		assertThat(IbvLibrary.ASYNC_EVENT_SIZE).isEqualTo(header("sizeof(ibv_async_event)"));
+		assertThat(IbvLibrary.ASYNC_EVENT_ELEMENT).isEqualTo(header("ibv_async_event.element"))
+			.isEqualTo(header("ibv_async_event.element.port_num"));
+		assertThat(IbvLibrary.ASYNC_EVENT_EVENT_TYPE).isEqualTo(header("ibv_async_event.event_type"));
+		for (DeviceEvent.Type type : DeviceEvent.Type.values()) {
+			assertThat(type.nativeValue()).as(type.verbsName()).isEqualTo(header(type.verbsName()));
+		}
+		assertThat(LibC.F_GETFL).isEqualTo(header("F_GETFL"));
+		assertThat(LibC.F_SETFL).isEqualTo(header("F_SETFL"));
+		assertThat(LibC.O_NONBLOCK).isEqualTo(header("O_NONBLOCK"));
+		assertThat(LibC.EFD_CLOEXEC).isEqualTo(header("EFD_CLOEXEC"));
+		assertThat(LibC.POLLIN).isEqualTo((short) header("POLLIN"));
+		assertThat(LibC.POLLFD_SIZE).isEqualTo(header("sizeof(pollfd)"));
+		assertThat(LibC.POLLFD_EVENTS).isEqualTo(header("pollfd.events"));
+		assertThat(LibC.POLLFD_REVENTS).isEqualTo(header("pollfd.revents"));
+		assertThat(LibC.EAGAIN).isEqualTo(header("EAGAIN"));
+		assertThat(LibC.EINTR).isEqualTo(header("EINTR"));
 	}
 
 }

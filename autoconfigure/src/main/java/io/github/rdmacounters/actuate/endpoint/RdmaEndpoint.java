@@ -19,11 +19,13 @@ import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceEventTracker;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -121,12 +123,14 @@ public class RdmaEndpoint {
 		}
 		if (device != null) {
 			PortStatus status = (snapshot != null) ? snapshot.port(managed.port()) : null;
+			PortDescriptor port;
 			try {
-				ports.put(managed.port(), PortDescriptor.of(device.queryPort(managed.port()), null, status));
+				port = PortDescriptor.of(device.queryPort(managed.port()), null, status);
 			}
 			catch (RuntimeException ex) {
-				ports.put(managed.port(), PortDescriptor.of(null, ex.getMessage(), status));
+				port = PortDescriptor.of(null, ex.getMessage(), status);
 			}
+			ports.put(managed.port(), port.withEvents(managed.events(), managed.port()));
 		}
 		return ports;
 	}
@@ -329,6 +333,10 @@ public class RdmaEndpoint {
 
 		private final @Nullable List<String> unreadableCounters;
 
+		private @Nullable Instant stateChangedAt;
+
+		private @Nullable Map<String, Long> events;
+
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
 				@Nullable Map<String, Long> counters, @Nullable List<String> unreadableCounters) {
@@ -361,6 +369,43 @@ public class RdmaEndpoint {
 			Map<String, Long> counters = (status != null) ? new TreeMap<>(status.counters()) : null;
 			List<String> unreadable = (status != null && !status.unreadable().isEmpty()) ? status.unreadable() : null;
 			return new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters, unreadable);
+		}
+
+		/**
+		 * Apply what the device's events taught: the state the last PORT_ACTIVE or
+		 * PORT_ERR set (it wins over a query, which may predate it), when it changed, and
+		 * the event counts of the port.
+		 */
+		PortDescriptor withEvents(@Nullable DeviceEventTracker tracker, int port) {
+			if (tracker == null) {
+				return this;
+			}
+			PortEventState eventState = tracker.portState(port);
+			Map<String, Long> counts = new TreeMap<>();
+			tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
+			PortDescriptor result = new PortDescriptor((eventState != null) ? eventState.state().name() : this.state,
+					(eventState != null && !eventState.isActive()) ? null : this.physicalState, this.linkLayer,
+					this.activeMtu, this.rate, this.error, this.counters, this.unreadableCounters);
+			result.stateChangedAt = (eventState != null) ? eventState.changedAt() : null;
+			result.events = Collections.unmodifiableMap(counts);
+			return result;
+		}
+
+		/**
+		 * Return when the state last changed, as the device's events reported.
+		 * @return the time, or {@code null} if no PORT_ACTIVE or PORT_ERR came
+		 */
+		public @Nullable Instant getStateChangedAt() {
+			return this.stateChangedAt;
+		}
+
+		/**
+		 * Return the asynchronous events of the port so far, by type.
+		 * @return the counts, e.g. {@code port_err}, or {@code null} if the device does
+		 * not report events
+		 */
+		public @Nullable Map<String, Long> getEvents() {
+			return this.events;
 		}
 
 		/**

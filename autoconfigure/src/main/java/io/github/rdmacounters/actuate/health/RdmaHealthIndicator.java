@@ -5,23 +5,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.DeviceEventTracker;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
 
 /**
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
- * port is active and every counter set could be read; down with the reason otherwise. An
- * unavailable device is down with the device's reason, and still lists its counter sets.
- * Counter sets are read through their memoised {@link CounterSet#read()}, so a health
- * check within the read cache time-to-live of a scrape causes no extra device read.
+ * port is active and every counter set could be read; down with the reason otherwise. The
+ * port state comes from the device's last PORT_ACTIVE or PORT_ERR event when there was
+ * one (no query: a link that drops shows at once), from {@code ibv_query_port} otherwise;
+ * a device that failed ({@code DEVICE_FATAL}, {@code ENODEV}, {@code EIO}) is down with
+ * that reason until it is reopened. An unavailable device is down with the device's
+ * reason, and still lists its counter sets. Counter sets are read through their memoised
+ * {@link CounterSet#read()}, so a health check within the read cache time-to-live of a
+ * scrape causes no extra device read.
  *
  * @author rdma-counters
  */
@@ -59,7 +67,14 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		List<String> problems = new ArrayList<>();
-		checkPort(opened, builder, problems);
+		DeviceEventTracker events = this.device.events();
+		String failure = (events != null) ? events.failure() : null;
+		if (failure != null) {
+			problems.add("Device failed (" + failure + "); it is reopened when it is present again");
+		}
+		else if (!checkPortFromEvents(events, builder, problems)) {
+			checkPort(opened, builder, problems);
+		}
 		Map<String, Object> sets = new LinkedHashMap<>();
 		for (CounterSet set : this.device.counterSets()) {
 			sets.put(set.name(), checkSet(set, problems));
@@ -71,6 +86,26 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		else {
 			builder.down().withDetail("reason", String.join("; ", problems));
 		}
+	}
+
+	/**
+	 * Report the port state the last PORT_ACTIVE or PORT_ERR set, with no query.
+	 * @return whether an event had set it
+	 */
+	private boolean checkPortFromEvents(@Nullable DeviceEventTracker events, Health.Builder builder,
+			List<String> problems) {
+		PortEventState state = (events != null) ? events.portState(this.device.port()) : null;
+		if (state == null) {
+			return false;
+		}
+		builder.withDetail("portState", state.state().name())
+			.withDetail("portStateChangedAt", state.changedAt().toString())
+			.withDetail("portStateSource", state.event().verbsName());
+		if (!state.isActive()) {
+			problems.add("Port " + this.device.port() + " is " + state.state() + " (" + state.event().verbsName()
+					+ " at " + state.changedAt() + ")");
+		}
+		return true;
 	}
 
 	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {

@@ -1,0 +1,185 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
+import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.event.RdmaDeviceFatalEvent;
+import io.github.rdmacounters.event.RdmaEventPublisher;
+import io.github.rdmacounters.event.RdmaPortStateChangedEvent;
+import io.github.rdmacounters.metrics.RdmaEventMetrics;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaEventsAutoConfiguration} on the simulated backend, whose events
+ * are delivered before the raising call returns.
+ *
+ * @author rdma-counters
+ */
+class RdmaEventsAutoConfigurationTests {
+
+	private static final String DEVICE = "sim_mlx5_0";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class,
+				RdmaHealthContributorAutoConfiguration.class, RdmaEventsAutoConfiguration.class))
+		.withUserConfiguration(Recorder.class)
+		.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.roce.flow.protocol=udp",
+				"rdma.counter-sets.roce.flow.destination-port=4791");
+
+	@Test
+	void portErrPublishesPortStateChangedEventAndHealthIsDownWithoutAQuery() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RdmaEventPublisher.class);
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			HealthIndicator health = context.getBean("rdmaHealthContributor", HealthIndicator.class);
+			assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			SimulatedBackendControl.of(backend).clearVerbCalls();
+			Health down = health.health();
+			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(down.getDetails()).containsEntry("portState", "DOWN")
+				.containsEntry("portStateSource", "IBV_EVENT_PORT_ERR");
+			assertThat(SimulatedBackendControl.of(backend).verbCalls()).doesNotContain("ibv_query_port");
+			List<ApplicationEvent> events = context.getBean(Recorder.class).events;
+			assertThat(events).filteredOn(RdmaPortStateChangedEvent.class::isInstance)
+				.singleElement()
+				.satisfies((event) -> {
+					RdmaPortStateChangedEvent changed = (RdmaPortStateChangedEvent) event;
+					assertThat(changed.getPort()).isEqualTo(1);
+					assertThat(changed.getState()).isEqualTo(PortState.DOWN);
+					assertThat(changed.getDevice().name()).isEqualTo(DEVICE);
+				});
+			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
+			assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+			assertThat(events).filteredOn(RdmaPortStateChangedEvent.class::isInstance).hasSize(2);
+		});
+	}
+
+	@Test
+	void endpointShowsTheEventStateAndCountsOfThePort() {
+		this.contextRunner.run((context) -> {
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			RdmaEndpoint endpoint = new RdmaEndpoint(context.getBean(RdmaRegistry.class));
+			assertThat(endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1).getStateChangedAt()).isNull();
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			PortDescriptor port = endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1);
+			assertThat(port.getState()).isEqualTo("DOWN");
+			assertThat(port.getStateChangedAt()).isNotNull();
+			assertThat(port.getEvents()).containsEntry("port_err", 2L).containsEntry("port_active", 1L);
+		});
+	}
+
+	@Test
+	void deviceFatalPublishesDeviceFatalEventAndHealthIsDownWithTheReason() {
+		this.contextRunner.withPropertyValues("rdma.port-counters.enabled=false").run((context) -> {
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			backend.removeDevice(DEVICE);
+			assertThat(context.getBean(Recorder.class).events).filteredOn(RdmaDeviceFatalEvent.class::isInstance)
+				.singleElement()
+				.satisfies((event) -> assertThat(((RdmaDeviceFatalEvent) event).getEvent().type())
+					.isEqualTo(DeviceEvent.Type.DEVICE_FATAL));
+			Health health = context.getBean("rdmaHealthContributor", HealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat((String) health.getDetails().get("reason")).contains("IBV_EVENT_DEVICE_FATAL");
+		});
+	}
+
+	@Test
+	void portDownReadinessRefusesTrafficWhileTheCountedPortIsDown() {
+		this.contextRunner.withPropertyValues("rdma.events.port-down-readiness=refuse-traffic").run((context) -> {
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			List<ApplicationEvent> events = context.getBean(Recorder.class).events;
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
+			assertThat(events).filteredOn(AvailabilityChangeEvent.class::isInstance)
+				.extracting((event) -> (Object) ((AvailabilityChangeEvent<?>) event).getState())
+				.containsExactly(ReadinessState.REFUSING_TRAFFIC, ReadinessState.ACCEPTING_TRAFFIC);
+		});
+	}
+
+	@Test
+	void readinessIsLeftAloneByDefault() {
+		this.contextRunner.run((context) -> {
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			assertThat(context.getBean(Recorder.class).events).noneMatch(AvailabilityChangeEvent.class::isInstance);
+		});
+	}
+
+	@Test
+	void runWhenDisabledCreatesNoPublisher() {
+		this.contextRunner.withPropertyValues("rdma.events.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RdmaEventPublisher.class)
+				.doesNotHaveBean(RdmaEventMetrics.class));
+	}
+
+	@Test
+	void eventsAreCountedByDevicePortAndType() {
+		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			assertThat(context).hasSingleBean(RdmaEventMetrics.class);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			context.getBean(RdmaEventMetrics.class).bindTo(registry);
+			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+			backend.setPortState(DEVICE, 1, PortState.DOWN);
+			backend.raiseEvent(DEVICE, DeviceEvent.Type.GID_CHANGE, 1);
+			assertThat(registry.get(RdmaEventMetrics.EVENTS)
+				.tags("device", DEVICE, "port", "1", "event", "port_err")
+				.functionCounter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get(RdmaEventMetrics.EVENTS)
+				.tags("device", DEVICE, "port", "1", "event", "gid_change")
+				.functionCounter()
+				.count()).isEqualTo(1);
+			assertThat(registry.get(RdmaEventMetrics.EVENTS)
+				.tags("device", DEVICE, "port", "1", "event", "port_active")
+				.functionCounter()
+				.count()).isZero();
+			assertThat(registry.get(RdmaEventMetrics.LAST_STATE_CHANGE).timeGauge().value()).isPositive();
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Recorder implements ApplicationListener<ApplicationEvent> {
+
+		final List<ApplicationEvent> events = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void onApplicationEvent(ApplicationEvent event) {
+			this.events.add(event);
+		}
+
+		@Bean
+		Object marker() {
+			return new Object();
+		}
+
+	}
+
+}

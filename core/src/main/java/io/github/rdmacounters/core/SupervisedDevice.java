@@ -1,0 +1,395 @@
+package io.github.rdmacounters.core;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A device of a {@link ManagedDevice} that survives a device reset: it follows the
+ * device's events with a {@link DeviceEventTracker} and, after
+ * {@code IBV_EVENT_DEVICE_FATAL} or a call failing with {@code ENODEV} or {@code EIO},
+ * marks the device failed, closes the failed context (flows, counters, queue pairs,
+ * completion queue, protection domain, context, in that order; every handle is released
+ * with the context, none is used again) and reopens it on a daemon thread
+ * ({@code rdma-reopen-<device>}) with exponential backoff until it is present again, then
+ * recreates the flows and counters of the configured sets. The {@link Counters} of the
+ * sets ({@link SupervisedCounters}) are stable handles whose values carry forward across
+ * the reopen. Listeners added with {@link #addEventListener} stay registered across
+ * reopens.
+ * <p>
+ * Counters and flows the application creates itself with {@link #createCounters()} and
+ * {@link #createFlow} belong to the context of the moment and are closed with it when it
+ * fails.
+ *
+ * @author rdma-counters
+ */
+public final class SupervisedDevice implements RdmaDevice {
+
+	/** The prefix of the reopening threads' names, followed by the device name. */
+	public static final String THREAD_PREFIX = "rdma-reopen-";
+
+	private static final Logger logger = System.getLogger(SupervisedDevice.class.getName());
+
+	private final RdmaBackend backend;
+
+	private final String name;
+
+	private final String backendName;
+
+	private final Duration initialBackoff;
+
+	private final Duration maxBackoff;
+
+	private final DeviceEventTracker tracker;
+
+	private final DeviceEventListener forwarder = this::onEvent;
+
+	private final List<SupervisedCounters> sets = new CopyOnWriteArrayList<>();
+
+	private final Object lock = new Object();
+
+	private volatile RdmaDevice current;
+
+	private volatile boolean closed;
+
+	private @Nullable Thread reopening;
+
+	/** The wait before the next reopen attempt; guarded by lock. */
+	private long backoffMillis;
+
+	/** When the device was last reopened ({@link System#nanoTime()}); guarded by lock. */
+	private long reopenedAt;
+
+	private boolean reopenedOnce;
+
+	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff) {
+		this.backend = backend;
+		this.name = device.name();
+		this.backendName = device.backend();
+		this.initialBackoff = initialBackoff;
+		this.maxBackoff = maxBackoff;
+		this.tracker = new DeviceEventTracker(this.name);
+		this.current = device;
+	}
+
+	/**
+	 * Open a device and follow its events.
+	 * @param backend the backend that opens it, and reopens it after a failure
+	 * @param name the device name
+	 * @param initialBackoff the wait before the first reopen attempt, doubled after each
+	 * failed attempt
+	 * @param maxBackoff the longest wait between attempts
+	 * @return the supervised device
+	 */
+	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff,
+			Duration maxBackoff) {
+		RdmaDevice device = backend.open(name);
+		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff);
+		try {
+			device.addEventListener(supervised.forwarder);
+		}
+		catch (RuntimeException ex) {
+			try {
+				device.close();
+			}
+			catch (RuntimeException closeFailure) {
+				ex.addSuppressed(closeFailure);
+			}
+			throw ex;
+		}
+		return supervised;
+	}
+
+	/**
+	 * Return whether a failure means that the device is gone: {@code ENODEV} or
+	 * {@code EIO} (what the kernel returns for every command once a device is
+	 * disassociated).
+	 * @param ex the failure
+	 * @return {@code true} if the device must be reopened
+	 */
+	static boolean isDeviceGone(RdmaOperationException ex) {
+		return ex.errno() == Errno.ENODEV || ex.errno() == Errno.EIO;
+	}
+
+	/**
+	 * Return the tracker of the device's events.
+	 * @return the tracker
+	 */
+	public DeviceEventTracker tracker() {
+		return this.tracker;
+	}
+
+	/**
+	 * Return the device of the current context.
+	 * @return the device; closed while the device is failed
+	 */
+	public RdmaDevice current() {
+		return this.current;
+	}
+
+	/**
+	 * Return why the device failed, while it is being reopened.
+	 * @return the reason, or {@code null} if it is in service
+	 */
+	public @Nullable String failure() {
+		return this.tracker.failure();
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public String backend() {
+		return this.backendName;
+	}
+
+	@Override
+	public DeviceAttributes queryDevice() {
+		return call(() -> current().queryDevice());
+	}
+
+	@Override
+	public PortAttributes queryPort(int port) {
+		return call(() -> current().queryPort(port));
+	}
+
+	@Override
+	public Counters createCounters() {
+		return call(() -> current().createCounters());
+	}
+
+	@Override
+	public Flow createFlow(int port, FlowSpec spec, Counters counters) {
+		return call(() -> current().createFlow(port, spec, counters));
+	}
+
+	/**
+	 * Create the counters of a configured set: a stable handle whose counters and flow
+	 * are recreated after every reopen.
+	 * @param port the port of the flow
+	 * @param spec what the flow matches
+	 * @param indexes the index of each counter type
+	 * @return the counters, bound to their flow
+	 */
+	public Counters createSupervisedCounters(int port, FlowSpec spec, Map<CounterType, Integer> indexes) {
+		SupervisedCounters counters = new SupervisedCounters(this, port, spec, indexes);
+		synchronized (this.lock) {
+			if (this.closed) {
+				throw new RdmaClosedException("Device " + this.name);
+			}
+			call(() -> {
+				counters.bind(current());
+				return null;
+			});
+			this.sets.add(counters);
+		}
+		return counters;
+	}
+
+	@Override
+	public void addEventListener(DeviceEventListener listener) {
+		this.tracker.addListener(listener);
+	}
+
+	@Override
+	public void removeEventListener(DeviceEventListener listener) {
+		this.tracker.removeListener(listener);
+	}
+
+	private <T> T call(java.util.function.Supplier<T> action) {
+		if (this.closed) {
+			throw new RdmaClosedException("Device " + this.name);
+		}
+		String failure = failure();
+		if (failure != null) {
+			throw new RdmaException("Device " + this.name + " is unavailable while it is reopened (" + failure + ")");
+		}
+		try {
+			return action.get();
+		}
+		catch (RdmaOperationException ex) {
+			if (isDeviceGone(ex)) {
+				fail(ex.getMessage(), ex);
+			}
+			throw ex;
+		}
+	}
+
+	private void onEvent(DeviceEvent event) {
+		this.tracker.onEvent(event);
+		if (event.type() == DeviceEvent.Type.DEVICE_FATAL) {
+			fail(event.type().verbsName(), null);
+		}
+	}
+
+	/**
+	 * Mark the device failed and start reopening it, unless that is under way.
+	 * @param reason why
+	 * @param cause the failure, if any
+	 */
+	void fail(String reason, @Nullable Throwable cause) {
+		synchronized (this.lock) {
+			if (this.closed || this.tracker.failure() != null) {
+				return;
+			}
+			this.tracker.failed(reason);
+			if (cause != null) {
+				logger.log(Level.DEBUG, "Failure of RDMA device " + this.name, cause);
+			}
+			for (SupervisedCounters set : this.sets) {
+				set.unbind();
+			}
+			// a device that fails again soon after a reopen (reads that keep failing) is
+			// retried ever more slowly, not every initial backoff
+			long initial = Math.max(1, this.initialBackoff.toMillis());
+			boolean soonAfterReopen = this.reopenedOnce
+					&& System.nanoTime() - this.reopenedAt < this.maxBackoff.toNanos() * 2;
+			this.backoffMillis = soonAfterReopen ? Math.min(this.backoffMillis * 2, maxBackoffMillis()) : initial;
+			Thread thread = new Thread(this::reopen, THREAD_PREFIX + this.name);
+			thread.setDaemon(true);
+			this.reopening = thread;
+			thread.start();
+		}
+	}
+
+	void forget(SupervisedCounters counters) {
+		this.sets.remove(counters);
+	}
+
+	/**
+	 * Close the failed context, then open the device again with backoff until it is
+	 * present, and recreate the sets' flows and counters.
+	 */
+	private void reopen() {
+		RdmaDevice failed = this.current;
+		failed.removeEventListener(this.forwarder);
+		closeQuietly(failed, "the failed context");
+		while (!this.closed) {
+			long backoff;
+			synchronized (this.lock) {
+				backoff = this.backoffMillis;
+				this.backoffMillis = Math.min(backoff * 2, maxBackoffMillis());
+			}
+			try {
+				Thread.sleep(backoff);
+			}
+			catch (InterruptedException ex) {
+				return;
+			}
+			RdmaDevice fresh;
+			try {
+				fresh = this.backend.open(this.name);
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.DEBUG, "RDMA device " + this.name + " is not back yet: " + ex.getMessage());
+				continue;
+			}
+			if (install(fresh)) {
+				return;
+			}
+		}
+	}
+
+	private boolean install(RdmaDevice fresh) {
+		List<SupervisedCounters> bound = new java.util.ArrayList<>();
+		try {
+			fresh.addEventListener(this.forwarder);
+			synchronized (this.lock) {
+				if (this.closed) {
+					closeQuietly(fresh, "a context opened during close");
+					return true;
+				}
+				for (SupervisedCounters set : this.sets) {
+					set.bind(fresh);
+					bound.add(set);
+				}
+				this.current = fresh;
+				this.reopenedAt = System.nanoTime();
+				this.reopenedOnce = true;
+				this.backoffMillis = backoffMillisAfterReopen();
+				this.tracker.reopened();
+			}
+			return true;
+		}
+		catch (RuntimeException ex) {
+			logger.log(Level.DEBUG, "Reopening RDMA device " + this.name + " failed: " + ex.getMessage());
+			bound.forEach(SupervisedCounters::unbind);
+			fresh.removeEventListener(this.forwarder);
+			closeQuietly(fresh, "a context whose counter sets could not be recreated");
+			return false;
+		}
+	}
+
+	private long maxBackoffMillis() {
+		return Math.max(1, this.maxBackoff.toMillis());
+	}
+
+	/**
+	 * Return the backoff a failure soon after this reopen starts from: the one that led
+	 * to the reopen.
+	 */
+	private long backoffMillisAfterReopen() {
+		return Math.max(Math.max(1, this.initialBackoff.toMillis()), this.backoffMillis / 2);
+	}
+
+	private void closeQuietly(RdmaDevice device, String what) {
+		try {
+			device.close();
+		}
+		catch (RuntimeException ex) {
+			// a device that went away may fail its destroys (EIO); closing the context
+			// released everything
+			logger.log(Level.DEBUG, "Closing " + what + " of RDMA device " + this.name + " failed: " + ex.getMessage());
+		}
+	}
+
+	@Override
+	public boolean isClosed() {
+		return this.closed;
+	}
+
+	/**
+	 * Stop reopening, then close the current context with everything created from it.
+	 */
+	@Override
+	public void close() {
+		Thread thread;
+		synchronized (this.lock) {
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+			// the last reopening thread, which may still be ending after a reopen
+			thread = this.reopening;
+		}
+		if (thread != null && thread != Thread.currentThread()) {
+			thread.interrupt();
+			boolean interrupted = false;
+			while (thread.isAlive()) {
+				try {
+					thread.join();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.current.close();
+	}
+
+	@Override
+	public String toString() {
+		return this.current + ((failure() != null) ? " (failed, reopening)" : "");
+	}
+
+}

@@ -1,0 +1,134 @@
+package io.github.rdmacounters.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.DeviceEventTracker;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortEventState;
+import io.github.rdmacounters.core.RdmaRegistry;
+
+/**
+ * {@link MeterBinder} for the asynchronous events of the managed devices: per device and
+ * configured port, a {@link FunctionCounter} {@code rdma.port.events} tagged with
+ * {@code event} ({@code port_err}, {@code port_active}, {@code lid_change}, ...;
+ * {@code device_fatal} with port {@code 0}), a {@link TimeGauge}
+ * {@code rdma.port.state.last.change} (epoch time of the last PORT_ACTIVE or PORT_ERR;
+ * NaN before the first), and per device {@code rdma.device.failed} (1 while the device is
+ * failed and being reopened) and {@code rdma.device.reopens}. In Prometheus:
+ * {@code rdma_port_events_total}, {@code rdma_port_state_last_change_seconds},
+ * {@code rdma_device_failed}, {@code rdma_device_reopens_total}. Values come from the
+ * devices' {@link DeviceEventTracker}s; no meter reads the device. Removes its meters on
+ * {@link #close()}.
+ *
+ * @author rdma-counters
+ */
+public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
+
+	/** Name of the event counter. */
+	public static final String EVENTS = "rdma.port.events";
+
+	/** Name of the gauge of the last port state change. */
+	public static final String LAST_STATE_CHANGE = "rdma.port.state.last.change";
+
+	/** Name of the failed-device gauge. */
+	public static final String FAILED = "rdma.device.failed";
+
+	/** Name of the reopen counter. */
+	public static final String REOPENS = "rdma.device.reopens";
+
+	private final List<ManagedDevice> devices;
+
+	private final Iterable<Tag> tags;
+
+	private final Object lock = new Object();
+
+	private final List<RdmaFlowMetrics.Registration> registrations = new ArrayList<>();
+
+	/**
+	 * Create a binder for every device of the registry that reports events.
+	 * @param registry the devices
+	 */
+	public RdmaEventMetrics(RdmaRegistry registry) {
+		this(registry, Tags.empty());
+	}
+
+	/**
+	 * Create a binder for every device of the registry that reports events, with extra
+	 * tags.
+	 * @param registry the devices
+	 * @param tags tags added to every meter
+	 */
+	public RdmaEventMetrics(RdmaRegistry registry, Iterable<Tag> tags) {
+		this.devices = registry.devices().stream().filter((device) -> device.events() != null).toList();
+		this.tags = tags;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		synchronized (this.lock) {
+			for (RdmaFlowMetrics.Registration registration : this.registrations) {
+				if (registration.registry() == registry) {
+					return;
+				}
+			}
+			List<Meter> meters = new ArrayList<>();
+			for (ManagedDevice device : this.devices) {
+				DeviceEventTracker tracker = device.events();
+				if (tracker == null) {
+					continue;
+				}
+				Tags deviceTags = Tags.of(this.tags).and("device", device.name());
+				for (DeviceEvent.Type type : DeviceEvent.Type.values()) {
+					int port = type.isPortEvent() ? device.port() : 0;
+					meters.add(FunctionCounter.builder(EVENTS, tracker, (t) -> t.count(port, type))
+						.description("Asynchronous events of the RDMA port (device_fatal: of the device, port 0)")
+						.tags(deviceTags.and("port", String.valueOf(port)).and("event", type.tagValue()))
+						.register(registry));
+				}
+				int port = device.port();
+				meters.add(TimeGauge.builder(LAST_STATE_CHANGE, tracker, TimeUnit.MILLISECONDS, (t) -> {
+					PortEventState state = t.portState(port);
+					return (state != null) ? state.changedAt().toEpochMilli() : Double.NaN;
+				})
+					.description("When the port last became ACTIVE or left it, as the device's events reported")
+					.tags(deviceTags.and("port", String.valueOf(port)))
+					.register(registry));
+				meters.add(Gauge.builder(FAILED, tracker, (t) -> (t.failure() != null) ? 1 : 0)
+					.description("Whether the RDMA device failed and is being reopened")
+					.tags(deviceTags)
+					.register(registry));
+				meters.add(FunctionCounter.builder(REOPENS, tracker, DeviceEventTracker::reopens)
+					.description("Times the RDMA device was reopened after a failure")
+					.tags(deviceTags)
+					.register(registry));
+			}
+			this.registrations.add(new RdmaFlowMetrics.Registration(registry, meters));
+		}
+	}
+
+	/**
+	 * Remove the meters this binder registered from every registry it was bound to.
+	 */
+	@Override
+	public void close() {
+		synchronized (this.lock) {
+			for (RdmaFlowMetrics.Registration registration : this.registrations) {
+				registration.meters().forEach(registration.registry()::remove);
+			}
+			this.registrations.clear();
+		}
+	}
+
+}

@@ -1,0 +1,238 @@
+package io.github.rdmacounters.verbs;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Instant;
+import java.util.concurrent.locks.Lock;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.DeviceEventListeners;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
+
+/**
+ * The daemon thread that reads the asynchronous events of one open context, as the
+ * {@code ibv_get_async_event(3)} man page shows: {@code context->async_fd} is made
+ * non-blocking with {@code fcntl}, {@code poll}ed with a timeout together with an
+ * {@code eventfd} that {@link #stop()} signals, and drained with
+ * {@code ibv_get_async_event} until {@code EAGAIN}. Each event is read and acknowledged
+ * ({@code ibv_ack_async_event}) under the device's read lock, after checking that the
+ * device is open, so no call reaches a closed context; destroying a QP or CQ waits for
+ * the acknowledgement of its events, so every event is acknowledged before anything else
+ * happens. Listeners are called after the acknowledgement, outside the lock. Port events
+ * name a port in {@code element.port_num}; events of a port number the device cannot have
+ * (0) are dropped. Queue pair and completion queue events are acknowledged and not
+ * reported.
+ * <p>
+ * The device stops and joins the reader before it takes its write lock to close the
+ * context: no reader survives its context.
+ *
+ * @author rdma-counters
+ */
+final class AsyncEventReader implements Runnable {
+
+	/** The prefix of the reader threads' names, followed by the device name. */
+	static final String THREAD_PREFIX = "rdma-events-";
+
+	/** How long one {@code poll} waits at most. */
+	static final int POLL_TIMEOUT_MILLIS = 100;
+
+	private static final Logger logger = System.getLogger(AsyncEventReader.class.getName());
+
+	private final NativeDevice device;
+
+	private final IbvLibrary lib;
+
+	private final IbvContext context;
+
+	private final DeviceEventListeners listeners;
+
+	private final LibC libc;
+
+	private final int asyncFd;
+
+	private final int wakeFd;
+
+	private final Memory event = new Memory(IbvLibrary.ASYNC_EVENT_SIZE);
+
+	private final Memory pollFds = new Memory(2L * LibC.POLLFD_SIZE);
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	/** Whether the reader closed its wake-up descriptor; guarded by this object. */
+	private boolean wakeClosed;
+
+	private AsyncEventReader(NativeDevice device, IbvLibrary lib, IbvContext context, DeviceEventListeners listeners,
+			LibC libc, int asyncFd, int wakeFd) {
+		this.device = device;
+		this.lib = lib;
+		this.context = context;
+		this.listeners = listeners;
+		this.libc = libc;
+		this.asyncFd = asyncFd;
+		this.wakeFd = wakeFd;
+		this.thread = new Thread(this, THREAD_PREFIX + device.name());
+		this.thread.setDaemon(true);
+	}
+
+	/**
+	 * Make the context's async event descriptor non-blocking and start reading it. Call
+	 * with a device lock held, on an open context.
+	 * @param device the device
+	 * @param lib the library
+	 * @param context the open context
+	 * @param listeners who receives the events
+	 * @return the started reader
+	 * @throws RdmaOperationException if the descriptor cannot be set up
+	 */
+	static AsyncEventReader start(NativeDevice device, IbvLibrary lib, IbvContext context,
+			DeviceEventListeners listeners) {
+		LibC libc = LibC.Holder.get();
+		int fd = context.getPointer().getInt(IbvLibrary.CONTEXT_ASYNC_FD);
+		int flags = libc.fcntl(fd, LibC.F_GETFL);
+		if (flags < 0 || libc.fcntl(fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
+			throw Verbs.failure("fcntl", Native.getLastError(),
+					"making the async event descriptor of " + device.name() + " non-blocking");
+		}
+		int wake = libc.eventfd(0, LibC.EFD_CLOEXEC | LibC.O_NONBLOCK);
+		if (wake < 0) {
+			throw Verbs.failure("eventfd", Native.getLastError(), "event reader of " + device.name());
+		}
+		AsyncEventReader reader = new AsyncEventReader(device, lib, context, listeners, libc, fd, wake);
+		reader.thread.start();
+		return reader;
+	}
+
+	@Override
+	public void run() {
+		try {
+			while (this.running) {
+				this.pollFds.setInt(0, this.asyncFd);
+				this.pollFds.setShort(LibC.POLLFD_EVENTS, LibC.POLLIN);
+				this.pollFds.setShort(LibC.POLLFD_REVENTS, (short) 0);
+				this.pollFds.setInt(LibC.POLLFD_SIZE, this.wakeFd);
+				this.pollFds.setShort(LibC.POLLFD_SIZE + LibC.POLLFD_EVENTS, LibC.POLLIN);
+				this.pollFds.setShort(LibC.POLLFD_SIZE + LibC.POLLFD_REVENTS, (short) 0);
+				int ready = this.libc.poll(this.pollFds, 2, POLL_TIMEOUT_MILLIS);
+				if (ready < 0) {
+					int errno = Native.getLastError();
+					if (errno == LibC.EINTR) {
+						continue;
+					}
+					logger.log(Level.WARNING, "Stopped reading the RDMA events of " + this.device.name() + ": "
+							+ Verbs.failure("poll", errno, null).getMessage());
+					return;
+				}
+				if (ready > 0 && this.running && this.pollFds.getShort(LibC.POLLFD_REVENTS) != 0) {
+					drain();
+				}
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			logger.log(Level.ERROR, "The RDMA event reader of " + this.device.name() + " failed", ex);
+		}
+		finally {
+			synchronized (this) {
+				this.running = false;
+				this.wakeClosed = true;
+				this.libc.close(this.wakeFd);
+			}
+		}
+	}
+
+	/**
+	 * Read, acknowledge and deliver every pending event.
+	 */
+	private void drain() {
+		while (this.running) {
+			@Nullable DeviceEvent next;
+			Lock readLock = this.device.readLock();
+			readLock.lock();
+			try {
+				if (this.device.isClosed()) {
+					return;
+				}
+				if (this.lib.ibv_get_async_event(this.context, this.event) != 0) {
+					int errno = Native.getLastError();
+					if (errno != LibC.EAGAIN && errno != LibC.EINTR) {
+						// e.g. EIO once the device is gone (disassociated): nothing more
+						// comes
+						logger.log(Level.DEBUG, "No more RDMA events from " + this.device.name() + ": "
+								+ Verbs.failure("ibv_get_async_event", errno, null).getMessage());
+						this.running = false;
+					}
+					return;
+				}
+				int type = this.event.getInt(IbvLibrary.ASYNC_EVENT_EVENT_TYPE);
+				int port = this.event.getInt(IbvLibrary.ASYNC_EVENT_ELEMENT);
+				next = toEvent(type, port);
+				this.lib.ibv_ack_async_event(this.event);
+			}
+			finally {
+				readLock.unlock();
+			}
+			if (next != null) {
+				this.listeners.publish(next);
+			}
+		}
+	}
+
+	private @Nullable DeviceEvent toEvent(int nativeType, int port) {
+		DeviceEvent.Type type = DeviceEvent.Type.of(nativeType);
+		if (type == null) {
+			logger.log(Level.DEBUG, "Acknowledged RDMA event " + nativeType + " of " + this.device.name());
+			return null;
+		}
+		if (type.isPortEvent() && (port < 1 || port > 255)) {
+			logger.log(Level.DEBUG, "Dropped " + type.verbsName() + " of " + this.device.name()
+					+ " for a port number out of range: " + port);
+			return null;
+		}
+		return new DeviceEvent(this.device.name(), type.isPortEvent() ? port : 0, type, Instant.now());
+	}
+
+	/**
+	 * Stop the reader and wait for its thread to end, unless called by that thread (a
+	 * listener closing the device), which ends once the listener returns. The thread
+	 * closes its wake-up descriptor as it ends.
+	 */
+	void stop() {
+		synchronized (this) {
+			this.running = false;
+			if (!this.wakeClosed) {
+				Memory one = new Memory(8);
+				one.setLong(0, 1);
+				this.libc.write(this.wakeFd, one, 8);
+			}
+		}
+		if (Thread.currentThread() != this.thread) {
+			boolean interrupted = false;
+			while (this.thread.isAlive()) {
+				try {
+					this.thread.join();
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Return the reader thread.
+	 * @return the thread
+	 */
+	Thread thread() {
+		return this.thread;
+	}
+
+}

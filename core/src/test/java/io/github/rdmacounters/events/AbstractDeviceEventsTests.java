@@ -1,0 +1,346 @@
+package io.github.rdmacounters.events;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterSetTestSupport;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.DeviceEventListener;
+import io.github.rdmacounters.core.DeviceEventTracker;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.core.SupervisedDevice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The contract of device events and recovery, run against each backend by a subclass:
+ * every event kind reaches the listeners with its port, port events update the tracked
+ * port state with no query, every event is acknowledged, PORT_ERR during concurrent
+ * scrapes and close is harmless, no event or reopening thread outlives its device, and a
+ * device that goes away is reopened with its counter sets, whose values continue.
+ *
+ * @author rdma-counters
+ */
+abstract class AbstractDeviceEventsTests {
+
+	static final String DEVICE = "mlx5_0";
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	private final List<AutoCloseable> toClose = new ArrayList<>();
+
+	/**
+	 * Return a backend with one two-port device named {@link #DEVICE}, every port ACTIVE.
+	 */
+	abstract RdmaBackend backend();
+
+	/** Set the port state and raise the event the hardware raises for it. */
+	abstract void portDown(int port);
+
+	abstract void portUp(int port);
+
+	/** Raise an event on every open context of the device. */
+	abstract void raise(DeviceEvent.Type type, int port);
+
+	/** Make the device go away: DEVICE_FATAL, then every call fails with EIO. */
+	abstract void removeDevice();
+
+	abstract void restoreDevice();
+
+	/** Make every counter read fail with EIO, or stop doing so. */
+	abstract void failReadsWithEio(boolean on);
+
+	/** Make a packet arrive at port 1. */
+	abstract void deliver(Packet packet);
+
+	/** Fail if the backend has live native objects or recorded misuse. */
+	abstract void assertNothingLeft();
+
+	@AfterEach
+	void closeEverything() throws Exception {
+		for (int i = this.toClose.size() - 1; i >= 0; i--) {
+			this.toClose.get(i).close();
+		}
+		assertThat(eventThreads()).as("event and reopening threads left").isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(DeviceEvent.Type.class)
+	void eachEventKindReachesTheListenerWithItsPort(DeviceEvent.Type type) throws Exception {
+		RdmaDevice device = open();
+		BlockingQueue<DeviceEvent> events = new LinkedBlockingQueue<>();
+		device.addEventListener(events::add);
+		raise(type, 2);
+		DeviceEvent event = events.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		assertThat(event).isNotNull();
+		assertThat(event.type()).isEqualTo(type);
+		assertThat(event.device()).isEqualTo(DEVICE);
+		assertThat(event.port()).isEqualTo(type.isPortEvent() ? 2 : 0);
+		device.close();
+		assertThat(eventThreads()).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	void forPortListenerReceivesItsPortAndDeviceEventsOnly() throws Exception {
+		RdmaDevice device = open();
+		BlockingQueue<DeviceEvent> events = new LinkedBlockingQueue<>();
+		device.addEventListener(DeviceEventListener.forPort(1, events::add));
+		raise(DeviceEvent.Type.LID_CHANGE, 2);
+		raise(DeviceEvent.Type.GID_CHANGE, 1);
+		raise(DeviceEvent.Type.DEVICE_FATAL, 0);
+		assertThat(events.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).type())
+			.isEqualTo(DeviceEvent.Type.GID_CHANGE);
+		assertThat(events.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).type())
+			.isEqualTo(DeviceEvent.Type.DEVICE_FATAL);
+		assertThat(events).isEmpty();
+	}
+
+	@Test
+	void eventsOfOneContextDoNotReachAClosedOne() throws Exception {
+		RdmaDevice first = open();
+		RdmaDevice second = open();
+		BlockingQueue<DeviceEvent> firstEvents = new LinkedBlockingQueue<>();
+		BlockingQueue<DeviceEvent> secondEvents = new LinkedBlockingQueue<>();
+		first.addEventListener(firstEvents::add);
+		second.addEventListener(secondEvents::add);
+		first.close();
+		raise(DeviceEvent.Type.SM_CHANGE, 1);
+		assertThat(secondEvents.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
+		assertThat(firstEvents).isEmpty();
+	}
+
+	@Test
+	void portErrAndPortActiveUpdateTheTrackedStateAndCounts() {
+		ManagedDevice managed = managed(Duration.ofMillis(10));
+		DeviceEventTracker tracker = managed.events();
+		assertThat(tracker).isNotNull();
+		assertThat(tracker.portState(1)).isNull();
+		portDown(1);
+		await("PORT_ERR tracked", () -> tracker.portState(1) != null && !tracker.portState(1).isActive());
+		assertThat(tracker.portState(1).state()).isEqualTo(PortState.DOWN);
+		assertThat(tracker.portState(1).event()).isEqualTo(DeviceEvent.Type.PORT_ERR);
+		assertThat(tracker.count(1, DeviceEvent.Type.PORT_ERR)).isOne();
+		portUp(1);
+		await("PORT_ACTIVE tracked", () -> tracker.portState(1).isActive());
+		assertThat(tracker.count(1, DeviceEvent.Type.PORT_ACTIVE)).isOne();
+		assertThat(tracker.counts()).containsEntry(1,
+				Map.of(DeviceEvent.Type.PORT_ERR, 1L, DeviceEvent.Type.PORT_ACTIVE, 1L));
+	}
+
+	@Test
+	void portErrDuringConcurrentScrapesAndCloseLeavesNothingBehind() throws Exception {
+		for (int round = 0; round < 5; round++) {
+			ManagedDevice managed = createManaged(Duration.ofMillis(10));
+			CounterSet set = managed.counterSets().get(0);
+			RdmaDevice device = managed.device();
+			AtomicBoolean stop = new AtomicBoolean();
+			AtomicReference<Throwable> unexpected = new AtomicReference<>();
+			CountDownLatch started = new CountDownLatch(2);
+			List<Thread> scrapers = new ArrayList<>();
+			for (int i = 0; i < 2; i++) {
+				Thread scraper = new Thread(() -> {
+					started.countDown();
+					while (!stop.get()) {
+						try {
+							CounterSetTestSupport.expire(set);
+							set.read();
+							device.queryPort(1);
+						}
+						catch (RuntimeException ex) {
+							// a query racing close fails with RdmaClosedException
+							if (!device.isClosed()) {
+								unexpected.compareAndSet(null, ex);
+							}
+						}
+					}
+				});
+				scrapers.add(scraper);
+				scraper.start();
+			}
+			started.await();
+			for (int i = 0; i < 20; i++) {
+				portDown(1);
+				portUp(1);
+			}
+			managed.close();
+			stop.set(true);
+			for (Thread scraper : scrapers) {
+				scraper.join(TIMEOUT.toMillis());
+			}
+			assertThat(unexpected.get()).isNull();
+			assertThat(eventThreads()).isEmpty();
+			assertNothingLeft();
+		}
+	}
+
+	@Test
+	void closeJoinsTheEventThread() {
+		RdmaDevice device = open();
+		device.addEventListener((event) -> {
+		});
+		device.close();
+		assertThat(eventThreads()).isEmpty();
+	}
+
+	@Test
+	void deviceFatalThenDeviceBackReopensWithCountersThatContinue() throws Exception {
+		ManagedDevice managed = managed(Duration.ofMillis(10));
+		DeviceEventTracker tracker = managed.events();
+		CounterSet set = managed.counterSets().get(0);
+		Counters handle = set.counters();
+		for (int i = 0; i < 3; i++) {
+			deliver(packet(100));
+		}
+		assertThat(read(set).value(CounterType.PACKETS)).isEqualTo(3);
+		assertThat(read(set).value(CounterType.BYTES)).isEqualTo(300);
+		removeDevice();
+		await("DEVICE_FATAL marks the device failed", () -> tracker.failure() != null);
+		CounterSetReading failed = read(set);
+		assertThat(failed.isSuccess()).isFalse();
+		assertThat(failed.failedReads()).isPositive();
+		assertThat(failed.value(CounterType.PACKETS)).isEqualTo(3);
+		assertThat(tracker.count(0, DeviceEvent.Type.DEVICE_FATAL)).isOne();
+		restoreDevice();
+		await("the device is reopened", () -> tracker.failure() == null && tracker.reopens() == 1);
+		assertThat(set.counters()).isSameAs(handle);
+		for (int i = 0; i < 2; i++) {
+			deliver(packet(50));
+		}
+		CounterSetReading resumed = read(set);
+		assertThat(resumed.isSuccess()).isTrue();
+		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(5);
+		assertThat(resumed.value(CounterType.BYTES)).isEqualTo(400);
+		assertThat(managed.device().queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		managed.close();
+		assertThat(eventThreads()).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	void readsFailingWithEioMarkTheDeviceFailedAndItIsReopenedWithoutAnEvent() {
+		ManagedDevice managed = managed(Duration.ofMillis(10));
+		DeviceEventTracker tracker = managed.events();
+		CounterSet set = managed.counterSets().get(0);
+		deliver(packet(100));
+		assertThat(read(set).value(CounterType.PACKETS)).isOne();
+		failReadsWithEio(true);
+		CounterSetReading failed = read(set);
+		assertThat(failed.isSuccess()).isFalse();
+		assertThat(failed.failure()).hasMessageContaining("EIO");
+		assertThat(tracker.failures()).isPositive();
+		failReadsWithEio(false);
+		await("the device is reopened", () -> tracker.failure() == null && tracker.reopens() >= 1);
+		deliver(packet(100));
+		CounterSetReading resumed = read(set);
+		assertThat(resumed.isSuccess()).isTrue();
+		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(2);
+		managed.close();
+		assertThat(eventThreads()).isEmpty();
+		assertNothingLeft();
+	}
+
+	@Test
+	void closeWhileTheDeviceIsGoneStopsReopening() {
+		ManagedDevice managed = managed(Duration.ofMillis(10));
+		DeviceEventTracker tracker = managed.events();
+		removeDevice();
+		await("the device failed", () -> tracker.failure() != null);
+		managed.close();
+		assertThat(eventThreads()).isEmpty();
+		restoreDevice();
+		assertNothingLeft();
+	}
+
+	private static CounterSetReading read(CounterSet set) {
+		CounterSetTestSupport.expire(set);
+		return set.read();
+	}
+
+	RdmaDevice open() {
+		RdmaDevice device = backend().open(DEVICE);
+		this.toClose.add(device);
+		return device;
+	}
+
+	ManagedDevice managed(Duration backoff) {
+		ManagedDevice managed = createManaged(backoff);
+		this.toClose.add(managed);
+		return managed;
+	}
+
+	private ManagedDevice createManaged(Duration backoff) {
+		CounterSetDefinition roce = new CounterSetDefinition("all",
+				Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH, FlowSpec.any());
+		return new ManagedDeviceFactory(backend(), Duration.ZERO, Clock.systemUTC(), (name) -> null)
+			.reopenBackoff(backoff, backoff)
+			.create(new DeviceDefinition(DEVICE, 1, List.of(roce), "rdma"), true);
+	}
+
+	static Packet packet(int length) {
+		try {
+			return Packet.udp(InetAddress.getByName("192.168.10.1"), 49152, InetAddress.getByName("192.168.10.2"),
+					Packet.ROCE_V2_PORT, length);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static List<String> eventThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("rdma-events-") || name.startsWith(SupervisedDevice.THREAD_PREFIX))
+			.toList();
+	}
+
+	static void await(String what, BooleanSupplier condition) {
+		long deadline = System.nanoTime() + TIMEOUT.toNanos();
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				fail("Timed out waiting until " + what);
+			}
+			try {
+				Thread.sleep(2);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				fail("Interrupted waiting until " + what);
+			}
+		}
+	}
+
+}
