@@ -45,24 +45,24 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 /**
  * Cost of one Prometheus scrape ({@link PrometheusMeterRegistry#scrape()}) of a registry
  * with the JVM meters a Spring Boot application has, without counter sets
  * ({@code sets=0}) and with 1,000 counter sets on the simulated device
- * ({@code sets=1000}, 3,000 series) bound by {@link RdmaFlowMetrics}, which serves them
- * to the Prometheus registry through its collector. Before every scrape, outside the
- * measured time, the sets' memoised reads are expired, so each scrape reads every set
- * exactly once, as scrapes further apart than the read cache time-to-live do. The added
- * cost is the difference between the two.
+ * ({@code sets=1000}, 3,000 series) bound by {@link RdmaFlowMetrics} as Micrometer
+ * {@code FunctionCounter}s. Before every scrape, outside the measured time, the sets'
+ * memoised reads are expired, so each scrape reads every set exactly once, as scrapes
+ * further apart than the read cache time-to-live do; the set-up checks that one scrape
+ * makes exactly one {@code ibv_read_counters} per set.
  * <p>
  * {@link #scrapeConstantSeries} is the control: the same registry with the same 3,000
- * series names and tags as Micrometer function counters over constant values (the same
- * values the sets hold), without counter sets behind them. It is what Micrometer's own
- * meters and the Prometheus text format cost for that many series, which is how the flow
- * series were served before the collector. The set-up checks that both give the same flow
- * series text.
+ * series names and tags as Micrometer function counters over constant values, without
+ * counter sets behind them: Micrometer's own cost for that many series. The difference
+ * between the two is what the reads of the sets add. The set-up checks that both give the
+ * same flow series text.
  *
  * @author rdma-counters
  */
@@ -134,7 +134,14 @@ public class PrometheusScrapeBenchmark {
 		this.managedDevice = new ManagedDevice(device, 1, this.counterSets, null);
 		this.metrics = new RdmaFlowMetrics(new RdmaRegistry(List.of(this.managedDevice)));
 		this.metrics.bindTo(this.registry);
+		SimulatedBackendControl control = SimulatedBackendControl.of(backend);
+		expireReads();
+		control.clearVerbCalls();
 		String check = this.registry.scrape();
+		long reads = control.verbCalls().stream().filter((call) -> call.startsWith("ibv_read_counters")).count();
+		if (reads != this.sets) {
+			throw new IllegalStateException("One scrape read the " + this.sets + " sets " + reads + " times");
+		}
 		if (this.sets > 0 && !check
 			.contains("rdma_flow_packets_total{device=\"" + device.name() + "\",port=\"1\",set=\"set-0\"} 1.0")) {
 			throw new IllegalStateException("The scrape does not show the simulated traffic");
