@@ -301,8 +301,8 @@ abstract class AbstractDeviceEventsTests {
 	}
 
 	private ManagedDevice createManaged(Duration backoff) {
-		CounterSetDefinition all = new CounterSetDefinition("all",
-				Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH, FlowSpec.any());
+		CounterSetDefinition all = new CounterSetDefinition("all", Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
+				ReadMode.FRESH, FlowSpec.any());
 		return new ManagedDeviceFactory(backend(), Duration.ZERO, Clock.systemUTC(), (name) -> null)
 			.reopenBackoff(backoff, backoff)
 			.create(new DeviceDefinition(DEVICE, 1, List.of(all), "rdma"), true);
