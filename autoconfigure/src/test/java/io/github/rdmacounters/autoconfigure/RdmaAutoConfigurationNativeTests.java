@@ -107,6 +107,28 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
+	void enodevOnEveryVerbWhileRunningFailsReadsAndShutdownCompletesWithoutMisuse() {
+		this.fake.device("mlx5_0").add();
+		this.contextRunner.run((context) -> {
+			Counters vxlan = context.getBean("vxlan", Counters.class);
+			for (String verb : List.of("ibv_read_counters", "ibv_query_port", "ibv_query_device", "ibv_destroy_flow",
+					"ibv_destroy_counters", "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd", "ibv_close_device")) {
+				this.fake.failAlways(verb, Errno.ENODEV);
+			}
+			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH))
+				.withMessageContaining("ENODEV");
+			CounterSetReading reading = context.getBean(RdmaRegistry.class).counterSet("vxlan").read();
+			assertThat(reading.isSuccess()).isFalse();
+			context.close();
+			// Every destroy failed: the kernel frees what is left when the process closes
+			// the device file; what matters is that nothing reached a freed handle
+			assertThat(this.fake.misuseLog()).isEmpty();
+			assertThat(vxlan.isClosed()).isTrue();
+			this.fake.clearFaults();
+		});
+	}
+
+	@Test
 	void flowsTheApplicationBuildsOnPlainCountersOfTheDeviceCountAndCloseWithTheContext() {
 		this.fake.device("mlx5_0").add();
 		this.nativeRunner.run((context) -> {

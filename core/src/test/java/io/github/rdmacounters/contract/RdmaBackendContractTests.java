@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
@@ -725,6 +727,26 @@ public abstract class RdmaBackendContractTests {
 	 */
 	@Nested
 	class Closing {
+
+		@ParameterizedTest
+		@ValueSource(strings = { "ibv_destroy_flow", "ibv_destroy_counters", "ibv_destroy_qp", "ibv_destroy_cq",
+				"ibv_dealloc_pd", "ibv_close_device" })
+		void ebusyFromEachDestroyVerbFailsTheCloseNamingItAndLeavesNothingBehind(String verb) {
+			RdmaDevice device = open();
+			Counters counters = countFlow(device, 1, NVME_TCP);
+			control().failNext(verb, Errno.EBUSY);
+			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(device::close)
+				.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EBUSY))
+				.withMessageContaining(verb);
+			assertThat(device.isClosed()).isTrue();
+			assertThat(counters.isClosed()).isTrue();
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
+			// A failed ibv_close_device leaves the context open: the next close retries
+			// it
+			device.close();
+			assertThat(control().liveObjects()).as(control().liveDescription()).isZero();
+			assertThat(control().misuse()).isEmpty();
+		}
 
 		@Test
 		void closingCountersDestroysTheBoundFlowFirstAndIsIdempotent() {
