@@ -104,6 +104,11 @@ public abstract class RdmaBackendContractTests {
 		return device;
 	}
 
+	/**
+	 * A record of the fake's misuse log that the running case causes on purpose.
+	 */
+	private @Nullable String expectedRecord;
+
 	@AfterEach
 	void closeEverythingAndCheckNothingIsLeft() {
 		BackendControl current = this.control;
@@ -114,7 +119,9 @@ public abstract class RdmaBackendContractTests {
 		for (RdmaDevice device : this.opened) {
 			device.close();
 		}
-		assertThat(current.misuse()).as("misuse").isEmpty();
+		assertThat(current.misuse()).as("misuse")
+			.filteredOn((record) -> this.expectedRecord == null || !record.matches(this.expectedRecord))
+			.isEmpty();
 		assertThat(current.liveObjects()).as("live objects: %s", current.liveDescription()).isZero();
 	}
 
@@ -745,7 +752,13 @@ public abstract class RdmaBackendContractTests {
 			// it
 			device.close();
 			assertThat(control().liveObjects()).as(control().liveDescription()).isZero();
-			assertThat(control().misuse()).isEmpty();
+			// A failed destroy does not stop the close: closing the context releases what
+			// it left (the kernel's ib_uverbs_close -> uverbs_destroy_ufile_hw), which
+			// the
+			// fake notes; no call may reach a handle after that
+			String released = "ibv_close_device: \\d+ objects of the context are still alive";
+			RdmaBackendContractTests.this.expectedRecord = released;
+			assertThat(control().misuse()).allSatisfy((record) -> assertThat(record).matches(released));
 		}
 
 		@Test
