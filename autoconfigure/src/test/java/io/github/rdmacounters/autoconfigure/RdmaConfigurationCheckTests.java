@@ -31,8 +31,8 @@ class RdmaConfigurationCheckTests {
 	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
-		.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.roce.flow.protocol=udp",
-				"rdma.counter-sets.roce.flow.destination-port=4791");
+		.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.nvme-tcp.flow.protocol=tcp",
+				"rdma.counter-sets.nvme-tcp.flow.destination-port=4420");
 
 	@Test
 	void unknownKeysOutsideCounterSetsAreWarnedWithTheClosestProperty(CapturedOutput output) {
@@ -83,21 +83,21 @@ class RdmaConfigurationCheckTests {
 	void syntheticTrafficMovesEachSetAtItsRateAndStopsWithTheContext() {
 		this.simulatedRunner
 			.withPropertyValues("rdma.simulated.traffic.enabled=true", "rdma.simulated.traffic.interval=10ms",
-					"rdma.counter-sets.quiet.flow.protocol=tcp",
+					"rdma.counter-sets.quiet.flow.protocol=udp",
 					"rdma.simulated.traffic.sets.quiet.packets-per-second=0",
-					"rdma.simulated.traffic.sets.roce.packet-size=100", "rdma.read-cache-ttl=100ms")
+					"rdma.simulated.traffic.sets.nvme-tcp.packet-size=100", "rdma.read-cache-ttl=100ms")
 			.run((context) -> {
 				SyntheticTraffic traffic = context.getBean(SyntheticTraffic.class);
 				assertThat(traffic.streams()).extracting(SyntheticTraffic.Stream::name)
-					.containsExactly("roce", "quiet");
+					.containsExactly("nvme-tcp", "quiet");
 				assertThat(traffic.streams().get(0).packetSize()).isEqualTo(100);
 				assertThat(traffic.streams().get(1).packetsPerSecond()).isZero();
-				CounterSet roce = context.getBean(RdmaRegistry.class).counterSet("roce");
+				CounterSet nvmeTcp = context.getBean(RdmaRegistry.class).counterSet("nvme-tcp");
 				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-				while (roce.read().value(CounterType.PACKETS) == 0 && System.nanoTime() < deadline) {
+				while (nvmeTcp.read().value(CounterType.PACKETS) == 0 && System.nanoTime() < deadline) {
 					Thread.sleep(50);
 				}
-				assertThat(roce.read().value(CounterType.PACKETS)).isPositive();
+				assertThat(nvmeTcp.read().value(CounterType.PACKETS)).isPositive();
 				assertThat(context.getBean(RdmaRegistry.class).counterSet("quiet").read().value(CounterType.PACKETS))
 					.isZero();
 				context.close();

@@ -48,17 +48,17 @@ class GettingStartedTests {
 			assertThat(health.path("components").path("rdma").path("status").asString()).isEqualTo("UP");
 			assertThat(health.path("components").path("rdma").path("details").path("device").asString())
 				.isEqualTo("sim_mlx5_0");
-			long first = json(port, "/actuator/rdma/roce").path("values").path("packets").asLong();
+			long first = json(port, "/actuator/rdma/nvme-tcp").path("values").path("packets").asLong();
 			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 			long later = first;
 			while (later <= first && System.nanoTime() < deadline) {
 				Thread.sleep(200);
-				later = json(port, "/actuator/rdma/roce").path("values").path("packets").asLong();
+				later = json(port, "/actuator/rdma/nvme-tcp").path("values").path("packets").asLong();
 			}
-			assertThat(later).as("roce packets after synthetic traffic").isGreaterThan(first);
+			assertThat(later).as("nvme-tcp packets after synthetic traffic").isGreaterThan(first);
 			assertThat(json(port, "/actuator/rdma/https").path("values").path("packets").asLong()).isPositive();
 			String prometheus = get(port, "/actuator/prometheus").body();
-			assertThat(prometheus).contains("set=\"roce\"");
+			assertThat(prometheus).contains("set=\"nvme-tcp\"");
 		}
 	}
 
