@@ -5,6 +5,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
@@ -26,6 +27,8 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
  */
 @Component
 @ConditionalOnBooleanProperty("sample.link-flap.enabled")
+@ConditionalOnProperty(name = "rdma.backend", havingValue = "simulated")
+@ConditionalOnBooleanProperty(name = "rdma.enabled", matchIfMissing = true)
 public class SimulatedLinkFlapper {
 
 	private static final Log logger = LogFactory.getLog(SimulatedLinkFlapper.class);
