@@ -3,13 +3,17 @@ package io.github.rdmacounters.autoconfigure;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -19,8 +23,10 @@ import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -71,18 +77,61 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean(RdmaBackend.class)
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
-		return new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));
+		RdmaProperties.Simulated simulated = properties.getSimulated();
+		if (simulated.getDevices().isEmpty()) {
+			return new SimulatedBackend(List.of(simulatedDevice(simulated)));
+		}
+		List<SimulatedDeviceSpec> specs = new ArrayList<>();
+		long guid = 0x0c42a10300650f2cL;
+		for (Map.Entry<String, RdmaProperties.SimulatedDevice> entry : simulated.getDevices().entrySet()) {
+			RdmaProperties.SimulatedDevice device = entry.getValue();
+			specs.add(SimulatedDeviceSpec.builder()
+				.name(entry.getKey())
+				.nodeGuid(guid + specs.size() * 0x100L)
+				.portCount(device.getPorts())
+				.linkLayer(device.getLinkLayer())
+				.countersSupported(device.isCountersSupported())
+				.roceEnabled(device.isRoceEnabled())
+				.managedFlowSteering(simulated.isManagedFlowSteering())
+				.build());
+		}
+		return new SimulatedBackend(specs);
+	}
+
+	/**
+	 * The port counters of every device of the host (every simulated device on the
+	 * simulated backend), filtered by {@code rdma.port-counters.devices.include} and
+	 * {@code exclude}: sysfs needs no verbs call, so they are served when the native
+	 * backend cannot be used.
+	 * @param properties the properties
+	 * @param backend the backend
+	 * @return the source
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
+	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
+		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
+		return backend.hostPortCounters(Path.of(portCounters.getSysfsRoot()),
+				NameFilter.of(portCounters.getDevices().getInclude(), portCounters.getDevices().getExclude()),
+				NameFilter.all(), properties.getReadCacheTtl());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment) {
+	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		Duration ttl = properties.getReadCacheTtl();
 		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
 		if (properties.getPortCounters().isEnabled()) {
 			Path root = Path.of(properties.getPortCounters().getSysfsRoot());
-			portCounters = (device) -> backend.portCounters(device, root, ttl);
+			HostPortCountersSource host = hostPortCounters.getIfAvailable();
+			RdmaDeviceProperties.DeviceFilter filter = properties.getPortCounters().getDevices();
+			NameFilter devices = NameFilter.of(filter.getInclude(), filter.getExclude());
+			// the device's part of the host snapshot, so that one scrape reads sysfs once
+			portCounters = (device) -> (host != null && devices.test(device)) ? host.device(device)
+					: backend.portCounters(device, root, ttl);
 		}
 		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters).create(plan,
 				properties.isFailOnUnavailable());

@@ -148,6 +148,16 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		private final Traffic traffic = new Traffic();
 
+		/**
+		 * Simulated devices by name, for a host of several devices; when set, they
+		 * replace the single device of device-name, ports and link-layer.
+		 */
+		private final Map<String, SimulatedDevice> devices = new LinkedHashMap<>();
+
+		public Map<String, SimulatedDevice> getDevices() {
+			return this.devices;
+		}
+
 		public String getDeviceName() {
 			return this.deviceName;
 		}
@@ -190,6 +200,66 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		public Traffic getTraffic() {
 			return this.traffic;
+		}
+
+	}
+
+	/**
+	 * One simulated device of a host of several.
+	 */
+	public static class SimulatedDevice {
+
+		/**
+		 * Number of ports of the device.
+		 */
+		private int ports = 1;
+
+		/**
+		 * Link layer of the device's ports.
+		 */
+		private LinkLayer linkLayer = LinkLayer.ETHERNET;
+
+		/**
+		 * Whether the device implements flow counters, as only mlx5 devices do.
+		 */
+		private boolean countersSupported = true;
+
+		/**
+		 * Whether RoCE is enabled on the device (an Ethernet device with RoCE disabled
+		 * does not count RoCE traffic).
+		 */
+		private boolean roceEnabled = true;
+
+		public int getPorts() {
+			return this.ports;
+		}
+
+		public void setPorts(int ports) {
+			this.ports = ports;
+		}
+
+		public LinkLayer getLinkLayer() {
+			return this.linkLayer;
+		}
+
+		public void setLinkLayer(LinkLayer linkLayer) {
+			this.linkLayer = linkLayer;
+		}
+
+		public boolean isCountersSupported() {
+			return this.countersSupported;
+		}
+
+		public void setCountersSupported(boolean countersSupported) {
+			this.countersSupported = countersSupported;
+		}
+
+		public boolean isRoceEnabled() {
+			return this.roceEnabled;
+		}
+
+		public void setRoceEnabled(boolean roceEnabled) {
+			this.roceEnabled = roceEnabled;
 		}
 
 	}

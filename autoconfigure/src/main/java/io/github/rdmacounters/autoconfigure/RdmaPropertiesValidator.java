@@ -127,8 +127,10 @@ final class RdmaPropertiesValidator {
 		validator.checkCommon(properties);
 		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
-			int ports = properties.getSimulated().getPorts();
-			if (ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
+			RdmaProperties.Simulated simulated = properties.getSimulated();
+			int ports = simulated.getPorts();
+			// with rdma.simulated.devices, the factory checks the port against the device
+			if (simulated.getDevices().isEmpty() && ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
 				validator.problem(RdmaProperties.PREFIX + ".port", properties.getPort(),
 						"must be 1 to " + ports + ", the ports of the simulated device (rdma.simulated.ports)");
 			}
@@ -174,6 +176,19 @@ final class RdmaPropertiesValidator {
 			if (simulated.getLinkLayer() == null || isBlankRaw(prefix + ".simulated.link-layer")) {
 				problem(prefix + ".simulated.link-layer", simulated.getLinkLayer(), "must be ethernet or infiniband");
 			}
+			simulated.getDevices().forEach((name, device) -> {
+				String devicePrefix = prefix + ".simulated.devices." + name;
+				if (isBlank(name) || name.contains("/")) {
+					problem(devicePrefix, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
+				}
+				if (device.getPorts() < 1 || device.getPorts() > MAX_PORT) {
+					problem(devicePrefix + ".ports", device.getPorts(),
+							"must be 1 to " + MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
+				}
+				if (device.getLinkLayer() == null || isBlankRaw(devicePrefix + ".link-layer")) {
+					problem(devicePrefix + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
+				}
+			});
 		}
 	}
 
@@ -252,6 +267,8 @@ final class RdmaPropertiesValidator {
 		}
 		checkGlobs(portCounters.getInclude(), prefix + ".include");
 		checkGlobs(portCounters.getExclude(), prefix + ".exclude");
+		checkDeviceGlobs(portCounters.getDevices().getInclude(), prefix + ".devices.include");
+		checkDeviceGlobs(portCounters.getDevices().getExclude(), prefix + ".devices.exclude");
 	}
 
 	/**
@@ -272,6 +289,17 @@ final class RdmaPropertiesValidator {
 
 	private static String notADirectory(String root) {
 		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
+	}
+
+	private void checkDeviceGlobs(List<String> globs, String property) {
+		for (int i = 0; i < globs.size(); i++) {
+			String glob = globs.get(i);
+			if (glob != null && !glob.isBlank() && !COUNTER_GLOB.matcher(glob.trim()).matches()) {
+				problem(property + "[" + i + "]", glob,
+						"must be an RDMA device name or a glob of letters, digits, '_', '*' (any run) and '?' "
+								+ "(one character), e.g. mlx5_* or rocep8s0f0; it can match no device");
+			}
+		}
 	}
 
 	private void checkGlobs(List<String> globs, String property) {

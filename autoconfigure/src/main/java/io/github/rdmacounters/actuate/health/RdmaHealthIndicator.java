@@ -1,9 +1,12 @@
 package io.github.rdmacounters.actuate.health;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -13,6 +16,7 @@ import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
 
@@ -20,8 +24,10 @@ import io.github.rdmacounters.core.RdmaDevice;
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
  * port is active and every counter set could be read; down with the reason otherwise. An
  * unavailable device is down with the device's reason, and still lists its counter sets.
- * Counter sets are read through their memoised {@link CounterSet#read()}, so a health
- * check within the read cache time-to-live of a scrape causes no extra device read.
+ * Counter sets are read through their memoised {@link CounterSet#read()} and the port
+ * query is reused for the read cache time-to-live, so a health check within it causes no
+ * extra device read. The port counters' snapshot adds the ports found, gone ports and
+ * vanished counter files.
  *
  * @author rdma-counters
  */
@@ -29,13 +35,30 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private final ManagedDevice device;
 
+	private final long ttlNanos;
+
+	private volatile @Nullable PortQuery lastQuery;
+
 	/**
-	 * Create an indicator for a device.
+	 * Create an indicator for a device that queries the port at every check.
 	 * @param device the managed device
 	 */
 	public RdmaHealthIndicator(ManagedDevice device) {
+		this(device, Duration.ZERO);
+	}
+
+	/**
+	 * Create an indicator for a device whose port query ({@code ibv_query_port}) is
+	 * reused for the read cache time-to-live, so that frequent health requests (a load
+	 * balancer, a readiness probe) reach the device once per time-to-live.
+	 * @param device the managed device
+	 * @param readCacheTtl how long a port query is reused
+	 * @since 0.2.0
+	 */
+	public RdmaHealthIndicator(ManagedDevice device, Duration readCacheTtl) {
 		super("RDMA health check failed");
 		this.device = device;
+		this.ttlNanos = readCacheTtl.toNanos();
 	}
 
 	@Override
@@ -60,6 +83,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		}
 		List<String> problems = new ArrayList<>();
 		checkPort(opened, builder, problems);
+		checkPortCounters(builder);
 		Map<String, Object> sets = new LinkedHashMap<>();
 		for (CounterSet set : this.device.counterSets()) {
 			sets.put(set.name(), checkSet(set, problems));
@@ -75,7 +99,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
 		try {
-			PortAttributes port = opened.queryPort(this.device.port());
+			PortAttributes port = queryPort(opened);
 			builder.withDetail("portState", port.state().name()).withDetail("physicalState", port.physicalStateName());
 			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
 				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
@@ -84,6 +108,42 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		}
 		catch (RuntimeException ex) {
 			problems.add("Port " + this.device.port() + " could not be queried: " + ex.getMessage());
+		}
+	}
+
+	private PortAttributes queryPort(RdmaDevice opened) {
+		long now = System.nanoTime();
+		PortQuery last = this.lastQuery;
+		if (last != null && now - last.at() < this.ttlNanos) {
+			return last.result();
+		}
+		synchronized (this) {
+			last = this.lastQuery;
+			if (last != null && now - last.at() < this.ttlNanos) {
+				return last.result();
+			}
+			PortQuery query;
+			try {
+				query = new PortQuery(opened.queryPort(this.device.port()), null, System.nanoTime());
+			}
+			catch (RuntimeException ex) {
+				query = new PortQuery(null, ex, System.nanoTime());
+			}
+			this.lastQuery = query;
+			return query.result();
+		}
+	}
+
+	private void checkPortCounters(Health.Builder builder) {
+		PortCountersSource source = this.device.portCounters();
+		if (source == null) {
+			return;
+		}
+		try {
+			PortCountersHealthIndicator.describe(source.snapshot(), builder);
+		}
+		catch (RuntimeException ex) {
+			builder.withDetail("portCountersError", String.valueOf(ex.getMessage()));
 		}
 	}
 
@@ -99,6 +159,18 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			problems.add("Counter set '" + set.name() + "' could not be read: " + failure.getMessage());
 		}
 		return status;
+	}
+
+	/** A port query and when it was made; a failed one is reused too. */
+	private record PortQuery(@Nullable PortAttributes attributes, @Nullable RuntimeException failure, long at) {
+
+		PortAttributes result() {
+			if (this.failure != null) {
+				throw this.failure;
+			}
+			return java.util.Objects.requireNonNull(this.attributes);
+		}
+
 	}
 
 }
