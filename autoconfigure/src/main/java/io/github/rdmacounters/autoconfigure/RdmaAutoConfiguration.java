@@ -130,8 +130,8 @@ public final class RdmaAutoConfiguration {
 			RdmaDeviceProperties.DeviceFilter filter = properties.getPortCounters().getDevices();
 			NameFilter devices = NameFilter.of(filter.getInclude(), filter.getExclude());
 			// the device's part of the host snapshot, so that one scrape reads sysfs once
-			portCounters = (device) -> (host != null && devices.test(device)) ? host.device(device)
-					: backend.portCounters(device, root, ttl);
+			portCounters = (device) -> (host != null && devices.test(device) && host.snapshot().device(device) != null)
+					? host.device(device) : backend.portCounters(device, root, ttl);
 		}
 		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters).create(plan,
 				properties.isFailOnUnavailable());

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
@@ -26,8 +28,8 @@ public final class RdmaEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry) {
-		return new RdmaEndpoint(registry);
+	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable());
 	}
 
 }

@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
@@ -29,6 +30,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 @ConditionalOnClass({ ConditionalOnEnabledHealthIndicator.class, HealthContributor.class })
 @ConditionalOnBean(RdmaRegistry.class)
 @ConditionalOnEnabledHealthIndicator("rdma")
+@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaHealthContributorAutoConfiguration {
 
 	@Bean

@@ -29,10 +29,14 @@ class RdmaHealthContributorAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RdmaHealthContributorAutoConfiguration.class));
 
 	@Test
-	void runWithOneDeviceShouldCreateIndicatorNamedRdma() {
+	void runWithOneDeviceShouldCreateCompositeWithTheDeviceSoItsPathIsRdmaSlashDevice() {
 		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(RdmaHealthIndicator.class).hasBean("rdmaHealthContributor");
-			assertThat(context.getBean(RdmaHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+					CompositeHealthContributor.class);
+			assertThat(composite.stream()).hasSize(1);
+			HealthContributor device = composite.stream().findFirst().orElseThrow().contributor();
+			assertThat(device).isInstanceOf(RdmaHealthIndicator.class);
+			assertThat(((RdmaHealthIndicator) device).health().getStatus()).isEqualTo(Status.UP);
 		});
 	}
 
