@@ -110,10 +110,13 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 		checkSetNames(environment);
 		Binder binder = Binder.get(environment);
-		Map<String, CounterSetProperties> sets = bindCounterSets(binder);
+		Map<String, CounterSetProperties> sets = bindCounterSets(binder, COUNTER_SETS);
 		BoundNames bound = new BoundNames();
 		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
 			.orElseGet(RdmaProperties::new);
+		for (String device : properties.getDevices().keySet()) {
+			bindCounterSets(binder, RdmaProperties.PREFIX + ".devices." + device + ".counter-sets");
+		}
 		warnUnknownKeys(environment, bound.names);
 		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		RdmaPropertiesValidator.warn(properties);
@@ -124,10 +127,10 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * Bind the sets, failing on a key no set has: a typo such as {@code destinaton-port}
 	 * would otherwise widen the flow silently.
 	 */
-	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder) {
+	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder, String prefix) {
 		try {
 			return binder
-				.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class),
+				.bind(prefix, Bindable.mapOf(String.class, CounterSetProperties.class),
 						new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
 				.orElseGet(Map::of);
 		}
@@ -137,7 +140,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			}
 			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
 			String name = first.getName().toString();
-			String key = setKey(name);
+			String key = setKey(prefix, name);
 			String closest = closest(key, SET_KEYS);
 			throw new InvalidConfigurationPropertyValueException(name, first.getValue(),
 					"'" + key + "' is not a counter set property"
@@ -146,8 +149,8 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 	}
 
-	private static String setKey(String name) {
-		String rest = name.substring(COUNTER_SETS.length() + 1);
+	private static String setKey(String prefix, String name) {
+		String rest = name.substring(prefix.length() + 1);
 		int dot = rest.indexOf('.');
 		return (dot < 0) ? rest : rest.substring(dot + 1);
 	}

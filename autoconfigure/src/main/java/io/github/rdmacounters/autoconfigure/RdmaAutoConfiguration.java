@@ -17,9 +17,14 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
@@ -119,6 +124,7 @@ public final class RdmaAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@Conditional(OnShorthandDeviceCondition.class)
 	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
@@ -137,10 +143,57 @@ public final class RdmaAutoConfiguration {
 				properties.isFailOnUnavailable());
 	}
 
+	/**
+	 * The devices of {@code rdma.devices}, each opened once with its sets; one that is
+	 * unavailable fails startup, or with its {@code fail-on-unavailable=false} becomes an
+	 * unavailable device while the others start.
+	 * @param properties the properties
+	 * @param backend the backend
+	 * @param environment the environment, for values as written
+	 * @param hostPortCounters the host's port counters
+	 * @return the devices
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaRegistry rdmaRegistry(List<ManagedDevice> devices) {
-		return new RdmaRegistry(devices);
+	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, Environment environment,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		List<RdmaPropertiesValidator.DevicePlan> plans = RdmaPropertiesValidator
+			.validatePlan(properties, RawValues.of(environment))
+			.devices();
+		if (plans.isEmpty()) {
+			return new ManagedDevices(List.of());
+		}
+		Duration ttl = properties.getReadCacheTtl();
+		HostPortCountersSource host = properties.getPortCounters().isEnabled() ? hostPortCounters.getIfAvailable()
+				: null;
+		Function<String, @Nullable PortCountersSource> portCounters = (
+				device) -> (host != null && host.snapshot().device(device) != null) ? host.device(device) : null;
+		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters);
+		List<ManagedDevice> devices = new ArrayList<>();
+		try {
+			for (RdmaPropertiesValidator.DevicePlan plan : plans) {
+				devices.add(factory.create(plan.definition(), plan.failOnUnavailable()));
+			}
+		}
+		catch (RuntimeException ex) {
+			try {
+				new ManagedDevices(devices).close();
+			}
+			catch (RuntimeException closeFailure) {
+				ex.addSuppressed(closeFailure);
+			}
+			throw ex;
+		}
+		return new ManagedDevices(devices);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaRegistry rdmaRegistry(ObjectProvider<ManagedDevice> device, ObjectProvider<ManagedDevices> devices) {
+		List<ManagedDevice> all = new ArrayList<>();
+		device.orderedStream().forEach(all::add);
+		devices.orderedStream().forEach((more) -> all.addAll(more.devices()));
+		return new RdmaRegistry(all);
 	}
 
 	private static SimulatedDeviceSpec simulatedDevice(RdmaProperties.Simulated simulated) {
@@ -151,6 +204,33 @@ public final class RdmaAutoConfiguration {
 			.countersSupported(simulated.isCountersSupported())
 			.managedFlowSteering(simulated.isManagedFlowSteering())
 			.build();
+	}
+
+	/**
+	 * Matches unless {@code rdma.devices} configures the devices and the shorthand
+	 * ({@code rdma.device}, {@code rdma.counter-sets}) is not used: then there is no
+	 * shorthand device to open.
+	 */
+	static final class OnShorthandDeviceCondition implements Condition {
+
+		@Override
+		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			Binder binder = Binder.get(context.getEnvironment());
+			boolean devices = binder
+				.bind(RdmaProperties.PREFIX + ".devices", Bindable.mapOf(String.class, Object.class))
+				.map((map) -> !map.isEmpty())
+				.orElse(false);
+			if (!devices) {
+				return true;
+			}
+			boolean device = context.getEnvironment().containsProperty(RdmaProperties.PREFIX + ".device");
+			boolean sets = binder
+				.bind(RdmaProperties.PREFIX + ".counter-sets", Bindable.mapOf(String.class, Object.class))
+				.map((map) -> !map.isEmpty())
+				.orElse(false);
+			return device || sets;
+		}
+
 	}
 
 }

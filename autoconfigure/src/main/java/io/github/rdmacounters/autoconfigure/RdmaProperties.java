@@ -47,6 +47,23 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	private final Simulated simulated = new Simulated();
 
+	/**
+	 * Devices by name, each with its port, fail-on-unavailable and counter sets, for
+	 * counter sets on several devices; rdma.device, rdma.port and rdma.counter-sets stay
+	 * the shorthand for one device.
+	 */
+	private final Map<String, Device> devices = new LinkedHashMap<>();
+
+	private final DeviceDefaults deviceDefaults = new DeviceDefaults();
+
+	public Map<String, Device> getDevices() {
+		return this.devices;
+	}
+
+	public DeviceDefaults getDeviceDefaults() {
+		return this.deviceDefaults;
+	}
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -77,6 +94,88 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	public Simulated getSimulated() {
 		return this.simulated;
+	}
+
+	/**
+	 * One device of rdma.devices: its port, whether startup fails without it, and its
+	 * counter sets.
+	 */
+	public static class Device {
+
+		/**
+		 * Port of the device that the sets' flows are attached to, 1 to 255; when not
+		 * set, rdma.device-defaults.port, else the device's first ACTIVE port.
+		 */
+		private @Nullable Integer port;
+
+		/**
+		 * Whether startup fails when this device is missing, cannot be opened or does not
+		 * support its counter sets; when not set,
+		 * rdma.device-defaults.fail-on-unavailable. When false, the other devices start
+		 * and health reports why this one is down.
+		 */
+		private @Nullable Boolean failOnUnavailable;
+
+		/**
+		 * Counter sets on this device by name, with the keys of rdma.counter-sets.
+		 */
+		private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
+
+		public @Nullable Integer getPort() {
+			return this.port;
+		}
+
+		public void setPort(@Nullable Integer port) {
+			this.port = port;
+		}
+
+		public @Nullable Boolean getFailOnUnavailable() {
+			return this.failOnUnavailable;
+		}
+
+		public void setFailOnUnavailable(@Nullable Boolean failOnUnavailable) {
+			this.failOnUnavailable = failOnUnavailable;
+		}
+
+		public Map<String, CounterSetProperties> getCounterSets() {
+			return this.counterSets;
+		}
+
+	}
+
+	/**
+	 * What every device of rdma.devices has unless it says otherwise.
+	 */
+	public static class DeviceDefaults {
+
+		/**
+		 * Port of every device of rdma.devices that sets none, 1 to 255; when not set,
+		 * each device's first ACTIVE port.
+		 */
+		private @Nullable Integer port;
+
+		/**
+		 * Whether startup fails when a device of rdma.devices that sets none is
+		 * unavailable; when not set, rdma.fail-on-unavailable.
+		 */
+		private @Nullable Boolean failOnUnavailable;
+
+		public @Nullable Integer getPort() {
+			return this.port;
+		}
+
+		public void setPort(@Nullable Integer port) {
+			this.port = port;
+		}
+
+		public @Nullable Boolean getFailOnUnavailable() {
+			return this.failOnUnavailable;
+		}
+
+		public void setFailOnUnavailable(@Nullable Boolean failOnUnavailable) {
+			this.failOnUnavailable = failOnUnavailable;
+		}
+
 	}
 
 	/**

@@ -85,7 +85,8 @@ final class RdmaPropertiesValidator {
 	 */
 	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
 			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
-			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic");
+			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic", "rdmaDevices",
+			"rdmaHostPortCounters");
 
 	/**
 	 * A counter set name: a bean name, a meter tag and a path segment of
@@ -123,9 +124,23 @@ final class RdmaPropertiesValidator {
 	 * @throws InvalidRdmaConfigurationException listing every problem, for several
 	 */
 	static DeviceDefinition validate(RdmaProperties properties, RawValues raw) {
+		return validatePlan(properties, raw).shorthand();
+	}
+
+	/**
+	 * Validate the properties, reporting values as written in the configuration, and plan
+	 * the shorthand device and every device of {@code rdma.devices}.
+	 * @param properties the properties
+	 * @param raw the values as written, by property name
+	 * @return the plans
+	 * @throws InvalidConfigurationPropertyValueException for one problem
+	 * @throws InvalidRdmaConfigurationException listing every problem, for several
+	 */
+	static Plan validatePlan(RdmaProperties properties, RawValues raw) {
 		RdmaPropertiesValidator validator = new RdmaPropertiesValidator(raw);
 		validator.checkCommon(properties);
 		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
+		List<DevicePlan> devices = validator.checkDevices(properties);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
 			RdmaProperties.Simulated simulated = properties.getSimulated();
 			int ports = simulated.getPorts();
@@ -137,7 +152,78 @@ final class RdmaPropertiesValidator {
 			validator.checkTraffic(properties);
 		}
 		validator.throwIfProblems();
-		return plan;
+		return new Plan(plan, devices);
+	}
+
+	private List<DevicePlan> checkDevices(RdmaProperties properties) {
+		List<DevicePlan> plans = new ArrayList<>();
+		RdmaProperties.DeviceDefaults defaults = properties.getDeviceDefaults();
+		String defaultsPrefix = RdmaProperties.PREFIX + ".device-defaults";
+		if (defaults.getPort() != null && (defaults.getPort() < 1 || defaults.getPort() > MAX_PORT)) {
+			problem(defaultsPrefix + ".port", defaults.getPort(), "must be 1 to " + MAX_PORT
+					+ " (ports are numbered from 1), or left out for each device's first " + "ACTIVE port");
+		}
+		String shorthand = isBlank(properties.getDevice()) ? null : properties.getDevice().trim();
+		properties.getDevices().forEach((name, device) -> {
+			String prefix = RdmaProperties.PREFIX + ".devices." + name;
+			if (isBlank(name) || name.contains("/") || name.contains(" ")) {
+				problem(prefix, name, "must be an RDMA device name such as mlx5_0 (no '/', no blank)");
+				return;
+			}
+			if (name.equals(shorthand)) {
+				problem(prefix, name, "names the device of rdma.device too: configure " + name
+						+ " in one place, either rdma.device with rdma.counter-sets or rdma.devices." + name);
+			}
+			if (device == null) {
+				return;
+			}
+			Integer port = device.getPort();
+			if (port != null && (port < 1 || port > MAX_PORT)) {
+				problem(prefix + ".port", port, "must be 1 to " + MAX_PORT
+						+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
+			}
+			if (port == null) {
+				port = defaults.getPort();
+			}
+			Boolean fail = device.getFailOnUnavailable();
+			if (fail == null) {
+				fail = defaults.getFailOnUnavailable();
+			}
+			if (fail == null) {
+				fail = properties.isFailOnUnavailable();
+			}
+			List<CounterSetDefinition> sets = new ArrayList<>();
+			device.getCounterSets().forEach((setName, set) -> {
+				CounterSetDefinition definition = checkCounterSet(setName, set, prefix + ".counter-sets." + setName);
+				if (definition != null) {
+					sets.add(definition);
+				}
+			});
+			int planned = (port != null) ? port : DeviceDefinition.FIRST_ACTIVE_PORT;
+			plans.add(new DevicePlan(new DeviceDefinition(name, planned, sets, prefix), fail));
+		});
+		return plans;
+	}
+
+	/**
+	 * The validated plans: the shorthand device ({@code rdma.device}) and those of
+	 * {@code rdma.devices}.
+	 *
+	 * @param shorthand the plan of the shorthand device
+	 * @param devices the plans of {@code rdma.devices}, in configuration order
+	 */
+	record Plan(DeviceDefinition shorthand, List<DevicePlan> devices) {
+
+	}
+
+	/**
+	 * One device of {@code rdma.devices}.
+	 *
+	 * @param definition the device, its port and sets
+	 * @param failOnUnavailable whether startup fails without it
+	 */
+	record DevicePlan(DeviceDefinition definition, boolean failOnUnavailable) {
+
 	}
 
 	private void checkCommon(RdmaProperties properties) {
