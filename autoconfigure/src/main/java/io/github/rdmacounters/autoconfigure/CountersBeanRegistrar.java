@@ -115,7 +115,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
 			.orElseGet(RdmaProperties::new);
 		for (String device : properties.getDevices().keySet()) {
-			bindCounterSets(binder, RdmaProperties.PREFIX + ".devices." + device + ".counter-sets");
+			bindCounterSets(binder, RdmaProperties.PREFIX + ".devices[" + device + "].counter-sets");
 		}
 		warnUnknownKeys(environment, bound.names);
 		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));

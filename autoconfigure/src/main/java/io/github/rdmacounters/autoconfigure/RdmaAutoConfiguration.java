@@ -29,11 +29,13 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -172,7 +174,15 @@ public final class RdmaAutoConfiguration {
 		List<ManagedDevice> devices = new ArrayList<>();
 		try {
 			for (RdmaPropertiesValidator.DevicePlan plan : plans) {
-				devices.add(factory.create(plan.definition(), plan.failOnUnavailable()));
+				try {
+					devices.add(factory.create(plan.definition(), plan.failOnUnavailable()));
+				}
+				catch (InvalidRdmaConfigurationException ex) {
+					throw ex;
+				}
+				catch (RdmaException ex) {
+					throw new DeviceStartupException(plan.definition().propertyPrefix(), ex);
+				}
 			}
 		}
 		catch (RuntimeException ex) {
