@@ -122,7 +122,7 @@ class MultiDeviceHostTests {
 					.contains("rdma_ip4_in_octets_total{device=\"irdma0\",port=\"1\"} NaN")
 					.contains("rdma_port_present{device=\"mlx5_1\",port=\"2\"} 0.0")
 					.contains("rdma_port_present{device=\"mlx5_1\",port=\"1\"} 1.0")
-					.contains("rdma_port_counter_files_missing{device=\"mlx5_0\",port=\"1\"} 1.0")
+					.contains("rdma_port_missing_files{device=\"mlx5_0\",port=\"1\"} 1.0")
 					.contains("rdma_port_data_received_bytes_total{device=\"mlx5_0\",port=\"1\"} NaN")
 					.contains("rdma_devices 4.0");
 				assertThat(line(after, "rdma_tx_bytes_total{device=\"bnxt_re0\",port=\"1\"}")).isEqualTo(bnxtBefore)

@@ -93,9 +93,9 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	/**
 	 * Name of the gauge of counter files that an earlier snapshot read and that are gone
-	 * ({@code rdma_port_counter_files_missing}).
+	 * ({@code rdma_port_missing_files}).
 	 */
-	public static final String COUNTER_FILES_MISSING = "rdma.port.counter.files.missing";
+	public static final String COUNTER_FILES_MISSING = "rdma.port.missing.files";
 
 	/**
 	 * Name of the gauge that is 1 while a port's directory is there, 0 once it is gone.
