@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
@@ -28,8 +29,11 @@ public final class RdmaEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable());
+	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
+			ObjectProvider<RdmaBackend> backend) {
+		RdmaBackend rdmaBackend = backend.getIfAvailable();
+		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
+				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs");
 	}
 
 }

@@ -50,6 +50,8 @@ public class RdmaEndpoint {
 
 	private final @Nullable HostPortCountersSource host;
 
+	private final String backend;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -66,8 +68,22 @@ public class RdmaEndpoint {
 	 * @since 0.2.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host) {
+		this(registry, host, "sysfs");
+	}
+
+	/**
+	 * Create an endpoint over the managed devices and every device of the host that port
+	 * counters are read from, naming the backend those devices are on.
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters,
+	 * e.g. {@code native} or {@code simulated}
+	 * @since 0.2.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
 		this.registry = registry;
 		this.host = host;
+		this.backend = backend;
 	}
 
 	/**
@@ -127,8 +143,8 @@ public class RdmaEndpoint {
 
 	private DeviceDescriptor describe(PortCountersSnapshot snapshot) {
 		String reason = snapshot.isPresent() ? null : "Device " + snapshot.deviceName() + " is gone";
-		return new DeviceDescriptor(snapshot.deviceName(), "sysfs", snapshot.isPresent(), reason, null, null, snapshot,
-				ports(snapshot), Map.of());
+		return new DeviceDescriptor(snapshot.deviceName(), this.backend, snapshot.isPresent(), reason, null, null,
+				snapshot, ports(snapshot), Map.of());
 	}
 
 	private static Map<Integer, PortDescriptor> ports(PortCountersSnapshot snapshot) {
