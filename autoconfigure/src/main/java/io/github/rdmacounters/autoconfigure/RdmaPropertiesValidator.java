@@ -31,6 +31,7 @@ import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.LinkLayer;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
@@ -370,6 +371,14 @@ final class RdmaPropertiesValidator {
 			logger.warn("rdma.port-counters.sysfs-root " + root + " " + notADirectory(root)
 					+ ": the host has no RDMA devices in sysfs, so no port counters are read; "
 					+ "set rdma.port-counters.enabled=false to say so");
+		}
+		RdmaProperties.Simulated simulated = properties.getSimulated();
+		if (!simulated.getDevices().isEmpty()
+				&& (simulated.getPorts() != 1 || simulated.getLinkLayer() != LinkLayer.ETHERNET
+						|| !simulated.isCountersSupported() || !"sim_mlx5_0".equals(simulated.getDeviceName()))) {
+			logger.warn("rdma.simulated.device-name, ports, link-layer and counters-supported are ignored: "
+					+ "rdma.simulated.devices configures the simulated devices; set them per device, e.g. "
+					+ "rdma.simulated.devices.<name>.ports");
 		}
 	}
 
