@@ -110,10 +110,11 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 		checkSetNames(environment);
 		Binder binder = Binder.get(environment);
-		Map<String, CounterSetProperties> sets = bindCounterSets(binder);
+		Map<String, CounterSetProperties> sets = bindCounterSets(binder, COUNTER_SETS);
 		BoundNames bound = new BoundNames();
 		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
 			.orElseGet(RdmaProperties::new);
+		checkDeviceSetKeys(environment);
 		warnUnknownKeys(environment, bound.names);
 		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		RdmaPropertiesValidator.warn(properties);
@@ -124,10 +125,11 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * Bind the sets, failing on a key no set has: a typo such as {@code destinaton-port}
 	 * would otherwise widen the flow silently.
 	 */
-	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder) {
+	private static Map<String, CounterSetProperties> bindCounterSets(Binder binder, String prefix) {
 		try {
 			return binder
-				.bind(COUNTER_SETS, Bindable.mapOf(String.class, CounterSetProperties.class),
+				.bind(ConfigurationPropertyName.adapt(prefix, '.'),
+						Bindable.mapOf(String.class, CounterSetProperties.class),
 						new NoUnboundElementsBindHandler(BindHandler.DEFAULT))
 				.orElseGet(Map::of);
 		}
@@ -137,7 +139,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			}
 			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
 			String name = first.getName().toString();
-			String key = setKey(name);
+			String key = setKey(prefix, name);
 			String closest = closest(key, SET_KEYS);
 			throw new InvalidConfigurationPropertyValueException(name, first.getValue(),
 					"'" + key + "' is not a counter set property"
@@ -146,8 +148,51 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 	}
 
-	private static String setKey(String name) {
-		String rest = name.substring(COUNTER_SETS.length() + 1);
+	/**
+	 * Fail on a key no set has in the sets of {@code rdma.devices.<name>.counter-sets},
+	 * as {@link #bindCounterSets} does for {@code rdma.counter-sets}.
+	 */
+	private static void checkDeviceSetKeys(Environment environment) {
+		ConfigurationPropertyName devices = ConfigurationPropertyName.of(RdmaProperties.PREFIX + ".devices");
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
+				continue;
+			}
+			iterable.filter(devices::isAncestorOf).forEach((name) -> {
+				// as written: the dashed form would drop the '_' of a device name like
+				// mlx5_0
+				StringBuilder written = new StringBuilder();
+				for (int i = 0; i < name.getNumberOfElements(); i++) {
+					written.append((i > 0) ? "." : "")
+						.append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+				}
+				String text = written.toString();
+				int sets = text.indexOf(".counter-sets.");
+				if (sets < 0) {
+					return;
+				}
+				String rest = text.substring(sets + ".counter-sets.".length());
+				int dot = rest.indexOf('.');
+				if (dot < 0) {
+					return;
+				}
+				String key = rest.substring(dot + 1);
+				if (!SET_KEYS.contains(key)) {
+					ConfigurationProperty property = source.getConfigurationProperty(name);
+					String closest = closest(key, SET_KEYS);
+					throw new InvalidConfigurationPropertyValueException(text,
+							(property != null) ? property.getValue() : null,
+							"'" + key + "' is not a counter set property"
+									+ ((closest != null) ? "; did you mean " + closest + "?" : "")
+									+ " A counter set has " + String.join(", ", SET_KEYS)
+									+ "; an unknown key would leave the flow wider than meant");
+				}
+			});
+		}
+	}
+
+	private static String setKey(String prefix, String name) {
+		String rest = name.substring(prefix.length() + 1);
 		int dot = rest.indexOf('.');
 		return (dot < 0) ? rest : rest.substring(dot + 1);
 	}

@@ -3,26 +3,39 @@ package io.github.rdmacounters.autoconfigure;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -71,27 +84,126 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean(RdmaBackend.class)
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
-		return new SimulatedBackend(List.of(simulatedDevice(properties.getSimulated())));
+		RdmaProperties.Simulated simulated = properties.getSimulated();
+		if (simulated.getDevices().isEmpty()) {
+			return new SimulatedBackend(List.of(simulatedDevice(simulated)));
+		}
+		List<SimulatedDeviceSpec> specs = new ArrayList<>();
+		long guid = 0x0c42a10300650f2cL;
+		for (Map.Entry<String, RdmaProperties.SimulatedDevice> entry : simulated.getDevices().entrySet()) {
+			RdmaProperties.SimulatedDevice device = entry.getValue();
+			specs.add(SimulatedDeviceSpec.builder()
+				.name(entry.getKey())
+				.nodeGuid(guid + specs.size() * 0x100L)
+				.portCount(device.getPorts())
+				.linkLayer(device.getLinkLayer())
+				.countersSupported(device.isCountersSupported())
+				.roceEnabled(device.isRoceEnabled())
+				.managedFlowSteering(simulated.isManagedFlowSteering())
+				.build());
+		}
+		return new SimulatedBackend(specs);
+	}
+
+	/**
+	 * The port counters of every device of the host (every simulated device on the
+	 * simulated backend), filtered by {@code rdma.port-counters.devices.include} and
+	 * {@code exclude}: sysfs needs no verbs call, so they are served when the native
+	 * backend cannot be used.
+	 * @param properties the properties
+	 * @param backend the backend
+	 * @return the source
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
+	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
+		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
+		return backend.hostPortCounters(Path.of(portCounters.getSysfsRoot()),
+				NameFilter.of(portCounters.getDevices().getInclude(), portCounters.getDevices().getExclude()),
+				NameFilter.all(), properties.getReadCacheTtl());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment) {
+	@Conditional(OnShorthandDeviceCondition.class)
+	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
 		Duration ttl = properties.getReadCacheTtl();
 		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
 		if (properties.getPortCounters().isEnabled()) {
 			Path root = Path.of(properties.getPortCounters().getSysfsRoot());
-			portCounters = (device) -> backend.portCounters(device, root, ttl);
+			HostPortCountersSource host = hostPortCounters.getIfAvailable();
+			RdmaDeviceProperties.DeviceFilter filter = properties.getPortCounters().getDevices();
+			NameFilter devices = NameFilter.of(filter.getInclude(), filter.getExclude());
+			// the device's part of the host snapshot, so that one scrape reads sysfs once
+			portCounters = (device) -> (host != null && devices.test(device) && host.snapshot().device(device) != null)
+					? host.device(device) : backend.portCounters(device, root, ttl);
 		}
 		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters).create(plan,
 				properties.isFailOnUnavailable());
 	}
 
+	/**
+	 * The devices of {@code rdma.devices}, each opened once with its sets; one that is
+	 * unavailable fails startup, or with its {@code fail-on-unavailable=false} becomes an
+	 * unavailable device while the others start.
+	 * @param properties the properties
+	 * @param backend the backend
+	 * @param environment the environment, for values as written
+	 * @param hostPortCounters the host's port counters
+	 * @return the devices
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaRegistry rdmaRegistry(List<ManagedDevice> devices) {
-		return new RdmaRegistry(devices);
+	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, Environment environment,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		List<RdmaPropertiesValidator.DevicePlan> plans = RdmaPropertiesValidator
+			.validatePlan(properties, RawValues.of(environment))
+			.devices();
+		if (plans.isEmpty()) {
+			return new ManagedDevices(List.of());
+		}
+		Duration ttl = properties.getReadCacheTtl();
+		HostPortCountersSource host = properties.getPortCounters().isEnabled() ? hostPortCounters.getIfAvailable()
+				: null;
+		Function<String, @Nullable PortCountersSource> portCounters = (
+				device) -> (host != null && host.snapshot().device(device) != null) ? host.device(device) : null;
+		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters);
+		List<ManagedDevice> devices = new ArrayList<>();
+		try {
+			for (RdmaPropertiesValidator.DevicePlan plan : plans) {
+				try {
+					devices.add(factory.create(plan.definition(), plan.failOnUnavailable()));
+				}
+				catch (InvalidRdmaConfigurationException ex) {
+					throw ex;
+				}
+				catch (RdmaException ex) {
+					throw new DeviceStartupException(plan.definition().propertyPrefix(), ex);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			try {
+				new ManagedDevices(devices).close();
+			}
+			catch (RuntimeException closeFailure) {
+				ex.addSuppressed(closeFailure);
+			}
+			throw ex;
+		}
+		return new ManagedDevices(devices);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RdmaRegistry rdmaRegistry(ObjectProvider<ManagedDevice> device, ObjectProvider<ManagedDevices> devices) {
+		List<ManagedDevice> all = new ArrayList<>();
+		device.orderedStream().forEach(all::add);
+		devices.orderedStream().forEach((more) -> all.addAll(more.devices()));
+		return new RdmaRegistry(all);
 	}
 
 	private static SimulatedDeviceSpec simulatedDevice(RdmaProperties.Simulated simulated) {
@@ -102,6 +214,33 @@ public final class RdmaAutoConfiguration {
 			.countersSupported(simulated.isCountersSupported())
 			.managedFlowSteering(simulated.isManagedFlowSteering())
 			.build();
+	}
+
+	/**
+	 * Matches unless {@code rdma.devices} configures the devices and the shorthand
+	 * ({@code rdma.device}, {@code rdma.counter-sets}) is not used: then there is no
+	 * shorthand device to open.
+	 */
+	static final class OnShorthandDeviceCondition implements Condition {
+
+		@Override
+		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			Binder binder = Binder.get(context.getEnvironment());
+			boolean devices = binder
+				.bind(RdmaProperties.PREFIX + ".devices", Bindable.mapOf(String.class, Object.class))
+				.map((map) -> !map.isEmpty())
+				.orElse(false);
+			if (!devices) {
+				return true;
+			}
+			boolean device = context.getEnvironment().containsProperty(RdmaProperties.PREFIX + ".device");
+			boolean sets = binder
+				.bind(RdmaProperties.PREFIX + ".counter-sets", Bindable.mapOf(String.class, Object.class))
+				.map((map) -> !map.isEmpty())
+				.orElse(false);
+			return device || sets;
+		}
+
 	}
 
 }

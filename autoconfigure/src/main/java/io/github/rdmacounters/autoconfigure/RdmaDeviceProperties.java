@@ -112,6 +112,12 @@ public class RdmaDeviceProperties {
 		 */
 		private List<String> exclude = new ArrayList<>();
 
+		private final DeviceFilter devices = new DeviceFilter();
+
+		public DeviceFilter getDevices() {
+			return this.devices;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -127,6 +133,41 @@ public class RdmaDeviceProperties {
 		public void setSysfsRoot(String sysfsRoot) {
 			this.sysfsRoot = sysfsRoot;
 		}
+
+		public List<String> getInclude() {
+			return this.include;
+		}
+
+		public void setInclude(List<String> include) {
+			this.include = include;
+		}
+
+		public List<String> getExclude() {
+			return this.exclude;
+		}
+
+		public void setExclude(List<String> exclude) {
+			this.exclude = exclude;
+		}
+
+	}
+
+	/**
+	 * Which devices of the host get port counters.
+	 */
+	public static class DeviceFilter {
+
+		/**
+		 * Names of the devices whose port counters are read, as names or globs such as
+		 * mlx5_*; empty reads every device under the sysfs root.
+		 */
+		private List<String> include = new ArrayList<>();
+
+		/**
+		 * Names of the devices whose port counters are not read, as names or globs;
+		 * applied after the includes.
+		 */
+		private List<String> exclude = new ArrayList<>();
 
 		public List<String> getInclude() {
 			return this.include;

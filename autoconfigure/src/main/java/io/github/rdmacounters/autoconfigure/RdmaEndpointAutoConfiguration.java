@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -9,6 +10,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
@@ -26,8 +29,11 @@ public final class RdmaEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry) {
-		return new RdmaEndpoint(registry);
+	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
+			ObjectProvider<RdmaBackend> backend) {
+		RdmaBackend rdmaBackend = backend.getIfAvailable();
+		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
+				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs");
 	}
 
 }

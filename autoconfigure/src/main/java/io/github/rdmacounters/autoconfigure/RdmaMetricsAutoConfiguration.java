@@ -1,7 +1,11 @@
 package io.github.rdmacounters.autoconfigure;
 
-import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.Predicate;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -11,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
@@ -19,8 +24,10 @@ import io.github.rdmacounters.metrics.RdmaFlowMetrics;
  * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the
  * flow counter sets ({@link RdmaFlowMetrics}) and of the port counters
  * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered
- * by {@code rdma.port-counters.include} and {@code exclude}). Boot binds the binders to
- * every meter registry and closes them, removing their meters, before the devices close.
+ * by {@code rdma.port-counters.include} and {@code exclude}) of every device of the host
+ * ({@code rdma.port-counters.devices.include} and {@code exclude}). Boot binds the
+ * binders to every meter registry and closes them, removing their meters, before the
+ * devices close.
  *
  * @author rdma-counters
  */
@@ -41,10 +48,13 @@ public final class RdmaMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
-	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties) {
+	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
-		return new PortCountersMetrics(registry,
-				PortCountersMetrics.filter(portCounters.getInclude(), portCounters.getExclude()));
+		Predicate<String> filter = PortCountersMetrics.filter(portCounters.getInclude(), portCounters.getExclude());
+		HostPortCountersSource host = hostPortCounters.getIfAvailable();
+		return (host != null) ? new PortCountersMetrics(host, filter, Tags.empty())
+				: new PortCountersMetrics(registry, filter);
 	}
 
 }

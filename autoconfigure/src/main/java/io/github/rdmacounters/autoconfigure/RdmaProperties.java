@@ -47,6 +47,23 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	private final Simulated simulated = new Simulated();
 
+	/**
+	 * Devices by name, each with its port, fail-on-unavailable and counter sets, for
+	 * counter sets on several devices; rdma.device, rdma.port and rdma.counter-sets stay
+	 * the shorthand for one device.
+	 */
+	private final Map<String, Device> devices = new LinkedHashMap<>();
+
+	private final DeviceDefaults deviceDefaults = new DeviceDefaults();
+
+	public Map<String, Device> getDevices() {
+		return this.devices;
+	}
+
+	public DeviceDefaults getDeviceDefaults() {
+		return this.deviceDefaults;
+	}
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -77,6 +94,88 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	public Simulated getSimulated() {
 		return this.simulated;
+	}
+
+	/**
+	 * One device of rdma.devices: its port, whether startup fails without it, and its
+	 * counter sets.
+	 */
+	public static class Device {
+
+		/**
+		 * Port of the device that the sets' flows are attached to, 1 to 255; when not
+		 * set, rdma.device-defaults.port, else the device's first ACTIVE port.
+		 */
+		private @Nullable Integer port;
+
+		/**
+		 * Whether startup fails when this device is missing, cannot be opened or does not
+		 * support its counter sets; when not set,
+		 * rdma.device-defaults.fail-on-unavailable. When false, the other devices start
+		 * and health reports why this one is down.
+		 */
+		private @Nullable Boolean failOnUnavailable;
+
+		/**
+		 * Counter sets on this device by name, with the keys of rdma.counter-sets.
+		 */
+		private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
+
+		public @Nullable Integer getPort() {
+			return this.port;
+		}
+
+		public void setPort(@Nullable Integer port) {
+			this.port = port;
+		}
+
+		public @Nullable Boolean getFailOnUnavailable() {
+			return this.failOnUnavailable;
+		}
+
+		public void setFailOnUnavailable(@Nullable Boolean failOnUnavailable) {
+			this.failOnUnavailable = failOnUnavailable;
+		}
+
+		public Map<String, CounterSetProperties> getCounterSets() {
+			return this.counterSets;
+		}
+
+	}
+
+	/**
+	 * What every device of rdma.devices has unless it says otherwise.
+	 */
+	public static class DeviceDefaults {
+
+		/**
+		 * Port of every device of rdma.devices that sets none, 1 to 255; when not set,
+		 * each device's first ACTIVE port.
+		 */
+		private @Nullable Integer port;
+
+		/**
+		 * Whether startup fails when a device of rdma.devices that sets none is
+		 * unavailable; when not set, rdma.fail-on-unavailable.
+		 */
+		private @Nullable Boolean failOnUnavailable;
+
+		public @Nullable Integer getPort() {
+			return this.port;
+		}
+
+		public void setPort(@Nullable Integer port) {
+			this.port = port;
+		}
+
+		public @Nullable Boolean getFailOnUnavailable() {
+			return this.failOnUnavailable;
+		}
+
+		public void setFailOnUnavailable(@Nullable Boolean failOnUnavailable) {
+			this.failOnUnavailable = failOnUnavailable;
+		}
+
 	}
 
 	/**
@@ -148,6 +247,16 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		private final Traffic traffic = new Traffic();
 
+		/**
+		 * Simulated devices by name, for a host of several devices; when set, they
+		 * replace the single device of device-name, ports and link-layer.
+		 */
+		private final Map<String, SimulatedDevice> devices = new LinkedHashMap<>();
+
+		public Map<String, SimulatedDevice> getDevices() {
+			return this.devices;
+		}
+
 		public String getDeviceName() {
 			return this.deviceName;
 		}
@@ -190,6 +299,66 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		public Traffic getTraffic() {
 			return this.traffic;
+		}
+
+	}
+
+	/**
+	 * One simulated device of a host of several.
+	 */
+	public static class SimulatedDevice {
+
+		/**
+		 * Number of ports of the device.
+		 */
+		private int ports = 1;
+
+		/**
+		 * Link layer of the device's ports.
+		 */
+		private LinkLayer linkLayer = LinkLayer.ETHERNET;
+
+		/**
+		 * Whether the device implements flow counters, as only mlx5 devices do.
+		 */
+		private boolean countersSupported = true;
+
+		/**
+		 * Whether RoCE is enabled on the device (an Ethernet device with RoCE disabled
+		 * does not count RoCE traffic).
+		 */
+		private boolean roceEnabled = true;
+
+		public int getPorts() {
+			return this.ports;
+		}
+
+		public void setPorts(int ports) {
+			this.ports = ports;
+		}
+
+		public LinkLayer getLinkLayer() {
+			return this.linkLayer;
+		}
+
+		public void setLinkLayer(LinkLayer linkLayer) {
+			this.linkLayer = linkLayer;
+		}
+
+		public boolean isCountersSupported() {
+			return this.countersSupported;
+		}
+
+		public void setCountersSupported(boolean countersSupported) {
+			this.countersSupported = countersSupported;
+		}
+
+		public boolean isRoceEnabled() {
+			return this.roceEnabled;
+		}
+
+		public void setRoceEnabled(boolean roceEnabled) {
+			this.roceEnabled = roceEnabled;
 		}
 
 	}

@@ -31,6 +31,7 @@ import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.LinkLayer;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
@@ -85,7 +86,8 @@ final class RdmaPropertiesValidator {
 	 */
 	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
 			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
-			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic");
+			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic", "rdmaDevices",
+			"rdmaHostPortCounters");
 
 	/**
 	 * A counter set name: a bean name, a meter tag and a path segment of
@@ -123,19 +125,106 @@ final class RdmaPropertiesValidator {
 	 * @throws InvalidRdmaConfigurationException listing every problem, for several
 	 */
 	static DeviceDefinition validate(RdmaProperties properties, RawValues raw) {
+		return validatePlan(properties, raw).shorthand();
+	}
+
+	/**
+	 * Validate the properties, reporting values as written in the configuration, and plan
+	 * the shorthand device and every device of {@code rdma.devices}.
+	 * @param properties the properties
+	 * @param raw the values as written, by property name
+	 * @return the plans
+	 * @throws InvalidConfigurationPropertyValueException for one problem
+	 * @throws InvalidRdmaConfigurationException listing every problem, for several
+	 */
+	static Plan validatePlan(RdmaProperties properties, RawValues raw) {
 		RdmaPropertiesValidator validator = new RdmaPropertiesValidator(raw);
 		validator.checkCommon(properties);
 		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
+		List<DevicePlan> devices = validator.checkDevices(properties);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
-			int ports = properties.getSimulated().getPorts();
-			if (ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
+			RdmaProperties.Simulated simulated = properties.getSimulated();
+			int ports = simulated.getPorts();
+			// with rdma.simulated.devices, the factory checks the port against the device
+			if (simulated.getDevices().isEmpty() && ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
 				validator.problem(RdmaProperties.PREFIX + ".port", properties.getPort(),
 						"must be 1 to " + ports + ", the ports of the simulated device (rdma.simulated.ports)");
 			}
 			validator.checkTraffic(properties);
 		}
 		validator.throwIfProblems();
-		return plan;
+		return new Plan(plan, devices);
+	}
+
+	private List<DevicePlan> checkDevices(RdmaProperties properties) {
+		List<DevicePlan> plans = new ArrayList<>();
+		RdmaProperties.DeviceDefaults defaults = properties.getDeviceDefaults();
+		String defaultsPrefix = RdmaProperties.PREFIX + ".device-defaults";
+		if (defaults.getPort() != null && (defaults.getPort() < 1 || defaults.getPort() > MAX_PORT)) {
+			problem(defaultsPrefix + ".port", defaults.getPort(), "must be 1 to " + MAX_PORT
+					+ " (ports are numbered from 1), or left out for each device's first " + "ACTIVE port");
+		}
+		String shorthand = isBlank(properties.getDevice()) ? null : properties.getDevice().trim();
+		properties.getDevices().forEach((name, device) -> {
+			String prefix = RdmaProperties.PREFIX + ".devices." + name;
+			if (isBlank(name) || name.contains("/") || name.contains(" ")) {
+				problem(prefix, name, "must be an RDMA device name such as mlx5_0 (no '/', no blank)");
+				return;
+			}
+			if (name.equals(shorthand)) {
+				problem(prefix, name, "names the device of rdma.device too: configure " + name
+						+ " in one place, either rdma.device with rdma.counter-sets or rdma.devices." + name);
+			}
+			if (device == null) {
+				return;
+			}
+			Integer port = device.getPort();
+			if (port != null && (port < 1 || port > MAX_PORT)) {
+				problem(prefix + ".port", port, "must be 1 to " + MAX_PORT
+						+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
+			}
+			if (port == null) {
+				port = defaults.getPort();
+			}
+			Boolean fail = device.getFailOnUnavailable();
+			if (fail == null) {
+				fail = defaults.getFailOnUnavailable();
+			}
+			if (fail == null) {
+				fail = properties.isFailOnUnavailable();
+			}
+			List<CounterSetDefinition> sets = new ArrayList<>();
+			device.getCounterSets().forEach((setName, set) -> {
+				CounterSetDefinition definition = checkCounterSet(setName, set, prefix + ".counter-sets." + setName);
+				if (definition != null) {
+					sets.add(definition);
+				}
+			});
+			int planned = (port != null) ? port : DeviceDefinition.FIRST_ACTIVE_PORT;
+			plans.add(new DevicePlan(new DeviceDefinition(name, planned, sets, prefix), fail));
+		});
+		return plans;
+	}
+
+	/**
+	 * The validated plans: the shorthand device ({@code rdma.device}) and those of
+	 * {@code rdma.devices}.
+	 *
+	 * @param shorthand the plan of the shorthand device
+	 * @param devices the plans of {@code rdma.devices}, in configuration order
+	 */
+	record Plan(DeviceDefinition shorthand, List<DevicePlan> devices) {
+
+	}
+
+	/**
+	 * One device of {@code rdma.devices}.
+	 *
+	 * @param definition the device, its port and sets
+	 * @param failOnUnavailable whether startup fails without it
+	 */
+	record DevicePlan(DeviceDefinition definition, boolean failOnUnavailable) {
+
 	}
 
 	private void checkCommon(RdmaProperties properties) {
@@ -174,6 +263,19 @@ final class RdmaPropertiesValidator {
 			if (simulated.getLinkLayer() == null || isBlankRaw(prefix + ".simulated.link-layer")) {
 				problem(prefix + ".simulated.link-layer", simulated.getLinkLayer(), "must be ethernet or infiniband");
 			}
+			simulated.getDevices().forEach((name, device) -> {
+				String devicePrefix = prefix + ".simulated.devices." + name;
+				if (isBlank(name) || name.contains("/")) {
+					problem(devicePrefix, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
+				}
+				if (device.getPorts() < 1 || device.getPorts() > MAX_PORT) {
+					problem(devicePrefix + ".ports", device.getPorts(),
+							"must be 1 to " + MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
+				}
+				if (device.getLinkLayer() == null || isBlankRaw(devicePrefix + ".link-layer")) {
+					problem(devicePrefix + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
+				}
+			});
 		}
 	}
 
@@ -252,6 +354,8 @@ final class RdmaPropertiesValidator {
 		}
 		checkGlobs(portCounters.getInclude(), prefix + ".include");
 		checkGlobs(portCounters.getExclude(), prefix + ".exclude");
+		checkDeviceGlobs(portCounters.getDevices().getInclude(), prefix + ".devices.include");
+		checkDeviceGlobs(portCounters.getDevices().getExclude(), prefix + ".devices.exclude");
 	}
 
 	/**
@@ -268,10 +372,29 @@ final class RdmaPropertiesValidator {
 					+ ": the host has no RDMA devices in sysfs, so no port counters are read; "
 					+ "set rdma.port-counters.enabled=false to say so");
 		}
+		RdmaProperties.Simulated simulated = properties.getSimulated();
+		if (!simulated.getDevices().isEmpty()
+				&& (simulated.getPorts() != 1 || simulated.getLinkLayer() != LinkLayer.ETHERNET
+						|| !simulated.isCountersSupported() || !"sim_mlx5_0".equals(simulated.getDeviceName()))) {
+			logger.warn("rdma.simulated.device-name, ports, link-layer and counters-supported are ignored: "
+					+ "rdma.simulated.devices configures the simulated devices; set them per device, e.g. "
+					+ "rdma.simulated.devices.<name>.ports");
+		}
 	}
 
 	private static String notADirectory(String root) {
 		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
+	}
+
+	private void checkDeviceGlobs(List<String> globs, String property) {
+		for (int i = 0; i < globs.size(); i++) {
+			String glob = globs.get(i);
+			if (glob != null && !glob.isBlank() && !COUNTER_GLOB.matcher(glob.trim()).matches()) {
+				problem(property + "[" + i + "]", glob,
+						"must be an RDMA device name or a glob of letters, digits, '_', '*' (any run) and '?' "
+								+ "(one character), e.g. mlx5_* or rocep8s0f0; it can match no device");
+			}
+		}
 	}
 
 	private void checkGlobs(List<String> globs, String property) {

@@ -41,6 +41,8 @@ class BadInputMatrixTests {
 
 	private static final String SET = "rdma.counter-sets.roce.";
 
+	private static final String DEVICE_FLOW = "rdma.devices.mlx5_0.counter-sets.roce.flow.";
+
 	@BeforeEach
 	void oneFakeDevice() {
 		fake.reset();
@@ -84,6 +86,16 @@ class BadInputMatrixTests {
 					.reportedAs("rdma.port-counters.include[0]"),
 				new Case("rdma.port-counters.exclude", "port_{a}", "'*' (any run) and '?'")
 					.reportedAs("rdma.port-counters.exclude[0]"),
+				new Case("rdma.devices.mlx5_0.port", "0", "1 to 255"),
+				new Case("rdma.devices.mlx5_0.port", "300", "1 to 255"),
+				new Case("rdma.device-defaults.port", "0", "1 to 255"),
+				new Case("rdma.devices.mlx5_0.fail-on-unavailable", "perhaps", "Invalid boolean value 'perhaps'"),
+				new Case("rdma.port-counters.devices.include", "mlx5/0", "an RDMA device name or a glob")
+					.reportedAs("rdma.port-counters.devices.include[0]"),
+				new Case("rdma.port-counters.devices.exclude", "mlx5_{1}", "an RDMA device name or a glob")
+					.reportedAs("rdma.port-counters.devices.exclude[0]"),
+				new Case(DEVICE_FLOW + "destinaton-port", "4791", "did you mean flow.destination-port?"),
+				new Case(DEVICE_FLOW + "destination-port", "70000", "0 to 65535").with(DEVICE_FLOW + "protocol=tcp"),
 				new Case(FLOW + "destinaton-port", "4791", "did you mean flow.destination-port?"),
 				new Case(SET + "flw.protocol", "udp", "did you mean flow.protocol?"),
 				new Case(SET + "read-mod", "fresh", "did you mean read-mode?"),
@@ -127,7 +139,9 @@ class BadInputMatrixTests {
 	}
 
 	private static List<Case> simulatedOnly() {
-		return List.of(new Case("rdma.simulated.ports", "100000", "1 to 255"),
+		return List.of(new Case("rdma.simulated.devices.sim_a.ports", "0", "1 to 255"),
+				new Case("rdma.simulated.devices.sim_a.link-layer", "fddi", "ETHERNET", "INFINIBAND"),
+				new Case("rdma.simulated.ports", "100000", "1 to 255"),
 				new Case("rdma.simulated.ports", "0", "1 to 255"),
 				new Case("rdma.port", "2", "1 to 1, the ports of the simulated device"),
 				new Case("rdma.simulated.link-layer", "fddi", "ETHERNET", "INFINIBAND"),

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -47,7 +48,12 @@ class RdmaActuatorSharedReadTests {
 	void concurrentEndpointHealthAndMeterCallsWithinTheTtlReadEachSetOnce() {
 		this.contextRunner.run((context) -> {
 			RdmaEndpoint endpoint = context.getBean(RdmaEndpoint.class);
-			HealthIndicator health = context.getBean("rdmaHealthContributor", HealthIndicator.class);
+			HealthIndicator health = (HealthIndicator) context
+				.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
+				.stream()
+				.findFirst()
+				.orElseThrow()
+				.contributor();
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			context.getBean(RdmaFlowMetrics.class).bindTo(meters);
 			ScriptedDevice device = context.getBean(ScriptedDevice.class);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -304,7 +305,9 @@ class RdmaAutoConfigurationSimulatedTests {
 				assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> vxlan.read(ReadMode.FRESH))
 					.withMessageContaining("Counter set 'vxlan' is unavailable")
 					.withMessageContaining("EOPNOTSUPP");
-				Health health = context.getBean(RdmaHealthIndicator.class).health();
+				Health health = ((RdmaHealthIndicator) context
+					.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
+					.getContributor(device.name())).health();
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 				assertThat(health.getDetails()).containsEntry("portState", "ACTIVE");
 				assertThat(String.valueOf(health.getDetails().get("reason")))
@@ -348,7 +351,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
 			assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
 
-			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan");
+			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan", null);
 			assertThat(described).isNotNull();
 			assertThat(described.isReadSucceeded()).isFalse();
 			assertThat(described.getLastError())

@@ -29,10 +29,14 @@ class RdmaHealthContributorAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RdmaHealthContributorAutoConfiguration.class));
 
 	@Test
-	void runWithOneDeviceShouldCreateIndicatorNamedRdma() {
+	void runWithOneDeviceShouldCreateCompositeWithTheDeviceSoItsPathIsRdmaSlashDevice() {
 		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(RdmaHealthIndicator.class).hasBean("rdmaHealthContributor");
-			assertThat(context.getBean(RdmaHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+					CompositeHealthContributor.class);
+			assertThat(composite.stream()).hasSize(1);
+			HealthContributor device = composite.stream().findFirst().orElseThrow().contributor();
+			assertThat(device).isInstanceOf(RdmaHealthIndicator.class);
+			assertThat(((RdmaHealthIndicator) device).health().getStatus()).isEqualTo(Status.UP);
 		});
 	}
 
@@ -54,6 +58,44 @@ class RdmaHealthContributorAutoConfigurationTests {
 			assertThat(context.getBean("rdmaHealthContributor")).isInstanceOf(CompositeHealthContributor.class);
 			assertThat(context.getBean("rdmaHealthContributor", CompositeHealthContributor.class).stream()).isEmpty();
 		});
+	}
+
+	@Test
+	void manyHealthRequestsWithinOneReadCacheTtlQueryThePortOnce() throws InterruptedException {
+		ScriptedDevice scripted = new ScriptedDevice("mlx5_0", "native");
+		ManagedDevice device = new ManagedDevice(scripted, 1, List.of(), null);
+		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device)))
+			.withPropertyValues("rdma.read-cache-ttl=500ms")
+			.run((context) -> {
+				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+						CompositeHealthContributor.class);
+				for (int i = 0; i < 200; i++) {
+					HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
+					assertThat(indicator.health(false).getStatus()).isEqualTo(Status.UP);
+				}
+				assertThat(scripted.portQueries()).as("ibv_query_port calls for 200 health requests").isEqualTo(1);
+				Thread.sleep(600);
+				((HealthIndicator) composite.getContributor("mlx5_0")).health(false);
+				assertThat(scripted.portQueries()).as("after the time-to-live").isEqualTo(2);
+			});
+	}
+
+	@Test
+	void portQueryFailureIsReusedForTheReadCacheTtlToo() {
+		ScriptedDevice scripted = new ScriptedDevice("mlx5_0", "native");
+		scripted.failPortQuery(new IllegalStateException("ibv_query_port failed: EIO (5)"));
+		ManagedDevice device = new ManagedDevice(scripted, 1, List.of(), null);
+		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device)))
+			.withPropertyValues("rdma.read-cache-ttl=10s")
+			.run((context) -> {
+				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+						CompositeHealthContributor.class);
+				for (int i = 0; i < 50; i++) {
+					HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
+					assertThat(indicator.health(true).getDetails().get("reason")).asString().contains("EIO");
+				}
+				assertThat(scripted.portQueries()).isEqualTo(1);
+			});
 	}
 
 	@Test

@@ -37,6 +37,9 @@ class ReadmeConfigurationReferenceTests {
 		Set<String> expected = new TreeSet<>();
 		RdmaConfigurationMetadataTests.collect(RdmaProperties.PREFIX, RdmaProperties.class, expected);
 		RdmaConfigurationMetadataTests.collect(SET_PREFIX, CounterSetProperties.class, expected);
+		RdmaConfigurationMetadataTests.collect("rdma.devices.<name>", RdmaProperties.Device.class, expected);
+		RdmaConfigurationMetadataTests.collect("rdma.simulated.devices.<name>", RdmaProperties.SimulatedDevice.class,
+				expected);
 		Set<String> documented = documentedProperties();
 		assertThat(documented).as("properties in the README's configuration reference").containsAll(expected);
 		assertThat(expected).as("properties the README documents").containsAll(documented);

@@ -28,6 +28,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,6 +68,10 @@ class ReadmeSnippetsTests {
 	@ParameterizedTest
 	@MethodSource("yamlBlocks")
 	void yamlBlockStartsAContextWithAnOpenDevice(String yaml) throws IOException {
+		boolean severalDevices = yaml.contains("\n  devices:");
+		if (severalDevices) {
+			this.fake.device("mlx5_1").ports(2).add();
+		}
 		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("README",
 				new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
 		new ApplicationContextRunner()
@@ -77,7 +82,14 @@ class ReadmeSnippetsTests {
 				.forEach((source) -> context.getEnvironment().getPropertySources().addFirst(source)))
 			.run((context) -> {
 				assertThat(context).as("context of\n%s", yaml).hasNotFailed();
-				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+				if (severalDevices) {
+					assertThat(context.getBean(RdmaRegistry.class).devices()).as("devices of\n%s", yaml)
+						.hasSizeGreaterThanOrEqualTo(2)
+						.allMatch(ManagedDevice::isAvailable);
+				}
+				else {
+					assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+				}
 			});
 	}
 

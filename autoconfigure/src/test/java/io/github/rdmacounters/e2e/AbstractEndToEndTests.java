@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
@@ -175,7 +176,7 @@ abstract class AbstractEndToEndTests {
 	void healthIsUpWithBackendDevicePortStateAndSets() throws Exception {
 		RunningApplication app = start();
 
-		JsonNode rdma = app.json("/actuator/health", 200).at("/components/rdma");
+		JsonNode rdma = app.json("/actuator/health", 200).at("/components/rdma/components/" + deviceName());
 
 		assertThat(rdma.path("status").asString()).isEqualTo("UP");
 		assertThat(rdma.at("/details/backend").asString()).isEqualTo(backendName());
@@ -193,11 +194,17 @@ abstract class AbstractEndToEndTests {
 		JsonNode health = app.json("/actuator/health", 503);
 
 		assertThat(health.path("status").asString()).isEqualTo("DOWN");
-		assertThat(health.at("/components/rdma/status").asString()).isEqualTo("DOWN");
-		assertThat(health.at("/components/rdma/details/portState").asString()).isEqualTo("DOWN");
-		assertThat(health.at("/components/rdma/details/reason").asString()).contains("Port 1 is DOWN");
+		assertThat(health.at("/components/rdma/components/" + deviceName() + "/status").asString()).isEqualTo("DOWN");
+		assertThat(health.at("/components/rdma/components/" + deviceName() + "/details/portState").asString())
+			.isEqualTo("DOWN");
+		assertThat(health.at("/components/rdma/components/" + deviceName() + "/details/reason").asString())
+			.contains("Port 1 is DOWN");
 		setPortState(app, PortState.ACTIVE);
-		assertThat(app.json("/actuator/health", 200).at("/components/rdma/status").asString()).isEqualTo("UP");
+		// the port query is reused for the read cache time-to-live
+		awaitReadCacheExpiry();
+		assertThat(app.json("/actuator/health", 200)
+			.at("/components/rdma/components/" + deviceName() + "/status")
+			.asString()).isEqualTo("UP");
 	}
 
 	@Test
@@ -206,7 +213,7 @@ abstract class AbstractEndToEndTests {
 		failAlways(app, "ibv_read_counters", Errno.EIO);
 		awaitReadCacheExpiry();
 
-		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
+		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma/components/" + deviceName());
 
 		assertThat(rdma.path("status").asString()).isEqualTo("DOWN");
 		assertThat(rdma.at("/details/reason").asString()).contains("Counter set 'vxlan' could not be read")
@@ -242,7 +249,7 @@ abstract class AbstractEndToEndTests {
 			throws Exception {
 		RunningApplication app = start(Map.of("rdma.device", "mlx5_9", "rdma.fail-on-unavailable", "false"));
 
-		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma");
+		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma/components/mlx5_9");
 		JsonNode device = app.json("/actuator/rdma", 200).at("/devices/mlx5_9");
 
 		assertThat(rdma.path("status").asString()).isEqualTo("DOWN");
@@ -288,7 +295,9 @@ abstract class AbstractEndToEndTests {
 		deliverTraffic(app);
 		PrometheusMeterRegistry prometheus = app.context().getBean(PrometheusMeterRegistry.class);
 		RdmaEndpoint endpoint = app.context().getBean(RdmaEndpoint.class);
-		HealthIndicator health = app.context().getBean("rdmaHealthContributor", HealthIndicator.class);
+		HealthIndicator health = (HealthIndicator) app.context()
+			.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
+			.getContributor(deviceName());
 		int threads = 6;
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		AtomicBoolean stop = new AtomicBoolean();

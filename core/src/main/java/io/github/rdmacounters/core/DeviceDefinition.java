@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * A validated device configuration: which device, which port, which counter sets.
  *
  * @param device the device name, or {@code null} to use the only device there is
- * @param port the port number
+ * @param port the port number, or {@link #FIRST_ACTIVE_PORT} for the device's first
+ * ACTIVE port
  * @param counterSets the counter sets to create
  * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for
  * messages
@@ -28,5 +29,11 @@ public record DeviceDefinition(@Nullable String device, int port, List<CounterSe
 	public static DeviceDefinition of(@Nullable String device, int port, CounterSetDefinition... counterSets) {
 		return new DeviceDefinition(device, port, List.of(counterSets), "device");
 	}
+
+	/**
+	 * The port of a definition that leaves the port to the device: its first ACTIVE port,
+	 * or port 1 if none is active.
+	 */
+	public static final int FIRST_ACTIVE_PORT = 0;
 
 }

@@ -168,10 +168,15 @@ public final class ManagedDeviceFactory {
 		List<CounterSet> sets = new ArrayList<>();
 		for (CounterSetDefinition definition : plan.counterSets()) {
 			Counters counters = UnavailableCounters.deviceUnavailable(definition.name(), name, cause);
-			sets.add(new CounterSet(definition.name(), name, plan.port(), definition.spec(), definition.indexes(),
+			sets.add(new CounterSet(definition.name(), name, port(plan), definition.spec(), definition.indexes(),
 					definition.readMode(), counters, this.readCacheTtl, this.clock));
 		}
-		return ManagedDevice.unavailable(name, this.backend.name(), plan.port(), cause, source, sets);
+		return ManagedDevice.unavailable(name, this.backend.name(), port(plan), cause, source, sets);
+	}
+
+	/** The port an unavailable device reports: the configured one, else port 1. */
+	private static int port(DeviceDefinition plan) {
+		return (plan.port() == DeviceDefinition.FIRST_ACTIVE_PORT) ? 1 : plan.port();
 	}
 
 	private @Nullable PortCountersSource portCountersOrNull(String name) {
@@ -192,11 +197,16 @@ public final class ManagedDeviceFactory {
 		return names.get(0);
 	}
 
-	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
+	private ManagedDevice open(String name, DeviceDefinition configured, boolean failOnUnavailable) {
 		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
 				this.reopenMaxBackoff);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
+			DeviceDefinition plan = configured;
+			if (plan.port() == DeviceDefinition.FIRST_ACTIVE_PORT) {
+				plan = new DeviceDefinition(plan.device(), firstActivePort(device), plan.counterSets(),
+						plan.propertyPrefix());
+			}
 			checkPort(device, plan);
 			for (CounterSetDefinition definition : plan.counterSets()) {
 				try {
@@ -219,6 +229,21 @@ public final class ManagedDeviceFactory {
 			closeQuietly(device, ex);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Return the first port whose logical state is ACTIVE, as {@code ibv_devinfo} lists
+	 * them ({@code ibv_query_port} for 1 to {@code phys_port_cnt}); port 1 if none is.
+	 */
+	private static int firstActivePort(RdmaDevice device) {
+		int ports = device.queryDevice().physicalPortCount();
+		for (int port = 1; port <= ports; port++) {
+			PortState state = device.queryPort(port).state();
+			if (state == PortState.ACTIVE || state == PortState.ACTIVE_DEFER) {
+				return port;
+			}
+		}
+		return 1;
 	}
 
 	private static void checkPort(RdmaDevice device, DeviceDefinition plan) {

@@ -3,6 +3,7 @@ package io.github.rdmacounters.core;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Entry point of one way to reach RDMA devices: the native libibverbs binding or the
@@ -49,5 +50,21 @@ public interface RdmaBackend {
 	 * @since 0.1.0
 	 */
 	PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl);
+
+	/**
+	 * Return the source of the port counters of every device of the host: the host's
+	 * sysfs root for the native backend (which needs no verbs call, so it serves them
+	 * when libibverbs cannot be loaded), every simulated device for the simulated one.
+	 * Devices are discovered at each read.
+	 * @param sysfsRoot the directory holding one directory per device on the host, e.g.
+	 * {@code /sys/class/infiniband}; a backend that simulates its own tree ignores it
+	 * @param deviceFilter which devices are read, by name
+	 * @param counterFilter which counter files are read, by file name
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 * @since 0.2.0
+	 */
+	HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl);
 
 }

@@ -20,6 +20,9 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.DeviceIdentity;
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PhysicalPortState;
@@ -28,6 +31,7 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortRate;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
@@ -86,6 +90,26 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	/** Name of the gauge of files that could not be read in the last snapshot. */
 	public static final String UNREADABLE = "rdma.port.unreadable.files";
+
+	/**
+	 * Name of the gauge of counter files that an earlier snapshot read and that are gone
+	 * ({@code rdma_port_missing_files}).
+	 */
+	public static final String COUNTER_FILES_MISSING = "rdma.port.missing.files";
+
+	/**
+	 * Name of the gauge that is 1 while a port's directory is there, 0 once it is gone.
+	 */
+	public static final String PORT_PRESENT = "rdma.port.present";
+
+	/**
+	 * Name of the gauge that is 1 while a device's directory is there, 0 once it is gone
+	 * ({@code rdma_device_present}).
+	 */
+	public static final String DEVICE_PRESENT = "rdma.device.present";
+
+	/** Name of the gauge of devices present on the host ({@code rdma_devices}). */
+	public static final String DEVICES = "rdma.devices";
 
 	/** Name of the device information gauge ({@code rdma_info}). */
 	public static final String INFO = "rdma.info";
@@ -228,6 +252,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	private final List<PortCountersSource> sources;
 
+	private final @Nullable HostPortCountersSource host;
+
 	private final Predicate<String> counterFilter;
 
 	private final Iterable<Tag> tags;
@@ -260,6 +286,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 			}
 		}
 		this.sources = List.copyOf(found);
+		this.host = null;
 		this.counterFilter = Objects.requireNonNull(counterFilter, "counterFilter");
 		this.tags = tags;
 	}
@@ -279,74 +306,46 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 		return NameFilter.of(include, exclude);
 	}
 
+	/**
+	 * Create a binder for the port counters of every device of a host, discovered at each
+	 * read: a device, port or counter that appears later (hotplug, driver reload) gets
+	 * its meters at the next scrape, one that vanishes is reported by
+	 * {@link #DEVICE_PRESENT} and {@link #PORT_PRESENT} at 0 and
+	 * {@link #COUNTER_FILES_MISSING}, its counters have no value (NaN) instead of their
+	 * last one, and the other devices' series go on unchanged.
+	 * @param host the host's port counters
+	 * @param counterFilter which counters get a meter, by sysfs file name
+	 * @param tags tags added to every meter
+	 * @since 0.2.0
+	 */
+	public PortCountersMetrics(HostPortCountersSource host, Predicate<String> counterFilter, Iterable<Tag> tags) {
+		this.sources = List.of();
+		this.host = host;
+		this.counterFilter = Objects.requireNonNull(counterFilter, "counterFilter");
+		this.tags = tags;
+	}
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		List<Meter> meters = new ArrayList<>();
+		Registration registration = new Registration(registry);
+		synchronized (this.registrations) {
+			this.registrations.add(registration);
+		}
 		for (PortCountersSource source : this.sources) {
-			PortCountersSnapshot snapshot;
 			try {
-				snapshot = source.snapshot();
+				registration.bind(source.deviceName(), source, source.snapshot());
 			}
 			catch (RuntimeException ex) {
-				continue;
-			}
-			Tags deviceTags = Tags.of(this.tags).and("device", source.deviceName());
-			meters.add(Gauge.builder(INFO, source, (s) -> 1.0)
-				.description("Information about the RDMA device; the value is always 1")
-				.tags(deviceTags)
-				.tag("firmware_version", orUnknown(snapshot.firmwareVersion()))
-				.tag("board_id", orUnknown(snapshot.boardId()))
-				.tag("hca_type", orUnknown(snapshot.hcaType()))
-				.tag("node_guid", orUnknown(snapshot.nodeGuid()))
-				.register(registry));
-			for (PortStatus port : snapshot.ports()) {
-				Tags portTags = deviceTags.and("port", Integer.toString(port.port()));
-				int number = port.port();
-				meters.add(gauge(registry, STATE, source, number, portTags,
-						"State of the port (0 no change, 1 down, 2 init, 3 armed, 4 active, 5 active defer)",
-						(status) -> stateId(status.link().state())));
-				meters.add(gauge(registry, PHYSICAL_STATE, source, number, portTags,
-						"Physical state of the port (1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, "
-								+ "6 link error recovery, 7 phy test)",
-						(status) -> physicalStateId(status.link().physicalState())));
-				meters.add(Gauge.builder(RATE, source, (s) -> rate(s, number))
-					.description("Signalling rate of the port")
-					.baseUnit("bytes.per.second")
-					.tags(portTags)
-					.register(registry));
-				meters.add(gauge(registry, UNREADABLE, source, number, portTags,
-						"Files of the port that could not be read in the last snapshot",
-						(status) -> status.unreadable().size()));
-				Set<String> taken = new HashSet<>();
-				for (Map.Entry<String, String> entry : new TreeMap<>(port.groups()).entrySet()) {
-					String key = entry.getKey();
-					String group = entry.getValue();
-					String fileName = key.substring(key.lastIndexOf('/') + 1);
-					if (!this.counterFilter.test(fileName)) {
-						continue;
-					}
-					CounterProbe probe = new CounterProbe(number, key);
-					KnownCounter known = KNOWN_COUNTERS.get(group + "/" + fileName);
-					FunctionCounter.Builder<PortCountersSource> builder;
-					if (known != null && taken.add(known.meterName())) {
-						builder = FunctionCounter.builder(known.meterName(), source, probe::value)
-							.description(known.description())
-							.baseUnit(known.baseUnit());
-					}
-					else {
-						String name = generatedName(group, fileName);
-						if (!taken.add(name)) {
-							continue;
-						}
-						builder = FunctionCounter.builder(name, source, probe::value)
-							.description("Provider counter " + group + "/" + fileName + " of the port");
-					}
-					meters.add(builder.tags(portTags).register(registry));
-				}
+				// a source that cannot be read at all gets no meters
 			}
 		}
-		synchronized (this.registrations) {
-			this.registrations.add(new Registration(registry, meters));
+		HostPortCountersSource host = this.host;
+		if (host != null) {
+			registration.refresh(host);
+			registration.add(Gauge.builder(DEVICES, host, registration::refresh)
+				.description("RDMA devices present on the host; reading it registers the meters of new devices")
+				.tags(this.tags)
+				.register(registry));
 		}
 	}
 
@@ -362,6 +361,11 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 		PortStatus status = source.snapshot().port(port);
 		PortRate rate = (status != null) ? status.link().rate() : null;
 		return (rate != null) ? rate.bytesPerSecond() : Double.NaN;
+	}
+
+	private static double portPresent(PortCountersSource source, int port) {
+		PortStatus status = source.snapshot().port(port);
+		return (status != null && status.presence() == Presence.PRESENT) ? 1.0 : 0.0;
 	}
 
 	private static double stateId(@Nullable PortState state) {
@@ -443,7 +447,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	private static Set<String> reservedNames() {
-		Set<String> names = new HashSet<>(List.of(STATE, PHYSICAL_STATE, RATE, UNREADABLE, INFO));
+		Set<String> names = new HashSet<>(List.of(STATE, PHYSICAL_STATE, RATE, UNREADABLE, INFO, COUNTER_FILES_MISSING,
+				PORT_PRESENT, DEVICE_PRESENT, DEVICES));
 		KNOWN_COUNTERS.values().forEach((known) -> names.add(known.meterName()));
 		return Set.copyOf(names);
 	}
@@ -491,16 +496,23 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 		private final String key;
 
+		private final String file;
+
 		private volatile double last;
 
-		CounterProbe(int port, String key) {
+		CounterProbe(int port, String key, String file) {
 			this.port = port;
 			this.key = key;
+			this.file = file;
 		}
 
 		double value(PortCountersSource source) {
 			PortStatus status = source.snapshot().port(this.port);
-			Long value = (status != null) ? status.counters().get(this.key) : null;
+			if (status == null || status.presence() == Presence.GONE || status.missing().contains(this.file)) {
+				// the device, port or file vanished: no value rather than a stale one
+				return Double.NaN;
+			}
+			Long value = status.counters().get(this.key);
 			if (value != null) {
 				this.last = value;
 			}
@@ -509,7 +521,171 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 	}
 
-	private record Registration(MeterRegistry registry, List<Meter> meters) {
+	/** The meters of one registry, and which devices, ports and counters have them. */
+	private final class Registration {
+
+		private final MeterRegistry registry;
+
+		private final List<Meter> meters = new ArrayList<>();
+
+		private final Map<String, DeviceMeters> devices = new TreeMap<>();
+
+		private @Nullable HostPortCountersSnapshot lastSeen;
+
+		Registration(MeterRegistry registry) {
+			this.registry = registry;
+		}
+
+		synchronized void add(Meter meter) {
+			this.meters.add(meter);
+		}
+
+		synchronized List<Meter> meters() {
+			return new ArrayList<>(this.meters);
+		}
+
+		MeterRegistry registry() {
+			return this.registry;
+		}
+
+		/**
+		 * Register the meters of devices, ports and counters not seen before in the
+		 * host's current snapshot (memoised, so this costs a comparison within the read
+		 * cache time-to-live).
+		 */
+		synchronized double refresh(HostPortCountersSource host) {
+			HostPortCountersSnapshot snapshot;
+			try {
+				snapshot = host.snapshot();
+			}
+			catch (RuntimeException ex) {
+				return Double.NaN;
+			}
+			if (snapshot != this.lastSeen) {
+				this.lastSeen = snapshot;
+				for (PortCountersSnapshot device : snapshot.devices()) {
+					PortCountersSource source = this.devices.containsKey(device.deviceName())
+							? this.devices.get(device.deviceName()).source() : host.device(device.deviceName());
+					bind(device.deviceName(), source, device);
+				}
+			}
+			return snapshot.presentDevices().size();
+		}
+
+		synchronized void bind(String deviceName, PortCountersSource source, PortCountersSnapshot snapshot) {
+			DeviceMeters device = this.devices.get(deviceName);
+			Tags deviceTags = Tags.of(PortCountersMetrics.this.tags).and("device", deviceName);
+			if (device == null) {
+				if (!snapshot.isPresent()) {
+					return;
+				}
+				device = new DeviceMeters(source);
+				this.devices.put(deviceName, device);
+				DeviceIdentity identity = snapshot.identity();
+				add(Gauge.builder(INFO, source, (s) -> 1.0)
+					.description("Information about the RDMA device; the value is always 1")
+					.tags(deviceTags)
+					.tag("firmware_version", orUnknown(snapshot.firmwareVersion()))
+					.tag("board_id", orUnknown(snapshot.boardId()))
+					.tag("hca_type", orUnknown(snapshot.hcaType()))
+					.tag("node_guid", orUnknown(snapshot.nodeGuid()))
+					.tag("netdev", identity.netdevs().isEmpty() ? "none" : String.join(",", identity.netdevs()))
+					.tag("pci_address", orUnknown(identity.pciAddress()))
+					.tag("virtual_function", Boolean.toString(identity.virtualFunction()))
+					.register(this.registry));
+				add(Gauge.builder(DEVICE_PRESENT, source, (s) -> s.snapshot().isPresent() ? 1.0 : 0.0)
+					.description("Whether the device's sysfs directory was found in the last snapshot (0: gone)")
+					.tags(deviceTags)
+					.register(this.registry));
+			}
+			for (PortStatus port : snapshot.ports()) {
+				if (port.presence() == Presence.PRESENT) {
+					bindPort(device, source, port, deviceTags);
+				}
+			}
+		}
+
+		private void bindPort(DeviceMeters device, PortCountersSource source, PortStatus port, Tags deviceTags) {
+			int number = port.port();
+			Tags portTags = deviceTags.and("port", Integer.toString(number));
+			Set<String> taken = device.taken.get(number);
+			if (taken == null) {
+				taken = new HashSet<>();
+				device.taken.put(number, taken);
+				add(gauge(this.registry, STATE, source, number, portTags,
+						"State of the port (0 no change, 1 down, 2 init, 3 armed, 4 active, 5 active defer)",
+						(status) -> stateId(status.link().state())));
+				add(gauge(this.registry, PHYSICAL_STATE, source, number, portTags,
+						"Physical state of the port (1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, "
+								+ "6 link error recovery, 7 phy test)",
+						(status) -> physicalStateId(status.link().physicalState())));
+				add(Gauge.builder(RATE, source, (s) -> rate(s, number))
+					.description("Signalling rate of the port")
+					.baseUnit("bytes.per.second")
+					.tags(portTags)
+					.register(this.registry));
+				add(gauge(this.registry, UNREADABLE, source, number, portTags,
+						"Files of the port that could not be read in the last snapshot",
+						(status) -> status.unreadable().size()));
+				add(gauge(this.registry, COUNTER_FILES_MISSING, source, number, portTags,
+						"Counter files of the port read before that were gone in the last snapshot",
+						(status) -> status.missing().size()));
+				add(Gauge.builder(PORT_PRESENT, source, (s) -> portPresent(s, number))
+					.description("Whether the port's sysfs directory was found in the last snapshot (0: gone)")
+					.tags(portTags)
+					.register(this.registry));
+			}
+			Set<String> keys = device.keys.computeIfAbsent(number, (n) -> new HashSet<>());
+			for (Map.Entry<String, String> entry : new TreeMap<>(port.groups()).entrySet()) {
+				String key = entry.getKey();
+				if (!keys.add(key)) {
+					continue;
+				}
+				String group = entry.getValue();
+				String fileName = key.substring(key.lastIndexOf('/') + 1);
+				if (!PortCountersMetrics.this.counterFilter.test(fileName)) {
+					continue;
+				}
+				CounterProbe probe = new CounterProbe(number, key, group + "/" + fileName);
+				KnownCounter known = KNOWN_COUNTERS.get(group + "/" + fileName);
+				FunctionCounter.Builder<PortCountersSource> builder;
+				if (known != null && taken.add(known.meterName())) {
+					builder = FunctionCounter.builder(known.meterName(), source, probe::value)
+						.description(known.description())
+						.baseUnit(known.baseUnit());
+				}
+				else {
+					String name = generatedName(group, fileName);
+					if (!taken.add(name)) {
+						continue;
+					}
+					builder = FunctionCounter.builder(name, source, probe::value)
+						.description("Provider counter " + group + "/" + fileName + " of the port");
+				}
+				add(builder.tags(portTags).register(this.registry));
+			}
+		}
+
+	}
+
+	/** The source of one device and which of its ports and counters have meters. */
+	private static final class DeviceMeters {
+
+		private final PortCountersSource source;
+
+		/** Meter names taken, by port number; a port is in it once its gauges exist. */
+		private final Map<Integer, Set<String>> taken = new TreeMap<>();
+
+		/** Counter keys seen, by port number. */
+		private final Map<Integer, Set<String>> keys = new TreeMap<>();
+
+		DeviceMeters(PortCountersSource source) {
+			this.source = source;
+		}
+
+		PortCountersSource source() {
+			return this.source;
+		}
 
 	}
 

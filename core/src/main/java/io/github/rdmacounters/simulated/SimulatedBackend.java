@@ -10,15 +10,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
 
@@ -391,6 +394,21 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	SimulatedEvents events() {
 		return this.events;
+	}
+
+	/**
+	 * Return the port counters of every simulated device, read from the simulator's own
+	 * tree; the host's sysfs root plays no part.
+	 * @param sysfsRoot ignored: the simulator has its own tree ({@link #sysfsTree()})
+	 * @param deviceFilter which devices are read
+	 * @param counterFilter which counter files are read
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 */
+	@Override
+	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl) {
+		return new SysfsHostPortCountersSource(this.sysfsTree, deviceFilter, counterFilter, readCacheTtl, this.clock);
 	}
 
 	Faults faults() {

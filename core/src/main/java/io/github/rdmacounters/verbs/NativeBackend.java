@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -15,11 +16,13 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
@@ -211,6 +214,22 @@ public final class NativeBackend implements RdmaBackend {
 	@Override
 	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
 		return SysfsPortCountersSource.of(deviceName, sysfsRoot, readCacheTtl);
+	}
+
+	/**
+	 * Return the port counters of every device under the host's sysfs root
+	 * ({@link SysfsHostPortCountersSource}); no verbs call is made, so this works when
+	 * the library cannot be loaded.
+	 * @param sysfsRoot the directory holding one directory per device
+	 * @param deviceFilter which devices are read
+	 * @param counterFilter which counter files are read
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @return the source
+	 */
+	@Override
+	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl) {
+		return SysfsHostPortCountersSource.of(sysfsRoot, deviceFilter, counterFilter, readCacheTtl);
 	}
 
 	@Override

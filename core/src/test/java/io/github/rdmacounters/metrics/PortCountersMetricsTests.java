@@ -328,7 +328,8 @@ class PortCountersMetricsTests {
 			.contains("rdma_physical_state_id{device=\"mlx5_0\",port=\"1\"} 5")
 			.contains("rdma_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 1.25E10")
 			.contains("rdma_info{board_id=\"MT_0000000222\",device=\"mlx5_0\",firmware_version=\"22.36.1010\","
-					+ "hca_type=\"MT4125\",node_guid=\"0c42:a103:0065:0f2c\"} 1");
+					+ "hca_type=\"MT4125\",netdev=\"none\",node_guid=\"0c42:a103:0065:0f2c\",pci_address=\"unknown\","
+					+ "virtual_function=\"false\"} 1");
 		assertThat(scrape.lines().filter((line) -> line.startsWith("# TYPE rdma_") && line.endsWith(" counter")))
 			.hasSize(nodeExporter.size());
 		assertThat(this.meters.getMeters()).isEmpty();

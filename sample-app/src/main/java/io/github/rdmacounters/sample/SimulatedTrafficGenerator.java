@@ -14,6 +14,7 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 /**
  * Makes the numbers move on the simulated device: every tick it delivers a mix of
@@ -48,8 +49,8 @@ public class SimulatedTrafficGenerator {
 	 * @throws UnknownHostException never: the addresses are literals
 	 */
 	public SimulatedTrafficGenerator(RdmaBackend backend,
-			@Value("${rdma.simulated.device-name:sim_mlx5_0}") String device, @Value("${rdma.port:1}") int port)
-			throws UnknownHostException {
+			@Value("${rdma.device:${rdma.simulated.device-name:sim_mlx5_0}}") String device,
+			@Value("${rdma.port:1}") int port) throws UnknownHostException {
 		if (!(backend instanceof SimulatedBackend simulated)) {
 			throw new IllegalStateException("rdma.backend is simulated but the RdmaBackend bean is " + backend);
 		}
@@ -61,33 +62,49 @@ public class SimulatedTrafficGenerator {
 	}
 
 	/**
-	 * Deliver one tick of traffic.
+	 * Deliver one tick of traffic to the configured port, and a lighter mix to every
+	 * other port of every simulated device, so that a multi-NIC host shows traffic on
+	 * several devices.
 	 */
 	@Scheduled(fixedRateString = "${sample.traffic.interval-ms:500}")
 	public void generate() {
+		generate(this.device, this.port);
+		for (SimulatedDeviceSpec spec : this.backend.specs()) {
+			for (int port = 1; port <= spec.portCount(); port++) {
+				if (!spec.name().equals(this.device) || port != this.port) {
+					generate(spec.name(), port);
+				}
+			}
+		}
+	}
+
+	private void generate(String device, int port) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		for (int i = random.nextInt(20, 60); i > 0; i--) {
-			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 4420, random.nextInt(64, 9001)));
+			receive(device, port,
+					Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 4420, random.nextInt(64, 9001)));
 		}
 		for (int i = random.nextInt(20, 60); i > 0; i--) {
 			RoceOperation operation = (random.nextInt(4) == 0) ? RoceOperation.READ : RoceOperation.WRITE;
-			this.backend.deliverRoce(this.device, this.port, Packet.udp(this.client, random.nextInt(49152, 65536),
-					this.server, Packet.ROCE_V2_PORT, random.nextInt(1024, 4159)), operation);
+			this.backend.deliverRoce(device, port, Packet.udp(this.client, random.nextInt(49152, 65536), this.server,
+					Packet.ROCE_V2_PORT, random.nextInt(1024, 4159)), operation);
 		}
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
-			receive(Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443, random.nextInt(64, 1515)));
+			receive(device, port,
+					Packet.tcp(this.client, random.nextInt(49152, 65536), this.server, 443, random.nextInt(64, 1515)));
 		}
 		for (int i = random.nextInt(1, 5); i > 0; i--) {
-			receive(Packet.udp(this.client, random.nextInt(49152, 65536), this.server, 53, random.nextInt(80, 300)));
+			receive(device, port,
+					Packet.udp(this.client, random.nextInt(49152, 65536), this.server, 53, random.nextInt(80, 300)));
 		}
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
-			this.backend.transmit(this.device, this.port,
+			this.backend.transmit(device, port,
 					Packet.tcp(this.server, 443, this.client, random.nextInt(49152, 65536), random.nextInt(64, 1515)));
 		}
 	}
 
-	private void receive(Packet packet) {
-		this.backend.deliver(this.device, this.port, packet);
+	private void receive(String device, int port, Packet packet) {
+		this.backend.deliver(device, port, packet);
 	}
 
 }

@@ -69,8 +69,9 @@ class LiveCountersPageBrowserTests {
 	void pageShowsEveryDeviceAndSetWithMovingRatesAndNoConsoleError() throws Exception {
 		Map<String, List<String>> expected = devicesAndSets();
 		assertThat(expected).as("devices of /actuator/rdma").isNotEmpty();
+		// devices with port counters only (no sets) are listed too
 		assertThat(expected.values()).as("counter sets of /actuator/rdma")
-			.allSatisfy((sets) -> assertThat(sets).isNotEmpty());
+			.anySatisfy((sets) -> assertThat(sets).isNotEmpty());
 
 		driver.get(url("/rdma-ui"));
 		WebDriverWait wait = new WebDriverWait(driver, TIMEOUT);

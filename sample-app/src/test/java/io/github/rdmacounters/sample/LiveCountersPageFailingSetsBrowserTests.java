@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "rdma.ui.enabled=true", "rdma.ui.poll-interval=500ms", "rdma.fail-on-unavailable=false",
-				"rdma.simulated.counters-supported=false", "management.server.port=0",
+				"rdma.simulated.devices.sim_mlx5_0.counters-supported=false",
+				"rdma.simulated.devices.sim_mlx5_1.counters-supported=false", "management.server.port=0",
 				"management.endpoints.web.cors.allowed-origins=*",
 				"management.endpoints.web.cors.allowed-methods=GET" })
 class LiveCountersPageFailingSetsBrowserTests {

@@ -37,7 +37,7 @@ class PrometheusScrapeLintTests {
 		String[] scrape = new String[1];
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			scrape[0] = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-			assertThat(scrape[0]).containsPattern("rdma_flow_packets_total\\{[^}]*set=\"roce\"} [1-9]");
+			assertThat(scrape[0]).containsPattern("rdma_flow_packets_total\\{[^}]*set=\"nvme-tcp\"} [1-9]");
 		});
 		String families = PrometheusTools.rdmaFamilies(scrape[0]);
 		assertThat(families).contains("# TYPE rdma_port_data_received_bytes_total counter")

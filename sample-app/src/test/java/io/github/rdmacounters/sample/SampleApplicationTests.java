@@ -64,6 +64,26 @@ class SampleApplicationTests {
 				.containsPattern("rdma_flow_packets_total\\{device=\"sim_mlx5_0\",port=\"1\",set=\"nvme-tcp\"} [1-9]"));
 	}
 
+	@Test
+	void runsOnAHostOfFourDevicesWithTrafficOnSeveralAndSetsOnTwo() throws Exception {
+		String rdma = get("/actuator/rdma").body();
+		assertThat(rdma).contains("\"sim_mlx5_0\"", "\"sim_mlx5_1\"", "\"sim_ib_0\"", "\"sim_rxe_0\"");
+		assertThat(this.registry.devices()).extracting((device) -> device.name())
+			.containsExactly("sim_mlx5_0", "sim_mlx5_1");
+		assertThat(get("/actuator/rdma/storage?device=sim_mlx5_1").body()).contains("\"port\":2");
+		assertThat(get("/actuator/rdma/storage?device=sim_mlx5_0").statusCode()).isEqualTo(404);
+		HttpResponse<String> device = get("/actuator/health/rdma/sim_mlx5_1");
+		assertThat(device.statusCode()).isEqualTo(200);
+		assertThat(device.body()).contains("\"UP\"").contains("\"storage\"");
+		assertThat(get("/actuator/health/rdma/sim_ib_0").body()).contains("\"UP\"");
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(get("/actuator/prometheus").body())
+				.containsPattern("rdma_flow_packets_total\\{device=\"sim_mlx5_1\",port=\"2\",set=\"storage\"} [1-9]")
+				.containsPattern("rdma_port_data_received_bytes_total\\{device=\"sim_ib_0\",port=\"1\"} [1-9]")
+				.containsPattern("rdma_port_data_received_bytes_total\\{device=\"sim_rxe_0\",port=\"1\"} [1-9]")
+				.contains("rdma_devices 4.0"));
+	}
+
 	private HttpResponse<String> get(String path) throws Exception {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).build();
 		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());

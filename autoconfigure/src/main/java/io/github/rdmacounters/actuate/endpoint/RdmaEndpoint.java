@@ -1,6 +1,7 @@
 package io.github.rdmacounters.actuate.endpoint;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -20,13 +22,17 @@ import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.DeviceAttributes;
 import io.github.rdmacounters.core.DeviceEventTracker;
+import io.github.rdmacounters.core.DeviceIdentity;
 import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
@@ -44,12 +50,42 @@ public class RdmaEndpoint {
 
 	private final RdmaRegistry registry;
 
+	private final @Nullable HostPortCountersSource host;
+
+	private final String backend;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
 	 */
 	public RdmaEndpoint(RdmaRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * Create an endpoint over the managed devices and every device of the host that port
+	 * counters are read from.
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @since 0.2.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host) {
+		this(registry, host, "sysfs");
+	}
+
+	/**
+	 * Create an endpoint over the managed devices and every device of the host that port
+	 * counters are read from, naming the backend those devices are on.
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters,
+	 * e.g. {@code native} or {@code simulated}
+	 * @since 0.2.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
 		this.registry = registry;
+		this.host = host;
+		this.backend = backend;
 	}
 
 	/**
@@ -62,18 +98,63 @@ public class RdmaEndpoint {
 		for (ManagedDevice device : this.registry.devices()) {
 			devices.put(device.name(), describe(device));
 		}
+		HostPortCountersSource source = this.host;
+		if (source != null) {
+			HostPortCountersSnapshot host = source.snapshot();
+			for (PortCountersSnapshot device : host.devices()) {
+				if (!devices.containsKey(device.deviceName())) {
+					devices.put(device.deviceName(), describe(device));
+				}
+			}
+		}
 		return new RdmaDescriptor(devices);
 	}
 
 	/**
-	 * Describe one counter set.
+	 * Describe one counter set, as Boot's caches endpoint addresses a cache: by name,
+	 * qualified by its device when two devices have a set of that name.
 	 * @param set the set name
-	 * @return the set, or {@code null} (a 404 over HTTP) if no set has that name
+	 * @param device the device name, or {@code null} for any device
+	 * @return the set, or {@code null} (a 404 over HTTP) if no set has that name (on that
+	 * device)
+	 * @throws InvalidEndpointRequestException (a 400 over HTTP) if sets of that name are
+	 * on several devices and no device is given
 	 */
 	@ReadOperation
-	public @Nullable CounterSetDescriptor counterSet(@Selector String set) {
-		CounterSet counterSet = this.registry.counterSet(set);
-		return (counterSet != null) ? describe(counterSet) : null;
+	public @Nullable CounterSetDescriptor counterSet(@Selector String set, @Nullable String device) {
+		List<CounterSet> found = new ArrayList<>();
+		for (ManagedDevice managed : this.registry.devices()) {
+			if (device != null && !managed.name().equals(device)) {
+				continue;
+			}
+			for (CounterSet counterSet : managed.counterSets()) {
+				if (counterSet.name().equals(set)) {
+					found.add(counterSet);
+				}
+			}
+		}
+		if (found.size() > 1) {
+			List<String> devices = found.stream().map(CounterSet::deviceName).toList();
+			throw new InvalidEndpointRequestException(
+					"Multiple counter sets named '" + set + "' found on devices " + devices
+							+ ": add ?device=<name> to choose one",
+					"Multiple counter sets named '" + set + "'; add ?device=<name>");
+		}
+		return found.isEmpty() ? null : describe(found.get(0));
+	}
+
+	private DeviceDescriptor describe(PortCountersSnapshot snapshot) {
+		String reason = snapshot.isPresent() ? null : "Device " + snapshot.deviceName() + " is gone";
+		return new DeviceDescriptor(snapshot.deviceName(), this.backend, snapshot.isPresent(), reason, null, null,
+				snapshot, ports(snapshot), Map.of());
+	}
+
+	private static Map<Integer, PortDescriptor> ports(PortCountersSnapshot snapshot) {
+		Map<Integer, PortDescriptor> ports = new TreeMap<>();
+		for (PortStatus status : snapshot.ports()) {
+			ports.put(status.port(), PortDescriptor.of(null, null, status));
+		}
+		return ports;
 	}
 
 	private DeviceDescriptor describe(ManagedDevice managed) {
@@ -193,11 +274,34 @@ public class RdmaEndpoint {
 
 		private final Map<String, CounterSetDescriptor> counterSets;
 
+		private final @Nullable Boolean present;
+
+		private final @Nullable List<String> netdevs;
+
+		private final @Nullable String pciAddress;
+
+		private final @Nullable Boolean virtualFunction;
+
+		private final @Nullable String physicalFunction;
+
 		DeviceDescriptor(ManagedDevice managed, boolean available, @Nullable String unavailableReason,
 				@Nullable DeviceAttributes attributes, @Nullable String error, @Nullable PortCountersSnapshot snapshot,
 				Map<Integer, PortDescriptor> ports, Map<String, CounterSetDescriptor> counterSets) {
-			this.name = managed.name();
-			this.backend = managed.backend();
+			this(managed.name(), managed.backend(), available, unavailableReason, attributes, error, snapshot, ports,
+					counterSets);
+		}
+
+		DeviceDescriptor(String name, String backend, boolean available, @Nullable String unavailableReason,
+				@Nullable DeviceAttributes attributes, @Nullable String error, @Nullable PortCountersSnapshot snapshot,
+				Map<Integer, PortDescriptor> ports, Map<String, CounterSetDescriptor> counterSets) {
+			this.name = name;
+			this.backend = backend;
+			this.present = (snapshot != null) ? snapshot.isPresent() : null;
+			DeviceIdentity identity = (snapshot != null) ? snapshot.identity() : DeviceIdentity.UNKNOWN;
+			this.netdevs = identity.netdevs().isEmpty() ? null : identity.netdevs();
+			this.pciAddress = identity.pciAddress();
+			this.virtualFunction = (identity.pciAddress() != null) ? identity.virtualFunction() : null;
+			this.physicalFunction = identity.physicalFunction();
 			this.available = available;
 			this.unavailableReason = unavailableReason;
 			this.nodeGuid = (attributes != null) ? attributes.formattedNodeGuid()
@@ -210,6 +314,47 @@ public class RdmaEndpoint {
 			this.error = error;
 			this.ports = Collections.unmodifiableMap(ports);
 			this.counterSets = Collections.unmodifiableMap(counterSets);
+		}
+
+		/**
+		 * Return whether the device's sysfs directory was found in the last read.
+		 * @return {@code false} once the device is gone, {@code null} without port
+		 * counters
+		 */
+		public @Nullable Boolean getPresent() {
+			return this.present;
+		}
+
+		/**
+		 * Return the network interfaces of the device's PCI function.
+		 * @return the interfaces, e.g. {@code [ens1f0np0]}, or {@code null} if none
+		 */
+		public @Nullable List<String> getNetdevs() {
+			return this.netdevs;
+		}
+
+		/**
+		 * Return the PCI address of the device.
+		 * @return the address, e.g. {@code 0000:41:00.0}, or {@code null}
+		 */
+		public @Nullable String getPciAddress() {
+			return this.pciAddress;
+		}
+
+		/**
+		 * Return whether the device is an SR-IOV virtual function.
+		 * @return whether it is, or {@code null} without a PCI function
+		 */
+		public @Nullable Boolean getVirtualFunction() {
+			return this.virtualFunction;
+		}
+
+		/**
+		 * Return the PCI address of the physical function of a virtual function.
+		 * @return the address, or {@code null}
+		 */
+		public @Nullable String getPhysicalFunction() {
+			return this.physicalFunction;
 		}
 
 		/**
@@ -337,6 +482,10 @@ public class RdmaEndpoint {
 
 		private @Nullable Map<String, Long> events;
 
+		private @Nullable Boolean present;
+
+		private @Nullable List<String> missingCounterFiles;
+
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
 				@Nullable Map<String, Long> counters, @Nullable List<String> unreadableCounters) {
@@ -368,7 +517,29 @@ public class RdmaEndpoint {
 			}
 			Map<String, Long> counters = (status != null) ? new TreeMap<>(status.counters()) : null;
 			List<String> unreadable = (status != null && !status.unreadable().isEmpty()) ? status.unreadable() : null;
-			return new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters, unreadable);
+			PortDescriptor port = new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters,
+					unreadable);
+			if (status != null) {
+				port.present = status.presence() == Presence.PRESENT;
+				port.missingCounterFiles = status.missing().isEmpty() ? null : status.missing();
+			}
+			return port;
+		}
+
+		/**
+		 * Return whether the port's directory was found in the last read.
+		 * @return {@code false} once the port is gone, {@code null} without port counters
+		 */
+		public @Nullable Boolean getPresent() {
+			return this.present;
+		}
+
+		/**
+		 * Return the counter files read before that are gone.
+		 * @return the files, e.g. {@code [hw_counters/out_of_buffer]}, or {@code null}
+		 */
+		public @Nullable List<String> getMissingCounterFiles() {
+			return this.missingCounterFiles;
 		}
 
 		/**

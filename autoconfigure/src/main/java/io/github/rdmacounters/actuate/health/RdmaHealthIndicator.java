@@ -1,5 +1,6 @@
 package io.github.rdmacounters.actuate.health;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.DeviceEventTracker;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
@@ -24,12 +26,13 @@ import io.github.rdmacounters.core.RdmaDevice;
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
  * port is active and every counter set could be read; down with the reason otherwise. The
  * port state comes from the device's last PORT_ACTIVE or PORT_ERR event when there was
- * one (no query: a link that drops shows at once), from {@code ibv_query_port} otherwise;
- * a device that failed ({@code DEVICE_FATAL}, {@code ENODEV}, {@code EIO}) is down with
- * that reason until it is reopened. An unavailable device is down with the device's
- * reason, and still lists its counter sets. Counter sets are read through their memoised
- * {@link CounterSet#read()}, so a health check within the read cache time-to-live of a
- * scrape causes no extra device read.
+ * one (no query: a link that drops shows at once), from {@code ibv_query_port} otherwise,
+ * reused for the read cache time-to-live; a device that failed ({@code DEVICE_FATAL},
+ * {@code ENODEV}, {@code EIO}) is down with that reason until it is reopened. An
+ * unavailable device is down with the device's reason, and still lists its counter sets.
+ * Counter sets are read through their memoised {@link CounterSet#read()}, so a health
+ * check within the read cache time-to-live of a scrape causes no extra device read. The
+ * port counters' snapshot adds the ports found, gone ports and vanished counter files.
  *
  * @author rdma-counters
  */
@@ -37,13 +40,30 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private final ManagedDevice device;
 
+	private final long ttlNanos;
+
+	private volatile @Nullable PortQuery lastQuery;
+
 	/**
-	 * Create an indicator for a device.
+	 * Create an indicator for a device that queries the port at every check.
 	 * @param device the managed device
 	 */
 	public RdmaHealthIndicator(ManagedDevice device) {
+		this(device, Duration.ZERO);
+	}
+
+	/**
+	 * Create an indicator for a device whose port query ({@code ibv_query_port}) is
+	 * reused for the read cache time-to-live, so that frequent health requests (a load
+	 * balancer, a readiness probe) reach the device once per time-to-live.
+	 * @param device the managed device
+	 * @param readCacheTtl how long a port query is reused
+	 * @since 0.2.0
+	 */
+	public RdmaHealthIndicator(ManagedDevice device, Duration readCacheTtl) {
 		super("RDMA health check failed");
 		this.device = device;
+		this.ttlNanos = readCacheTtl.toNanos();
 	}
 
 	@Override
@@ -75,6 +95,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		else if (!checkPortFromEvents(events, builder, problems)) {
 			checkPort(opened, builder, problems);
 		}
+		checkPortCounters(builder);
 		Map<String, Object> sets = new LinkedHashMap<>();
 		for (CounterSet set : this.device.counterSets()) {
 			sets.put(set.name(), checkSet(set, problems));
@@ -110,7 +131,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
 		try {
-			PortAttributes port = opened.queryPort(this.device.port());
+			PortAttributes port = queryPort(opened);
 			builder.withDetail("portState", port.state().name()).withDetail("physicalState", port.physicalStateName());
 			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
 				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
@@ -119,6 +140,42 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		}
 		catch (RuntimeException ex) {
 			problems.add("Port " + this.device.port() + " could not be queried: " + ex.getMessage());
+		}
+	}
+
+	private PortAttributes queryPort(RdmaDevice opened) {
+		long now = System.nanoTime();
+		PortQuery last = this.lastQuery;
+		if (last != null && now - last.at() < this.ttlNanos) {
+			return last.result();
+		}
+		synchronized (this) {
+			last = this.lastQuery;
+			if (last != null && now - last.at() < this.ttlNanos) {
+				return last.result();
+			}
+			PortQuery query;
+			try {
+				query = new PortQuery(opened.queryPort(this.device.port()), null, System.nanoTime());
+			}
+			catch (RuntimeException ex) {
+				query = new PortQuery(null, ex, System.nanoTime());
+			}
+			this.lastQuery = query;
+			return query.result();
+		}
+	}
+
+	private void checkPortCounters(Health.Builder builder) {
+		PortCountersSource source = this.device.portCounters();
+		if (source == null) {
+			return;
+		}
+		try {
+			PortCountersHealthIndicator.describe(source.snapshot(), builder);
+		}
+		catch (RuntimeException ex) {
+			builder.withDetail("portCountersError", String.valueOf(ex.getMessage()));
 		}
 	}
 
@@ -134,6 +191,18 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			problems.add("Counter set '" + set.name() + "' could not be read: " + failure.getMessage());
 		}
 		return status;
+	}
+
+	/** A port query and when it was made; a failed one is reused too. */
+	private record PortQuery(@Nullable PortAttributes attributes, @Nullable RuntimeException failure, long at) {
+
+		PortAttributes result() {
+			if (this.failure != null) {
+				throw this.failure;
+			}
+			return java.util.Objects.requireNonNull(this.attributes);
+		}
+
 	}
 
 }

@@ -77,7 +77,7 @@ class RdmaEndpointTests {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
 
-		assertThat(endpoint.counterSet("nope")).isNull();
+		assertThat(endpoint.counterSet("nope", null)).isNull();
 	}
 
 	@Test
@@ -87,7 +87,7 @@ class RdmaEndpointTests {
 		counters(0).add(7, 700);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(https), null));
 
-		CounterSetDescriptor set = endpoint.counterSet("https");
+		CounterSetDescriptor set = endpoint.counterSet("https", null);
 
 		assertThat(set).isNotNull();
 		assertThat(set.getName()).isEqualTo("https");
@@ -109,11 +109,11 @@ class RdmaEndpointTests {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		counters(0).add(5, 500);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
-		endpoint.counterSet("roce");
+		endpoint.counterSet("roce", null);
 		counters(0).add(1, 100);
 		counters(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.EIO));
 
-		CounterSetDescriptor set = endpoint.counterSet("roce");
+		CounterSetDescriptor set = endpoint.counterSet("roce", null);
 
 		assertThat(set.isReadSucceeded()).isFalse();
 		assertThat(set.getFailedReads()).isEqualTo(1);
@@ -127,7 +127,7 @@ class RdmaEndpointTests {
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
 
 		endpoint.rdma();
-		endpoint.counterSet("roce");
+		endpoint.counterSet("roce", null);
 		endpoint.rdma();
 
 		assertThat(counters(0).reads()).isEqualTo(1);

@@ -1,0 +1,83 @@
+package io.github.rdmacounters.actuate.health;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
+
+/**
+ * {@link HealthIndicator} for a device of the host that the application reads port
+ * counters from but does not open (no counter sets on it): up while its sysfs directory
+ * is there, down once it is gone; every port with its state, and the ports and counter
+ * files that vanished, as details. Reads the source's memoised snapshot, so it makes no
+ * file read within the read cache time-to-live of a scrape.
+ *
+ * @author rdma-counters
+ * @since 0.2.0
+ */
+public class PortCountersHealthIndicator extends AbstractHealthIndicator {
+
+	private final PortCountersSource source;
+
+	/**
+	 * Create an indicator for a device's port counters.
+	 * @param source the device's port counters
+	 */
+	public PortCountersHealthIndicator(PortCountersSource source) {
+		super("RDMA port counters health check failed");
+		this.source = source;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		PortCountersSnapshot snapshot = this.source.snapshot();
+		builder.withDetail("device", snapshot.deviceName());
+		describe(snapshot, builder);
+		if (snapshot.isPresent()) {
+			builder.up();
+		}
+		else {
+			builder.down()
+				.withDetail("reason", "Device " + snapshot.deviceName() + " is gone: its sysfs directory vanished");
+		}
+	}
+
+	/**
+	 * Add the presence, identity and ports of a device's snapshot to a health builder.
+	 * @param snapshot the snapshot
+	 * @param builder the builder
+	 */
+	static void describe(PortCountersSnapshot snapshot, Health.Builder builder) {
+		builder.withDetail("present", snapshot.isPresent());
+		if (!snapshot.identity().netdevs().isEmpty()) {
+			builder.withDetail("netdevs", snapshot.identity().netdevs());
+		}
+		if (snapshot.identity().pciAddress() != null) {
+			builder.withDetail("pciAddress", snapshot.identity().pciAddress());
+		}
+		Map<String, Object> ports = new LinkedHashMap<>();
+		for (PortStatus port : snapshot.ports()) {
+			Map<String, Object> detail = new LinkedHashMap<>();
+			detail.put("present", port.presence() == Presence.PRESENT);
+			if (port.link().state() != null) {
+				detail.put("state", port.link().state().name());
+			}
+			if (!port.missing().isEmpty()) {
+				detail.put("missingCounterFiles", port.missing());
+			}
+			if (!port.unreadable().isEmpty()) {
+				detail.put("unreadableFiles", port.unreadable());
+			}
+			ports.put(Integer.toString(port.port()), detail);
+		}
+		builder.withDetail("ports", ports);
+	}
+
+}

@@ -1,0 +1,96 @@
+package io.github.rdmacounters.actuate.health;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.HealthContributor;
+
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
+
+/**
+ * The {@code rdma} health component: one contributor per device, so that
+ * {@code /actuator/health/rdma/mlx5_3} shows one device. A managed device (one the
+ * application opened for counter sets) gets an {@link RdmaHealthIndicator}; every other
+ * device of the host that port counters are read from gets a
+ * {@link PortCountersHealthIndicator}. The host's devices are listed from its memoised
+ * snapshot at each request, so a device that appears later has a contributor and one that
+ * vanished is reported down.
+ *
+ * @author rdma-counters
+ * @since 0.2.0
+ */
+public class RdmaHealthContributor implements CompositeHealthContributor {
+
+	private final RdmaRegistry registry;
+
+	private final @Nullable HostPortCountersSource host;
+
+	private final Duration readCacheTtl;
+
+	private final Map<String, HealthContributor> contributors = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the composite.
+	 * @param registry the managed devices
+	 * @param host the host's port counters, or {@code null} if they are not read
+	 * @param readCacheTtl how long a device query is reused
+	 */
+	public RdmaHealthContributor(RdmaRegistry registry, @Nullable HostPortCountersSource host, Duration readCacheTtl) {
+		this.registry = registry;
+		this.host = host;
+		this.readCacheTtl = readCacheTtl;
+	}
+
+	@Override
+	public @Nullable HealthContributor getContributor(String name) {
+		return names().contains(name) ? contributor(name) : null;
+	}
+
+	@Override
+	public Stream<Entry> stream() {
+		return names().stream().map((name) -> new Entry(name, contributor(name)));
+	}
+
+	private HealthContributor contributor(String name) {
+		return this.contributors.computeIfAbsent(name, (key) -> {
+			ManagedDevice managed = this.registry.device(key);
+			if (managed != null) {
+				return new RdmaHealthIndicator(managed, this.readCacheTtl);
+			}
+			HostPortCountersSource source = this.host;
+			if (source == null) {
+				throw new IllegalStateException("No RDMA device " + key);
+			}
+			return new PortCountersHealthIndicator(source.device(key));
+		});
+	}
+
+	private Set<String> names() {
+		Set<String> names = new TreeSet<>();
+		for (ManagedDevice device : this.registry.devices()) {
+			names.add(device.name());
+		}
+		HostPortCountersSource source = this.host;
+		if (source != null) {
+			try {
+				HostPortCountersSnapshot snapshot = source.snapshot();
+				snapshot.devices().forEach((device) -> names.add(device.deviceName()));
+			}
+			catch (RuntimeException ex) {
+				// the managed devices are still reported
+			}
+		}
+		return names;
+	}
+
+}

@@ -1,0 +1,57 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.rdmacounters.core.ManagedDevice;
+
+/**
+ * The devices of {@code rdma.devices}, each opened once with its counter sets; the
+ * context closes them (each device's sets, then the device) in reverse order.
+ *
+ * @author rdma-counters
+ * @since 0.2.0
+ */
+public final class ManagedDevices implements AutoCloseable {
+
+	private final List<ManagedDevice> devices;
+
+	/**
+	 * Hold devices, owned by this object from now on.
+	 * @param devices the devices
+	 */
+	public ManagedDevices(List<ManagedDevice> devices) {
+		this.devices = List.copyOf(devices);
+	}
+
+	/**
+	 * Return the devices.
+	 * @return the devices, in configuration order
+	 */
+	public List<ManagedDevice> devices() {
+		return this.devices;
+	}
+
+	/**
+	 * Close every device, last first; closes as much as it can and rethrows the first
+	 * failure.
+	 */
+	@Override
+	public void close() {
+		List<RuntimeException> failures = new ArrayList<>();
+		for (int i = this.devices.size() - 1; i >= 0; i--) {
+			try {
+				this.devices.get(i).close();
+			}
+			catch (RuntimeException ex) {
+				failures.add(ex);
+			}
+		}
+		if (!failures.isEmpty()) {
+			RuntimeException first = failures.get(0);
+			failures.stream().skip(1).forEach(first::addSuppressed);
+			throw first;
+		}
+	}
+
+}
