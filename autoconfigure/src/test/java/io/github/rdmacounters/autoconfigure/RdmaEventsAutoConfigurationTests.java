@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -56,7 +58,7 @@ class RdmaEventsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(RdmaEventPublisher.class);
 			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
-			HealthIndicator health = context.getBean("rdmaHealthContributor", HealthIndicator.class);
+			HealthIndicator health = deviceHealth(context);
 			assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 			backend.setPortState(DEVICE, 1, PortState.DOWN);
 			SimulatedBackendControl.of(backend).clearVerbCalls();
@@ -105,7 +107,7 @@ class RdmaEventsAutoConfigurationTests {
 				.singleElement()
 				.satisfies((event) -> assertThat(((RdmaDeviceFatalEvent) event).getEvent().type())
 					.isEqualTo(DeviceEvent.Type.DEVICE_FATAL));
-			Health health = context.getBean("rdmaHealthContributor", HealthIndicator.class).health();
+			Health health = deviceHealth(context).health();
 			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 			assertThat((String) health.getDetails().get("reason")).contains("IBV_EVENT_DEVICE_FATAL");
 		});
@@ -180,6 +182,11 @@ class RdmaEventsAutoConfigurationTests {
 			return new Object();
 		}
 
+	}
+
+	private static HealthIndicator deviceHealth(ApplicationContext context) {
+		CompositeHealthContributor rdma = context.getBean("rdmaHealthContributor", CompositeHealthContributor.class);
+		return (HealthIndicator) rdma.getContributor(DEVICE);
 	}
 
 }
