@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Host-wide sysfs snapshot against node_exporter's infiniband collector on the same tree,
-# in the same run: writes benchmarks/results/host-sysfs-snapshot.md.
+# in the same run: writes benchmarks/results/host-sysfs-snapshot.md up to its hand-written
+# "Reading of the figures" section, which it keeps.
 #
 # Usage, from the repository root:  benchmarks/scripts/host-sysfs-snapshot.sh [scrapes]
 # Needs: a JDK 17, Maven, curl, python3, and node_exporter
@@ -177,7 +178,17 @@ lines = [
     + ("(not slower: target met)." if ours <= ne_median else "(slower: target missed)."),
     f"Every counter file, `hw_counters/` too: median {ours_all:.0f} µs, ratio {ours_all / ne_median:.2f}.",
 ]
+# keep the hand-written section after the figures, if the file has one
+kept = ""
+try:
+    with open(results) as f:
+        previous = f.read()
+    start = previous.find("\n## Reading of the figures")
+    if start >= 0:
+        kept = previous[start:]
+except FileNotFoundError:
+    pass
 with open(results, "w") as f:
-    f.write("\n".join(lines) + "\n")
+    f.write("\n".join(lines) + "\n" + kept)
 print("\n".join(lines))
 PY

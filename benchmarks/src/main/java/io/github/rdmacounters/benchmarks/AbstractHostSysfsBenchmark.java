@@ -68,11 +68,14 @@ public abstract class AbstractHostSysfsBenchmark {
 		else {
 			root = Paths.get(this.root);
 		}
-		this.source = new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), NameFilter.all(), NameFilter.all(),
+		boolean pma = "pma".equals(this.counters);
+		NameFilter counterFilter = pma ? NameFilter.of(HostSysfsTree.PMA_COUNTERS, List.of()) : NameFilter.all();
+		this.source = new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), NameFilter.all(), counterFilter,
 				Duration.ZERO, Clock.systemUTC());
 		HostPortCountersSnapshot snapshot = this.source.snapshot();
-		int expected = HostSysfsTree.DEVICES * HostSysfsTree.PORTS
-				* (HostSysfsTree.PMA_COUNTERS.size() + HostSysfsTree.HW_COUNTERS.size() - 1);
+		int perPort = pma ? HostSysfsTree.PMA_COUNTERS.size()
+				: HostSysfsTree.PMA_COUNTERS.size() + HostSysfsTree.HW_COUNTERS.size() - 1;
+		int expected = HostSysfsTree.DEVICES * HostSysfsTree.PORTS * perPort;
 		int counters = snapshot.devices()
 			.stream()
 			.map(PortCountersSnapshot::ports)

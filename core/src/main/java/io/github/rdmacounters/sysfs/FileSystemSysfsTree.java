@@ -1,13 +1,15 @@
 package io.github.rdmacounters.sysfs;
 
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 
@@ -25,7 +27,7 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	 */
 	public static final Path DEFAULT_ROOT = Paths.get("/sys/class/infiniband");
 
-	private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[256]);
+	private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(256));
 
 	private final Path root;
 
@@ -69,30 +71,73 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	 * counter. The file is read until a read returns less than it was offered: a sysfs
 	 * attribute is produced whole by the first read ({@code kernfs_fop_read_iter} fills
 	 * the buffer from the attribute's {@code show} method), so the read that would only
-	 * find the end of the file is saved. A {@link FileInputStream}, unlike a
-	 * {@code FileChannel}, is not closed by an interrupt of the reading thread, so an
-	 * interrupted scrape does not turn the rest of the snapshot into unreadable files.
+	 * find the end of the file is saved.
+	 * <p>
+	 * A {@link FileChannel} costs openat, read and close per file; a
+	 * {@code FileInputStream} adds an fstat to refuse directories (a channel on a
+	 * directory fails its read with {@code EISDIR} instead). A channel is closed by an
+	 * interrupt of the reading thread, so the interrupt flag is cleared for the read and
+	 * set again after it, and a read interrupted midway is made again: an interrupted
+	 * scrape does not turn the rest of the snapshot into unreadable files.
 	 */
 	@Override
 	public String read(String path) throws IOException {
-		byte[] buffer = BUFFER.get();
-		int length = 0;
-		try (InputStream in = new FileInputStream(resolve(path).toFile())) {
+		ByteBuffer buffer = readBytes(path);
+		return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Read a counter file as {@link #read(String)} reads any file and parse its bytes,
+	 * without making a string of them.
+	 */
+	@Override
+	public @Nullable Long readCounter(String path) throws IOException {
+		ByteBuffer buffer = readBytes(path);
+		return SysfsValues.parseCounter(buffer.array(), buffer.position());
+	}
+
+	/**
+	 * Read a file into this thread's buffer; the content is from 0 to its position.
+	 */
+	private ByteBuffer readBytes(String path) throws IOException {
+		Path file = resolve(path);
+		boolean interrupted = Thread.interrupted();
+		try {
 			while (true) {
-				int offered = buffer.length - length;
-				int read = in.read(buffer, length, offered);
-				if (read <= 0) {
+				try {
+					return readOnce(file);
+				}
+				catch (ClosedByInterruptException ex) {
+					interrupted = true;
+					Thread.interrupted();
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static ByteBuffer readOnce(Path file) throws IOException {
+		ByteBuffer buffer = BUFFER.get();
+		buffer.clear();
+		try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+			while (true) {
+				int offered = buffer.remaining();
+				int read = channel.read(buffer);
+				if (read <= 0 || read < offered) {
 					break;
 				}
-				length += read;
-				if (read < offered) {
-					break;
-				}
-				buffer = Arrays.copyOf(buffer, buffer.length * 2);
+				ByteBuffer larger = ByteBuffer.allocate(buffer.capacity() * 2);
+				buffer.flip();
+				larger.put(buffer);
+				buffer = larger;
 				BUFFER.set(buffer);
 			}
 		}
-		return new String(buffer, 0, length, StandardCharsets.UTF_8);
+		return buffer;
 	}
 
 	@Override

@@ -49,6 +49,12 @@ final class SysfsDeviceReader {
 
 	private final Map<Integer, Set<String>> knownCounters = new HashMap<>();
 
+	/**
+	 * Whether a file name is read as a counter, by name: the filter is asked once per
+	 * name, not on every snapshot (a filter of 20 globs makes 20 matchers per name).
+	 */
+	private final Map<String, Boolean> counted = new HashMap<>();
+
 	/** The identity read when the device was last found; cleared when it goes. */
 	private @Nullable DeviceIdentity identity;
 
@@ -188,7 +194,7 @@ final class SysfsDeviceReader {
 		Set<String> listed = new LinkedHashSet<>();
 		for (String group : SysfsPortCountersSource.GROUPS) {
 			for (String name : listOrEmpty(base + group)) {
-				if (SysfsPortCountersSource.NON_COUNTERS.contains(name) || !this.counterFilter.test(name)) {
+				if (!counted(name)) {
 					continue;
 				}
 				String file = group + "/" + name;
@@ -214,6 +220,15 @@ final class SysfsDeviceReader {
 		return new PortStatus(port, PortLink.parse(state, physicalState, rate, linkLayer),
 				Collections.unmodifiableMap(counters), Collections.unmodifiableMap(groups), relativeUnreadable, missing,
 				Presence.PRESENT);
+	}
+
+	private boolean counted(String name) {
+		Boolean counted = this.counted.get(name);
+		if (counted == null) {
+			counted = !SysfsPortCountersSource.NON_COUNTERS.contains(name) && this.counterFilter.test(name);
+			this.counted.put(name, counted);
+		}
+		return counted;
 	}
 
 	/**
@@ -251,14 +266,12 @@ final class SysfsDeviceReader {
 	}
 
 	private @Nullable Long readCounter(String path) {
-		String text;
 		try {
-			text = this.tree.read(path).trim();
+			return this.tree.readCounter(path);
 		}
 		catch (IOException | RuntimeException ex) {
 			return null;
 		}
-		return SysfsValues.parseCounter(text);
 	}
 
 	private static long wordsToBytes(long words) {

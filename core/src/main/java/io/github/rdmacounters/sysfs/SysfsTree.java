@@ -38,6 +38,17 @@ public interface SysfsTree {
 	String read(String path) throws IOException;
 
 	/**
+	 * Read a counter file: an unsigned decimal number, as
+	 * {@link SysfsValues#parseCounter(String)} parses the trimmed content.
+	 * @param path the file, relative to the root
+	 * @return the value, or {@code null} if the content is not a counter
+	 * @throws IOException if the file cannot be read, as {@link #read(String)}
+	 */
+	default @Nullable Long readCounter(String path) throws IOException {
+		return SysfsValues.parseCounter(read(path).trim());
+	}
+
+	/**
 	 * Return the file name of what a path resolves to, following symbolic links: for
 	 * {@code mlx5_0/device}, a link to the PCI function's directory, the PCI address
 	 * {@code 0000:08:00.0}. Trees without links (the simulated device's) return

@@ -1,5 +1,7 @@
 package io.github.rdmacounters.sysfs;
 
+import java.nio.charset.StandardCharsets;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +38,41 @@ public final class SysfsValues {
 		catch (NumberFormatException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Parse the bytes of a counter file as {@link #parseCounter(String)} parses its
+	 * trimmed text, without making a string of them: leading and trailing bytes up to
+	 * {@code ' '} are trimmed as {@link String#trim()} trims.
+	 * @param bytes the file content
+	 * @param length how many bytes of {@code bytes} the file holds
+	 * @return the value (values above {@link Long#MAX_VALUE} saturate), or {@code null}
+	 */
+	public static @Nullable Long parseCounter(byte[] bytes, int length) {
+		int from = 0;
+		int to = length;
+		while (from < to && (bytes[from] & 0xff) <= ' ') {
+			from++;
+		}
+		while (to > from && (bytes[to - 1] & 0xff) <= ' ') {
+			to--;
+		}
+		if (from == to || to - from > 20) {
+			return null;
+		}
+		long value = 0;
+		for (int i = from; i < to; i++) {
+			int digit = bytes[i] - '0';
+			if (digit < 0 || digit > 9) {
+				return null;
+			}
+			value = value * 10 + digit;
+		}
+		if (to - from <= 18) {
+			// at most 18 digits cannot overflow
+			return value;
+		}
+		return parseCounter(new String(bytes, from, to - from, StandardCharsets.US_ASCII));
 	}
 
 	/**

@@ -36,6 +36,22 @@ class FileSystemSysfsTreeTests {
 	}
 
 	@Test
+	void anInterruptedThreadReadsEveryFileAndKeepsItsInterruptFlag(@TempDir Path root) throws IOException {
+		Files.writeString(root.resolve("port_rcv_data"), "42\n");
+		Files.writeString(root.resolve("port_xmit_data"), "7\n");
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		Thread.currentThread().interrupt();
+		try {
+			assertThat(tree.read("port_rcv_data")).isEqualTo("42\n");
+			assertThat(tree.read("port_xmit_data")).isEqualTo("7\n");
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
 	void resolvedNameFollowsLinksAndIsNullForAMissingPath(@TempDir Path root) throws IOException {
 		Path function = Files.createDirectories(root.resolve("devices/0000:08:00.0"));
 		Files.createDirectories(root.resolve("mlx5_0"));

@@ -1,5 +1,8 @@
 package io.github.rdmacounters.sysfs;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.core.LinkLayer;
@@ -25,6 +28,21 @@ class SysfsValuesTests {
 		assertThat(SysfsValues.parseCounter("-1")).isNull();
 		assertThat(SysfsValues.parseCounter("0x10")).isNull();
 		assertThat(SysfsValues.parseCounter("99999999999999999999999")).isNull();
+	}
+
+	@Test
+	void parseCounterFromBytesAgreesWithTheTrimmedText() {
+		for (String text : List.of("0\n", "123456789012\n", " 42 ", "999999999999999999\n", "9223372036854775807\n",
+				"9223372036854775808\n", "18446744073709551615\n", "18446744073709551616\n", "N/A (no PMA)\n", "\n", "",
+				"-1\n", "0x10\n", "4 2\n", "99999999999999999999999\n", "\u00b2\n")) {
+			byte[] bytes = (text + "garbage").getBytes(StandardCharsets.UTF_8);
+			int length = text.getBytes(StandardCharsets.UTF_8).length;
+			assertThat(SysfsValues.parseCounter(bytes, length)).as(text)
+				.isEqualTo(SysfsValues.parseCounter(text.trim()));
+		}
+		assertThat(SysfsValues.parseCounter("18446744073709551615\n".getBytes(StandardCharsets.US_ASCII), 21))
+			.isEqualTo(Long.MAX_VALUE);
+		assertThat(SysfsValues.parseCounter("42\n".getBytes(StandardCharsets.US_ASCII), 3)).isEqualTo(42L);
 	}
 
 	@Test
