@@ -66,11 +66,11 @@ class OtlpExportTests {
 			assertThat(packets.getSum().getIsMonotonic()).isTrue();
 			assertThat(packets.getSum().getAggregationTemporality())
 				.isEqualTo(AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE);
-			NumberDataPoint roce = point(packets, "set", "roce");
-			assertThat(attributes(roce)).containsEntry("device", "sim_mlx5_0")
+			NumberDataPoint nvmeTcp = point(packets, "set", "nvme-tcp");
+			assertThat(attributes(nvmeTcp)).containsEntry("device", "sim_mlx5_0")
 				.containsEntry("port", "1")
-				.containsEntry("set", "roce");
-			assertThat(roce.getAsDouble()).isPositive();
+				.containsEntry("set", "nvme-tcp");
+			assertThat(nvmeTcp.getAsDouble()).isPositive();
 			assertThat(point(metrics.get("rdma.flow.bytes"), "set", "https").getAsDouble()).isPositive();
 			assertThat(metrics.get("rdma.flow.bytes").getUnit()).isEqualTo("bytes");
 			Metric data = metrics.get("rdma.port.data.received");
