@@ -76,12 +76,15 @@ class OtlpExportTests {
 			Metric data = metrics.get("rdma.port.data.received");
 			assertThat(data.getUnit()).isEqualTo("bytes");
 			assertThat(data.getDescription()).isEqualTo("Data octets received on all links");
-			NumberDataPoint port = data.getSum().getDataPoints(0);
+			NumberDataPoint port = point(data, "device", "sim_mlx5_0");
 			assertThat(attributes(port)).containsEntry("device", "sim_mlx5_0").containsEntry("port", "1");
 			assertThat(port.getAsDouble()).isPositive();
-			assertThat(metrics.get("rdma.out.of.buffer.drops").getSum().getDataPointsCount()).isOne();
+			// the sample's host: sim_mlx5_0, two ports of sim_mlx5_1, sim_ib_0, sim_rxe_0
+			assertThat(data.getSum().getDataPointsList()).extracting((point) -> attributes(point).get("device"))
+				.contains("sim_mlx5_0", "sim_mlx5_1", "sim_ib_0", "sim_rxe_0");
+			assertThat(point(metrics.get("rdma.out.of.buffer.drops"), "device", "sim_mlx5_0")).isNotNull();
 			assertThat(metrics.get("rdma.link.downed").getSum().getIsMonotonic()).isTrue();
-			assertThat(metrics.get("rdma.state.id").getGauge().getDataPoints(0).getAsDouble()).isEqualTo(4);
+			assertThat(point(metrics.get("rdma.state.id"), "device", "sim_mlx5_1").getAsDouble()).isEqualTo(4);
 			assertThat(metrics.get("rdma.rate").getUnit()).isEqualTo("bytes.per.second");
 		});
 		ResourceMetrics resource = received.peek().getResourceMetrics(0);
