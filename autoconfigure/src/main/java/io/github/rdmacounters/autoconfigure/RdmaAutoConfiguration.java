@@ -60,6 +60,7 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * support the counter sets becomes an unavailable {@link ManagedDevice} that health
  * reports; the {@code Counters} beans of its sets then fail every read with the reason.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration

@@ -18,6 +18,7 @@ import io.github.rdmacounters.core.ReadMode;
  * counter sets counting on it. {@link RdmaProperties} extends it for the single device
  * the auto-configuration manages today.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaDeviceProperties {

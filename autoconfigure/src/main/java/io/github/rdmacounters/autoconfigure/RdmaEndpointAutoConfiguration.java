@@ -19,6 +19,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * every endpoint it is exposed over the web only when the user includes it in
  * {@code management.endpoints.web.exposure.include}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class)

@@ -26,6 +26,7 @@ import io.github.rdmacounters.metrics.RdmaEventMetrics;
  * {@link RdmaEventMetrics} meters when Micrometer is present. Turned off with
  * {@code rdma.events.enabled=false}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class,

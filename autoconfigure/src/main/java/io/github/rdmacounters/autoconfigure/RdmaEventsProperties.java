@@ -5,6 +5,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration properties of RDMA device events ({@code rdma.events}).
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @ConfigurationProperties(RdmaEventsProperties.PREFIX)

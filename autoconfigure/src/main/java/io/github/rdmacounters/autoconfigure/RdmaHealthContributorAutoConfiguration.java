@@ -24,6 +24,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * {@code CompositeHealthContributorConfiguration} builds one per bean, so
  * {@code /actuator/health/rdma/<device>} shows one device.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class)

@@ -29,6 +29,7 @@ import io.github.rdmacounters.metrics.RdmaFlowMetrics;
  * binders to every meter registry and closes them, removing their meters, before the
  * devices close.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class,

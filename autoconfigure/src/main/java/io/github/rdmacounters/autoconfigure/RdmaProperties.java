@@ -15,6 +15,7 @@ import io.github.rdmacounters.core.LinkLayer;
  * port, port counters and counter sets come from {@link RdmaDeviceProperties}, so that a
  * future list of devices can reuse that type; the settings here apply to every device.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @ConfigurationProperties(RdmaProperties.PREFIX)

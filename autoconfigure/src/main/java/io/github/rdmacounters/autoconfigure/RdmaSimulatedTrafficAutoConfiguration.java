@@ -22,6 +22,7 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
  * counter set's flow at the configured rate and size, or, without sets, packets that move
  * the port counters. The context stops it before it closes the device.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class)

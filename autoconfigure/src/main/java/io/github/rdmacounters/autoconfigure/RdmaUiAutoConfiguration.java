@@ -27,6 +27,7 @@ import io.github.rdmacounters.ui.RdmaUi;
  * {@code rdma} Actuator endpoint where {@code management.endpoints.web.base-path} (and,
  * on a separate management port, {@code management.server.base-path}) puts it.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @AutoConfiguration

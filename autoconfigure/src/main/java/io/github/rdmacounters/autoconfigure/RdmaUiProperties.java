@@ -7,6 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * Configuration properties of the live counters page ({@code rdma.ui.*}).
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @ConfigurationProperties(RdmaUiProperties.PREFIX)

@@ -10,6 +10,7 @@ import io.github.rdmacounters.core.ManagedDevice;
  * is unusable; it is marked failed and reopened with its counter sets when it is present
  * again.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaDeviceFatalEvent extends ApplicationEvent {

@@ -26,6 +26,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * is never touched. Events are published on the device's event thread. Stops listening on
  * {@link #close()}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaEventPublisher implements AutoCloseable {

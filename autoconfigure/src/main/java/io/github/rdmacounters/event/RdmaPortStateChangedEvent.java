@@ -11,6 +11,7 @@ import io.github.rdmacounters.core.PortState;
  * ({@code IBV_EVENT_PORT_ACTIVE}) or leaves it ({@code IBV_EVENT_PORT_ERR}), on the
  * device's event thread, as soon as the device reports it.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaPortStateChangedEvent extends ApplicationEvent {

@@ -29,6 +29,7 @@ import org.springframework.web.util.UriComponentsBuilder;
  * reads nothing but that endpoint, so it shows exactly what the endpoint shows to the
  * same user.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class RdmaUi {

@@ -5,6 +5,7 @@ package io.github.rdmacounters.core;
  *
  * @param type what it counts
  * @param index where its value appears in a read
+ * @since 0.1.0
  */
 public record CounterPoint(CounterType type, int index) {
 

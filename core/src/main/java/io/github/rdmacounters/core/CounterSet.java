@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * {@linkplain CounterSetReading#isClosed() closed}, and leaves {@link #failedReads()}
  * alone.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class CounterSet implements AutoCloseable {

@@ -4,6 +4,7 @@ package io.github.rdmacounters.core;
  * A configured counter set could not be created on its device; the cause says which verb
  * failed.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class CounterSetCreationException extends RdmaException {

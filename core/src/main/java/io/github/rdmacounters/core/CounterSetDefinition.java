@@ -13,6 +13,7 @@ import java.util.Map;
  * @param spec the flow that feeds the counters; {@link ManagedDeviceFactory} refuses a
  * flow without don't-trap and may move the flow to a free priority (see
  * {@link CounterSet#priority()})
+ * @since 0.1.0
  */
 public record CounterSetDefinition(String name, Map<CounterType, Integer> indexes, ReadMode readMode, FlowSpec spec) {
 

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * One read of a {@link CounterSet}: the values, when they were read, and the failure if
  * the read failed (then the values are the last good ones).
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class CounterSetReading {

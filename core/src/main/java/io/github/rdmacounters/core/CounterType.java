@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * What a counter point counts ({@code enum ibv_counter_description}).
+ *
+ * @since 0.1.0
  */
 public enum CounterType {
 

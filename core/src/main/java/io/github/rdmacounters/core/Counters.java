@@ -15,6 +15,7 @@ import java.util.List;
  * handle first, then the handle. After close every method throws
  * {@link RdmaClosedException} without a native call. Thread-safe.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface Counters extends AutoCloseable {

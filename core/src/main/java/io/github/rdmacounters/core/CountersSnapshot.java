@@ -6,6 +6,7 @@ import java.util.Arrays;
 /**
  * Values read from a counters handle at one time.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class CountersSnapshot {

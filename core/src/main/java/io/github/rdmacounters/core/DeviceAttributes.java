@@ -9,6 +9,7 @@ package io.github.rdmacounters.core;
  * @param vendorPartId the vendor part id, e.g. {@code 4125} for ConnectX-6 Dx
  * @param physicalPortCount the number of physical ports ({@code phys_port_cnt})
  * @param capabilityFlags the raw {@code device_cap_flags}
+ * @since 0.1.0
  */
 public record DeviceAttributes(String firmwareVersion, long nodeGuid, int vendorId, int vendorPartId,
 		int physicalPortCount, long capabilityFlags) {

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param counterSets the counter sets to create
  * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for
  * messages
+ * @since 0.1.0
  */
 public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets,
 		String propertyPrefix) {

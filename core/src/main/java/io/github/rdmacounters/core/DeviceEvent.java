@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param port the port number for a port event, 0 for {@link Type#DEVICE_FATAL}
  * @param type what happened
  * @param time when the event was read
+ * @since 0.1.0
  */
 public record DeviceEvent(String device, int port, Type type, Instant time) {
 

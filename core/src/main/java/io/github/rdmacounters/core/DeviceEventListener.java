@@ -7,6 +7,7 @@ package io.github.rdmacounters.core;
  * device reported them. A listener must return quickly; an exception it throws is logged
  * and does not stop the delivery to other listeners.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @FunctionalInterface

@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The listeners of one device, for the backends: adds, removes and calls them, each in
  * turn; an exception a listener throws is logged at WARN and the others are still called.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class DeviceEventListeners {

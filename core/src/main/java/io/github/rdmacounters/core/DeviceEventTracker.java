@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@code PORT_ERR} and {@code DEVICE_FATAL} at WARN, {@code PORT_ACTIVE} at INFO, the
  * other events at DEBUG, then passes each event on to its listeners. Thread-safe.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class DeviceEventTracker implements DeviceEventListener {

@@ -5,6 +5,7 @@ package io.github.rdmacounters.core;
  *
  * @param name the kernel device name, e.g. {@code mlx5_0}
  * @param nodeGuid the node GUID in host byte order
+ * @since 0.1.0
  */
 public record DeviceId(String name, long nodeGuid) {
 

@@ -4,6 +4,8 @@ import java.util.List;
 
 /**
  * No device has the requested name.
+ *
+ * @since 0.1.0
  */
 public class DeviceNotFoundException extends RdmaException {
 

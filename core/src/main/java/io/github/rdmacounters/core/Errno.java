@@ -3,6 +3,8 @@ package io.github.rdmacounters.core;
 /**
  * Linux errno values this project reports, with their names and the messages glibc's
  * {@code strerror} gives for them.
+ *
+ * @since 0.1.0
  */
 public final class Errno {
 

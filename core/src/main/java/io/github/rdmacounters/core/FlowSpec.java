@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * it leaves the packet to the kernel ({@code IBV_FLOW_ATTR_FLAGS_DONT_TRAP}). Fields left
  * {@code null} match anything. Immutable; built with {@link #builder()}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class FlowSpec {

@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * Formatting of 64-bit GUIDs the way sysfs prints them.
+ *
+ * @since 0.1.0
  */
 public final class Guids {
 

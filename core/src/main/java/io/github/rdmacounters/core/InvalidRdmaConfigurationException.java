@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * One or more {@code rdma.*} properties have values that cannot work. Each problem names
  * the property, the value and what is allowed.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class InvalidRdmaConfigurationException extends RdmaException {

@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
  *
  * @param address the address; host bits beyond the prefix are kept as given
  * @param prefixLength the prefix length (0 to 32 for IPv4, 0 to 128 for IPv6)
+ * @since 0.1.0
  */
 public record IpPrefix(InetAddress address, int prefixLength) {
 

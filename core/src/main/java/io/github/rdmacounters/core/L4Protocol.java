@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * A transport protocol a flow can match on.
+ *
+ * @since 0.1.0
  */
 public enum L4Protocol {
 

@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * Link layer of a port ({@code IBV_LINK_LAYER_*}).
+ *
+ * @since 0.1.0
  */
 public enum LinkLayer {
 

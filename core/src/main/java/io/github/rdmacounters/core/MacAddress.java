@@ -6,6 +6,7 @@ import java.util.Locale;
  * A 48-bit Ethernet MAC address.
  *
  * @param value the address in the low 48 bits, first octet most significant
+ * @since 0.1.0
  */
 public record MacAddress(long value) {
 

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * Closing it closes the counter sets (flows, then counters), then the device, which
  * closes its queue pair, completion queue and protection domain.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class ManagedDevice implements AutoCloseable {

@@ -35,6 +35,7 @@ import org.jspecify.annotations.Nullable;
  * the property ({@code <prefix>.counter-sets.<name>.flow.dont-trap} or
  * {@code .flow.priority}).
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class ManagedDeviceFactory {

@@ -6,6 +6,7 @@ import java.util.List;
  * {@code rdma.device} is not set and the backend does not see exactly one device to
  * choose.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class NoUniqueRdmaDeviceException extends RdmaException {

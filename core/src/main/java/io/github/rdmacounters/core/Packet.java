@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param sourcePort the source port, or 0
  * @param destinationPort the destination port, or 0
  * @param length the frame length in bytes, counted by byte counters
+ * @since 0.1.0
  */
 public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable Integer vlanId, int etherType,
 		@Nullable InetAddress sourceIp, @Nullable InetAddress destinationIp, int ipProtocol, int sourcePort,

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * library an XDR port reads 0 (unknown)
  * @param activeWidth the raw {@code active_width} code: 1 (1X), 16 (2X), 2 (4X), 4 (8X),
  * 8 (12X)
+ * @since 0.1.0
  */
 public record PortAttributes(int port, PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
 		int activeSpeed, int activeWidth) {

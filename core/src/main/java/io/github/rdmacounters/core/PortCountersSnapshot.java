@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
  * {@link Presence#GONE} lists the ports it had, all gone
  * @param identity the network interfaces and PCI function of the device, read once when
  * the device was found (for a gone device, the last one known)
+ * @since 0.1.0
  */
 public record PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
 		@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt, Presence presence,

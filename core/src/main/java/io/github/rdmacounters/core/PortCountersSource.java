@@ -6,6 +6,7 @@ package io.github.rdmacounters.core;
  * tree for the simulator. Implementations read each file once per {@link #snapshot()} and
  * memoise the result for their cache time-to-live.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface PortCountersSource {

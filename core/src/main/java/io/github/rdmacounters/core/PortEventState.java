@@ -11,6 +11,7 @@ import java.time.Instant;
  * @param state the state
  * @param changedAt when the event that set it was read
  * @param event the event that set it
+ * @since 0.1.0
  */
 public record PortEventState(int port, PortState state, Instant changedAt, DeviceEvent.Type event) {
 

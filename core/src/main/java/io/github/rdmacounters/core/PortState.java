@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * Logical port state ({@code enum ibv_port_state}).
+ *
+ * @since 0.1.0
  */
 public enum PortState {
 

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * there, relative to the port directory (e.g. {@code hw_counters/out_of_buffer}); they
  * have no value in {@link #counters()} instead of keeping their last one
  * @param presence whether the port directory was found
+ * @since 0.1.0
  * @author rdma-counters
  */
 public record PortStatus(int port, PortLink link, Map<String, Long> counters, Map<String, String> groups,

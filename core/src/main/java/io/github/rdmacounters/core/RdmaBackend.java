@@ -9,6 +9,7 @@ import java.util.function.Predicate;
  * Entry point of one way to reach RDMA devices: the native libibverbs binding or the
  * simulated device.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface RdmaBackend {

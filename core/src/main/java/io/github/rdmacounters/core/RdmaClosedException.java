@@ -3,6 +3,8 @@ package io.github.rdmacounters.core;
 /**
  * A call on an object that was closed, or whose device was closed. No native call was
  * made.
+ *
+ * @since 0.1.0
  */
 public class RdmaClosedException extends IllegalStateException {
 

@@ -11,6 +11,7 @@ package io.github.rdmacounters.core;
  * thread-safe: a call racing {@link #close()} either completes before the native objects
  * are destroyed or fails with {@link RdmaClosedException}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface RdmaDevice extends AutoCloseable {

@@ -4,6 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Base class of the exceptions this project throws for RDMA failures.
+ *
+ * @since 0.1.0
  */
 public class RdmaException extends RuntimeException {
 

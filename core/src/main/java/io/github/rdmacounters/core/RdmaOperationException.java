@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A verb failed with an errno, e.g.
  * {@code ibv_create_counters failed: EOPNOTSUPP (95) Operation not supported}.
+ *
+ * @since 0.1.0
  */
 public class RdmaOperationException extends RdmaException {
 

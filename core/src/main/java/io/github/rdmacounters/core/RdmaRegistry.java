@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * auto-configuration manages one today.
  *
  * @param devices the managed devices
+ * @since 0.1.0
  */
 public record RdmaRegistry(List<ManagedDevice> devices) {
 

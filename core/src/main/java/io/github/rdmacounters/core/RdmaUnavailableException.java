@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * RDMA cannot be used on this host at all: libibverbs cannot be loaded, or the kernel has
  * no RDMA stack.
+ *
+ * @since 0.1.0
  */
 public class RdmaUnavailableException extends RdmaException {
 

@@ -2,6 +2,8 @@ package io.github.rdmacounters.core;
 
 /**
  * How counters are read ({@code ibv_read_counters} flags).
+ *
+ * @since 0.1.0
  */
 public enum ReadMode {
 

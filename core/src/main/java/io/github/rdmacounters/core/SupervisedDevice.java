@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #createFlow} belong to the context of the moment and are closed with it when it
  * fails.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class SupervisedDevice implements RdmaDevice {

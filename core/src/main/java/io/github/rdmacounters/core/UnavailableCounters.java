@@ -14,6 +14,7 @@ import java.util.List;
  * reads keep failing with the reason instead of an
  * {@link io.github.rdmacounters.core.RdmaClosedException}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class UnavailableCounters implements Counters {

@@ -73,6 +73,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * gauges are always registered. The binder holds the sources strongly (meters hold them
  * weakly) and removes its meters on {@link #close()}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class PortCountersMetrics implements MeterBinder, AutoCloseable {

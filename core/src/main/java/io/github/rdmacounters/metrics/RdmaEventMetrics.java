@@ -32,6 +32,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * devices' {@link DeviceEventTracker}s; no meter reads the device. Removes its meters on
  * {@link #close()}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaEventMetrics implements MeterBinder, AutoCloseable {

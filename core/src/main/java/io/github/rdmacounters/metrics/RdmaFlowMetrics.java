@@ -29,6 +29,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * the sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
  * Binding to a registry the binder is already bound to does nothing.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {

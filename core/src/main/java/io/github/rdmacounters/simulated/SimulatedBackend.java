@@ -47,6 +47,7 @@ import io.github.rdmacounters.sysfs.SysfsTree;
  * and object accounting are package-private seams for the tests. Thread-safe: traffic may
  * be delivered from one thread while others read and close.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class SimulatedBackend implements RdmaBackend {

@@ -28,6 +28,7 @@ import io.github.rdmacounters.core.PortState;
  * seen by the port counters and {@code hw_counters/} but by no flow
  * @param linuxBefore58 whether the device behaves like Linux before 5.8, where a
  * don't-trap flow with a count action fails with {@code EINVAL}
+ * @since 0.1.0
  */
 public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVersion, String boardId, String hcaType,
 		int vendorId, int vendorPartId, List<SimulatedPortSpec> ports, boolean countersSupported,

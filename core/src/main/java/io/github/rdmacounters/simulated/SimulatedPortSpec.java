@@ -17,6 +17,7 @@ import io.github.rdmacounters.core.PortState;
  * 32 EDR, 64 HDR, 128 NDR, 256 XDR)
  * @param activeWidth the {@code active_width} code (1 is 1X, 2 is 4X, 4 is 8X, 8 is 12X,
  * 16 is 2X)
+ * @since 0.1.0
  */
 public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer linkLayer, int activeMtu, int activeSpeed,
 		int activeWidth) {

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link SysfsTree} on the file system, by default {@code /sys/class/infiniband}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class FileSystemSysfsTree implements SysfsTree {

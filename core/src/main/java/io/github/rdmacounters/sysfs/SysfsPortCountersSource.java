@@ -44,6 +44,7 @@ import io.github.rdmacounters.core.PortStatus;
  * {@code <group>/<name>}. Files that are settings rather than counters
  * ({@link #NON_COUNTERS}) are skipped.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class SysfsPortCountersSource implements PortCountersSource {

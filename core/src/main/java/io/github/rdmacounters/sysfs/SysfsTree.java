@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * own state through the same interface, so one parser serves both. Implementations are
  * thread-safe.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface SysfsTree {

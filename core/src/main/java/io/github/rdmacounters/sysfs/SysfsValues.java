@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
  * Parsing of the values sysfs prints for RDMA ports; states, rates and link layers are
  * parsed by {@link io.github.rdmacounters.core.PortLink#parse}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class SysfsValues {

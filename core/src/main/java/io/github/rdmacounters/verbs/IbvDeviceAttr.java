@@ -8,6 +8,7 @@ import com.sun.jna.Structure.FieldOrder;
 /**
  * {@code struct ibv_device_attr}, filled by {@code ibv_query_device}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @FieldOrder({ "fw_ver", "node_guid", "sys_image_guid", "max_mr_size", "page_size_cap", "vendor_id", "vendor_part_id",

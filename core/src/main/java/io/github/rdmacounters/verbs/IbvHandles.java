@@ -7,6 +7,7 @@ import com.sun.jna.PointerType;
  * Typed opaque handles of libibverbs objects. A handle never leaves the binding and never
  * appears in a message.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class IbvHandles {

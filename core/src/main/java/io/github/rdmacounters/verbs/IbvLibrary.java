@@ -18,6 +18,7 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
  * and flow verbs and the full-size {@code ibv_query_port} are {@code static inline} in
  * {@code verbs.h} and are reached through {@link VerbsOps} instead.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public interface IbvLibrary extends Library {

@@ -11,6 +11,7 @@ import com.sun.jna.Structure.FieldOrder;
  * {@code active_speed_ex} then reads 0. The exported compat {@code ibv_query_port} fills
  * the fields up to {@code flags}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @FieldOrder({ "state", "max_mtu", "active_mtu", "gid_tbl_len", "port_cap_flags", "max_msg_sz", "bad_pkey_cntr",

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * {@code struct ibv_qp_init_attr} with its {@code struct ibv_qp_cap}, passed to
  * {@code ibv_create_qp}.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @FieldOrder({ "qp_context", "send_cq", "recv_cq", "srq", "max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge",

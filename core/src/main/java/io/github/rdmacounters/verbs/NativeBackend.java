@@ -32,6 +32,7 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
  * first use; if it cannot be loaded, or the kernel has no RDMA stack, every call fails
  * with a {@link RdmaUnavailableException} that names the cause and what to install.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public final class NativeBackend implements RdmaBackend {

@@ -43,6 +43,7 @@ import io.github.rdmacounters.core.ReadMode;
  * flow it counts and when it was read. Counter sets are read through their memoised
  * {@link CounterSet#read()}, so calls within the read cache time-to-live share one read.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 @Endpoint(id = "rdma")

@@ -34,6 +34,7 @@ import io.github.rdmacounters.core.RdmaDevice;
  * check within the read cache time-to-live of a scrape causes no extra device read. The
  * port counters' snapshot adds the ports found, gone ports and vanished counter files.
  *
+ * @since 0.1.0
  * @author rdma-counters
  */
 public class RdmaHealthIndicator extends AbstractHealthIndicator {
