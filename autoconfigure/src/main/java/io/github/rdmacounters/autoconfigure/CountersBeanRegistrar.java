@@ -52,8 +52,8 @@ import io.github.rdmacounters.core.UnavailableCounters;
 /**
  * Checks the {@code rdma} configuration once every bean definition is known, before any
  * bean is created, and registers one {@link Counters} bean per configured counter set,
- * named after the set, so that {@code @Qualifier("roce") Counters counters} injects the
- * counters of {@code rdma.counter-sets.roce}. The bean is the set's own counters; the
+ * named after the set, so that {@code @Qualifier("nvme-tcp") Counters counters} injects the
+ * counters of {@code rdma.counter-sets.nvme-tcp}. The bean is the set's own counters; the
  * context closes it (flow, then counters) before the {@link RdmaRegistry} and the
  * devices.
  * <p>

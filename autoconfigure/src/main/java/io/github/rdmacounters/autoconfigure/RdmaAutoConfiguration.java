@@ -46,7 +46,7 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * ({@code rdma.backend}), the configured device with its counter sets and port counters
  * as a {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
  * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after
- * the set ({@code @Qualifier("roce") Counters}).
+ * the set ({@code @Qualifier("nvme-tcp") Counters}).
  * <p>
  * The context closes them in the order rdma-core needs: each set's flow, then its
  * counters, then the device's queue pair, completion queue and protection domain, then

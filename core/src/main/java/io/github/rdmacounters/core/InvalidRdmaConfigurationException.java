@@ -50,7 +50,7 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 	 * A property value that cannot work.
 	 *
 	 * @param property the full property name, e.g.
-	 * {@code rdma.counter-sets.roce.flow.protocol}
+	 * {@code rdma.counter-sets.nvme-tcp.flow.protocol}
 	 * @param value the value as bound, or {@code null} when it is missing
 	 * @param requirement what is allowed
 	 */
