@@ -52,9 +52,9 @@ import io.github.rdmacounters.core.UnavailableCounters;
 /**
  * Checks the {@code rdma} configuration once every bean definition is known, before any
  * bean is created, and registers one {@link Counters} bean per configured counter set,
- * named after the set, so that {@code @Qualifier("nvme-tcp") Counters counters} injects the
- * counters of {@code rdma.counter-sets.nvme-tcp}. The bean is the set's own counters; the
- * context closes it (flow, then counters) before the {@link RdmaRegistry} and the
+ * named after the set, so that {@code @Qualifier("nvme-tcp") Counters counters} injects
+ * the counters of {@code rdma.counter-sets.nvme-tcp}. The bean is the set's own counters;
+ * the context closes it (flow, then counters) before the {@link RdmaRegistry} and the
  * devices.
  * <p>
  * Startup fails, naming {@code rdma.counter-sets.<name>}, when a set name is not a valid

@@ -3,8 +3,6 @@ package io.github.rdmacounters.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,22 +86,7 @@ class ReadmeConfigurationReferenceTests {
 	}
 
 	private static String referenceSection() throws IOException {
-		String readme = Files.readString(readme(), StandardCharsets.UTF_8);
-		int start = readme.indexOf("## Configuration reference");
-		assertThat(start).as("README section 'Configuration reference'").isNotNegative();
-		int end = readme.indexOf("\n## ", start + 1);
-		return readme.substring(start, (end < 0) ? readme.length() : end);
-	}
-
-	private static Path readme() {
-		Path module = Path.of("").toAbsolutePath();
-		for (Path dir = module; dir != null; dir = dir.getParent()) {
-			Path candidate = dir.resolve("README.md");
-			if (Files.exists(candidate) && Files.exists(dir.resolve("autoconfigure"))) {
-				return candidate;
-			}
-		}
-		throw new AssertionError("No README.md above " + module);
+		return ReadmeSnippetsTests.section("Configuration reference");
 	}
 
 }
