@@ -6,10 +6,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.List;
 
@@ -141,6 +144,25 @@ public final class FileSystemSysfsTree implements SysfsTree {
 		return buffer;
 	}
 
+	/**
+	 * Return the directory's file key (device and inode number) with its modification
+	 * time, from one {@code stat}: a directory made anew has a new inode on sysfs (kernfs
+	 * numbers its nodes cyclically, {@code kernfs_new_node}), and a new modification time
+	 * on file systems that reuse inode numbers (a test tree on ext4).
+	 */
+	@Override
+	public @Nullable Object directoryKey(String path) {
+		try {
+			BasicFileAttributes attributes = Files.readAttributes(resolve(path), BasicFileAttributes.class);
+			Object fileKey = attributes.fileKey();
+			return (fileKey != null && attributes.isDirectory())
+					? new DirectoryKey(fileKey, attributes.lastModifiedTime()) : null;
+		}
+		catch (IOException ex) {
+			return null;
+		}
+	}
+
 	@Override
 	public @Nullable String resolvedName(String path) {
 		try {
@@ -164,6 +186,10 @@ public final class FileSystemSysfsTree implements SysfsTree {
 	@Override
 	public String toString() {
 		return "FileSystemSysfsTree " + this.root;
+	}
+
+	private record DirectoryKey(Object fileKey, FileTime modified) {
+
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.rdmacounters.sysfs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,6 +30,13 @@ import io.github.rdmacounters.core.Presence;
  * and remembers what it has seen, so that a port directory or counter file that vanishes
  * is reported as gone or missing instead of being left out silently. Not thread-safe: its
  * owner reads through a {@link SnapshotCache}, which never runs two reads at once.
+ * <p>
+ * The counter files of a port are listed once per registration of the device, as the
+ * tree's {@link SysfsTree#directoryKey(String) directory key} of the device tells it (one
+ * {@code stat} per read instead of three listings per port): the kernel creates them with
+ * the port and removes them only with the device. A port is listed again when one of its
+ * files could not be found, and on every read while files are missing from it, so a file
+ * that comes back is read again. The {@code ports} directory is listed on every read.
  *
  * @author rdma-counters
  */
@@ -54,6 +62,15 @@ final class SysfsDeviceReader {
 	 * name, not on every snapshot (a filter of 20 globs makes 20 matchers per name).
 	 */
 	private final Map<String, Boolean> counted = new HashMap<>();
+
+	/**
+	 * The counted file names of each port's groups, by port, in the order of
+	 * {@link SysfsPortCountersSource#GROUPS}, as listed while the device had
+	 * {@link #listedKey}.
+	 */
+	private final Map<Integer, List<List<String>>> listings = new HashMap<>();
+
+	private @Nullable Object listedKey;
 
 	/** The identity read when the device was last found; cleared when it goes. */
 	private @Nullable DeviceIdentity identity;
@@ -88,6 +105,15 @@ final class SysfsDeviceReader {
 	 */
 	PortCountersSnapshot read(Instant readAt) {
 		String base = this.deviceName + "/";
+		Object key = this.tree.directoryKey(this.deviceName);
+		if (key == null || !key.equals(this.listedKey)) {
+			if (key != null && this.listedKey != null) {
+				// registered again between two reads: its identity may have changed too
+				this.identity = null;
+			}
+			this.listings.clear();
+			this.listedKey = key;
+		}
 		Set<Integer> present;
 		try {
 			present = ports(this.tree.list(base + "ports"));
@@ -118,7 +144,13 @@ final class SysfsDeviceReader {
 		all.addAll(present);
 		List<PortStatus> ports = new ArrayList<>(all.size());
 		for (int port : all) {
-			ports.add(present.contains(port) ? readPort(base + "ports/" + port + "/", port) : PortStatus.gone(port));
+			if (present.contains(port)) {
+				ports.add(readPort(base + "ports/" + port + "/", port));
+			}
+			else {
+				this.listings.remove(port);
+				ports.add(PortStatus.gone(port));
+			}
 		}
 		this.knownPorts.addAll(present);
 		return new PortCountersSnapshot(this.deviceName, firmware, boardId, hcaType, nodeGuid, ports, readAt,
@@ -134,6 +166,8 @@ final class SysfsDeviceReader {
 	 */
 	PortCountersSnapshot gone(Instant readAt) {
 		this.identity = null;
+		this.listings.clear();
+		this.listedKey = null;
 		List<PortStatus> ports = new ArrayList<>(this.knownPorts.size());
 		for (int port : this.knownPorts) {
 			ports.add(PortStatus.gone(port));
@@ -192,14 +226,31 @@ final class SysfsDeviceReader {
 		Map<String, Long> counters = new LinkedHashMap<>();
 		Map<String, String> groups = new LinkedHashMap<>();
 		Set<String> listed = new LinkedHashSet<>();
-		for (String group : SysfsPortCountersSource.GROUPS) {
-			for (String name : listOrEmpty(base + group)) {
-				if (!counted(name)) {
-					continue;
-				}
+		boolean kept = this.listings.containsKey(port);
+		List<List<String>> groupNames = listing(base, port);
+		boolean vanished = false;
+		for (int g = 0; g < groupNames.size(); g++) {
+			String group = SysfsPortCountersSource.GROUPS.get(g);
+			for (String name : groupNames.get(g)) {
 				String file = group + "/" + name;
+				Long value;
+				try {
+					value = this.tree.readCounter(base + file);
+				}
+				catch (NoSuchFileException ex) {
+					// gone since it was listed: the port is listed again at the next
+					// read; a
+					// file of a kept listing was read before, so it is reported missing
+					vanished = true;
+					if (kept) {
+						continue;
+					}
+					value = null;
+				}
+				catch (IOException | RuntimeException ex) {
+					value = null;
+				}
 				listed.add(file);
-				Long value = readCounter(base + file);
 				if (value == null) {
 					unreadable.add(base + file);
 					this.unreadableReads.incrementAndGet();
@@ -214,12 +265,40 @@ final class SysfsDeviceReader {
 			}
 		}
 		List<String> missing = missing(port, listed);
+		if (vanished || !missing.isEmpty()) {
+			this.listings.remove(port);
+		}
 		List<String> relativeUnreadable = unreadable.stream()
 			.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
 			.toList();
 		return new PortStatus(port, PortLink.parse(state, physicalState, rate, linkLayer),
 				Collections.unmodifiableMap(counters), Collections.unmodifiableMap(groups), relativeUnreadable, missing,
 				Presence.PRESENT);
+	}
+
+	/**
+	 * Return the counted file names of each group of a port, listed now or kept from an
+	 * earlier read of the same registration.
+	 */
+	private List<List<String>> listing(String base, int port) {
+		List<List<String>> listing = this.listings.get(port);
+		if (listing != null) {
+			return listing;
+		}
+		listing = new ArrayList<>(SysfsPortCountersSource.GROUPS.size());
+		for (String group : SysfsPortCountersSource.GROUPS) {
+			List<String> names = new ArrayList<>();
+			for (String name : listOrEmpty(base + group)) {
+				if (counted(name)) {
+					names.add(name);
+				}
+			}
+			listing.add(names);
+		}
+		if (this.listedKey != null) {
+			this.listings.put(port, listing);
+		}
+		return listing;
 	}
 
 	private boolean counted(String name) {
@@ -263,15 +342,6 @@ final class SysfsDeviceReader {
 		unreadable.add(path);
 		this.unreadableReads.incrementAndGet();
 		return null;
-	}
-
-	private @Nullable Long readCounter(String path) {
-		try {
-			return this.tree.readCounter(path);
-		}
-		catch (IOException | RuntimeException ex) {
-			return null;
-		}
 	}
 
 	private static long wordsToBytes(long words) {

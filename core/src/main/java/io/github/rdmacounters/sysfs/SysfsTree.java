@@ -63,6 +63,25 @@ public interface SysfsTree {
 	}
 
 	/**
+	 * Return a key that stays equal while a directory is the same directory and changes
+	 * when it is made anew or entries are added to or removed from it. For a device
+	 * directory this tells a new registration of the device (a driver reload or a
+	 * firmware reset unregisters and registers it again) from the same one: the kernel
+	 * creates the port directories and their counter files once, when the device is
+	 * registered ({@code ib_setup_port_attrs} and {@code setup_port} in
+	 * {@code drivers/infiniband/core/sysfs.c}), and removes them only when it is
+	 * unregistered, so a reader may keep the listings of a device while its key is the
+	 * same. Trees that cannot tell return {@code null}, and are listed on every read.
+	 * @param path the directory, relative to the root
+	 * @return the key, or {@code null} if the tree cannot tell or the directory does not
+	 * exist
+	 * @since 0.2.0
+	 */
+	default @Nullable Object directoryKey(String path) {
+		return null;
+	}
+
+	/**
 	 * Describe where the tree comes from, for messages.
 	 * @return e.g. the root directory
 	 */

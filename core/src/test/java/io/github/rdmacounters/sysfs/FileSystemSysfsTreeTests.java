@@ -52,6 +52,27 @@ class FileSystemSysfsTreeTests {
 	}
 
 	@Test
+	void directoryKeyStaysWhileTheDirectoryStaysAndChangesWhenItIsMadeAnew(@TempDir Path root) throws IOException {
+		Path first = Files.createDirectories(root.resolve("devices/0000:08:00.0/infiniband/mlx5_0"));
+		Files.createSymbolicLink(root.resolve("mlx5_0"), Paths.get("devices/0000:08:00.0/infiniband/mlx5_0"));
+		Files.writeString(root.resolve("node_guid"), "0000:0000:0000:0001\n");
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		Object key = tree.directoryKey("mlx5_0");
+		assertThat(key).isNotNull().isEqualTo(tree.directoryKey("mlx5_0"));
+		Files.writeString(first.resolve("fw_ver"), "22.31.1014\n");
+		Object afterWrite = tree.directoryKey("mlx5_0");
+		assertThat(afterWrite).isNotNull();
+		// made anew while the first still exists, so that the file system cannot reuse
+		// its inode: a driver reload registers the device in a new directory
+		Path second = Files.createDirectories(root.resolve("devices/0000:09:00.0/infiniband/mlx5_0"));
+		Files.delete(root.resolve("mlx5_0"));
+		Files.createSymbolicLink(root.resolve("mlx5_0"), root.relativize(second));
+		assertThat(tree.directoryKey("mlx5_0")).isNotNull().isNotEqualTo(afterWrite);
+		assertThat(tree.directoryKey("nothing")).isNull();
+		assertThat(tree.directoryKey("node_guid")).isNull();
+	}
+
+	@Test
 	void resolvedNameFollowsLinksAndIsNullForAMissingPath(@TempDir Path root) throws IOException {
 		Path function = Files.createDirectories(root.resolve("devices/0000:08:00.0"));
 		Files.createDirectories(root.resolve("mlx5_0"));

@@ -217,6 +217,42 @@ class SysfsHostPortCountersSourceTests {
 	}
 
 	@Test
+	void counterDirectoriesAreListedOncePerRegistrationAndEveryFileIsReadEachTime() {
+		CountingTree tree = new CountingTree(new FileSystemSysfsTree(this.host.root()));
+		SysfsHostPortCountersSource source = source(tree, NameFilter.all(), NameFilter.all(), Duration.ZERO);
+		for (int i = 0; i < 3; i++) {
+			assertThat(source.snapshot().device("mlx5_0").port(1).counters()).containsKey("port_rcv_data");
+		}
+		assertThat(tree.lists.get("mlx5_0/ports/1/counters")).hasValue(1);
+		assertThat(tree.lists.get("mlx5_0/ports/1/hw_counters")).hasValue(1);
+		assertThat(tree.lists.get("mlx5_0/ports")).hasValue(3);
+		assertThat(tree.reads.get("mlx5_0/ports/1/counters/port_rcv_data")).hasValue(3);
+		assertThat(tree.reads.get("mlx5_0/ports/1/state")).hasValue(3);
+		this.host.removeDevice("mlx5_0");
+		source.snapshot();
+		this.host.addDevice("mlx5-infiniband", "mlx5_0", "mlx5_0", "0000:09:00.0", "ibp9s0", null);
+		assertThat(source.snapshot().device("mlx5_0").port(1).counters()).containsKey("port_rcv_data");
+		assertThat(tree.lists.get("mlx5_0/ports/1/counters")).hasValue(2);
+	}
+
+	@Test
+	void aDriverReloadBetweenTwoReadsIsSeenByTheNewRegistrationsIdentityAndFiles() throws IOException {
+		SysfsHostPortCountersSource source = source(Duration.ZERO);
+		PortCountersSnapshot before = source.snapshot().device("mlx5_1");
+		assertThat(before.port(1).counters()).containsKey("np_cnp_sent");
+		// registered again in a new directory before the old one goes, as a reload that
+		// falls between two scrapes looks to the reader
+		Files.move(this.host.root().resolve("mlx5_1"), this.host.root().resolve("mlx5_1-old"));
+		this.host.addDevice("mlx5-infiniband", "mlx5_0", "mlx5_1", "0000:0a:00.0", "ibp10s0", null);
+		this.host.removeDevice("mlx5_1-old");
+		PortCountersSnapshot after = source.snapshot().device("mlx5_1");
+		assertThat(after.isPresent()).isTrue();
+		assertThat(after.identity().pciAddress()).isEqualTo("0000:0a:00.0");
+		assertThat(after.port(1).counters()).doesNotContainKey("np_cnp_sent").containsKey("out_of_buffer");
+		assertThat(after.port(1).missing()).contains("hw_counters/np_cnp_sent");
+	}
+
+	@Test
 	void deviceFilterTakesNamesAndGlobsAndExcludedDevicesAreNotRead() {
 		CountingTree tree = new CountingTree(new FileSystemSysfsTree(this.host.root()));
 		SysfsHostPortCountersSource source = source(tree, NameFilter.of(List.of("mlx5_*", "irdma0"), List.of("mlx5_2")),
@@ -308,6 +344,11 @@ class SysfsHostPortCountersSourceTests {
 		public @Nullable String resolvedName(String path) {
 			this.resolved.computeIfAbsent(path, (key) -> new AtomicInteger()).incrementAndGet();
 			return this.delegate.resolvedName(path);
+		}
+
+		@Override
+		public @Nullable Object directoryKey(String path) {
+			return this.delegate.directoryKey(path);
 		}
 
 		@Override
