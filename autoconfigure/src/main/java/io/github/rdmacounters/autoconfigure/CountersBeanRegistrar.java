@@ -1,7 +1,5 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.beans.PropertyDescriptor;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,7 +9,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
@@ -21,8 +18,6 @@ import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.AbstractBindHandler;
-import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -42,7 +37,6 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.PropertySource;
 
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
-import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -59,10 +53,10 @@ import io.github.rdmacounters.core.UnavailableCounters;
  * <p>
  * Startup fails, naming {@code rdma.counter-sets.<name>}, when a set name is not a valid
  * name, a set has no value, a key inside a set is unknown (Spring Boot's unbound elements
- * analysis), or the name is already the name of any bean. Unknown keys elsewhere under
- * {@code rdma} are logged at warn level with the closest known property. It registers no
- * beans when the application defines its own {@link ManagedDevice} or
- * {@link RdmaRegistry}, since the sets are then the application's business.
+ * analysis), or the name is already the name of any bean ({@link RdmaPropertiesChecks}
+ * checks the rest of the properties once Boot has bound them). It registers no beans when
+ * the application defines its own {@link ManagedDevice} or {@link RdmaRegistry}, since
+ * the sets are then the application's business.
  *
  * @author rdma-counters
  */
@@ -111,13 +105,13 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		checkSetNames(environment);
 		Binder binder = Binder.get(environment);
 		Map<String, CounterSetProperties> sets = bindCounterSets(binder, COUNTER_SETS);
-		BoundNames bound = new BoundNames();
-		RdmaProperties properties = binder.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class), bound)
-			.orElseGet(RdmaProperties::new);
 		checkDeviceSetKeys(environment);
-		warnUnknownKeys(environment, bound.names);
-		RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
-		RdmaPropertiesValidator.warn(properties);
+		for (String name : sets.keySet()) {
+			if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
+				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
+						RdmaPropertiesValidator.starterBeanName(name));
+			}
+		}
 		registerCounters(registry, List.copyOf(sets.keySet()));
 	}
 
@@ -305,54 +299,12 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 	}
 
-	private static void warnUnknownKeys(Environment environment, Set<String> bound) {
-		Set<String> known = knownProperties();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
-				continue;
-			}
-			ConfigurationPropertyName rdma = ConfigurationPropertyName.of(RdmaProperties.PREFIX);
-			iterable.filter(rdma::isAncestorOf).forEach((name) -> {
-				String text = name.toString();
-				if (!bound.contains(text) && !text.startsWith(COUNTER_SETS + ".")
-						&& !text.startsWith(COUNTER_SETS + "[")) {
-					String closest = closest(text, known);
-					logger.warn("Unknown property " + text + " is ignored"
-							+ ((closest != null) ? "; did you mean " + closest + "?" : "")
-							+ " The rdma properties are listed in the README's configuration reference.");
-				}
-			});
-		}
-	}
-
 	private static Set<String> setKeys() {
 		Set<String> keys = new TreeSet<>(FLOW_KEYS);
 		keys.add("counters.packets");
 		keys.add("counters.bytes");
 		keys.add("read-mode");
 		return keys;
-	}
-
-	static Set<String> knownProperties() {
-		Set<String> names = new TreeSet<>();
-		collect(RdmaProperties.PREFIX, RdmaProperties.class, names);
-		return names;
-	}
-
-	private static void collect(String prefix, Class<?> type, Set<String> names) {
-		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
-			if (descriptor.getReadMethod() == null || "class".equals(descriptor.getName())) {
-				continue;
-			}
-			String name = prefix + "." + RdmaPropertiesValidator.kebab(descriptor.getName());
-			Class<?> propertyType = descriptor.getPropertyType();
-			if (propertyType.getName().startsWith(RdmaProperties.class.getPackageName()) && !propertyType.isEnum()) {
-				collect(name, propertyType, names);
-			}
-			else {
-				names.add(name);
-			}
-		}
 	}
 
 	static @Nullable String closest(String name, Set<String> known) {
@@ -408,28 +360,6 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 		throw new IllegalStateException("Counter set '" + name + "' is configured under " + COUNTER_SETS
 				+ " but no managed device has it; devices: " + registry.devices());
-	}
-
-	/**
-	 * Records the names of the properties a bind used.
-	 */
-	private static final class BoundNames extends AbstractBindHandler {
-
-		private final Set<String> names = new LinkedHashSet<>();
-
-		@Override
-		public @Nullable Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-				Object result) {
-			this.names.add(name.toString());
-			return super.onSuccess(name, target, context, result);
-		}
-
-		@Override
-		public Object onCreate(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
-			this.names.add(name.toString());
-			return super.onCreate(name, target, context, result);
-		}
-
 	}
 
 }

@@ -17,8 +17,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -71,6 +73,11 @@ public final class RdmaAutoConfiguration {
 	@Bean
 	static CountersBeanRegistrar rdmaCountersBeanRegistrar() {
 		return new CountersBeanRegistrar();
+	}
+
+	@Bean
+	static RdmaPropertiesChecks rdmaPropertiesChecks(Environment environment) {
+		return new RdmaPropertiesChecks(environment);
 	}
 
 	@Bean("rdmaBackend")
@@ -226,20 +233,26 @@ public final class RdmaAutoConfiguration {
 
 		@Override
 		public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-			Binder binder = Binder.get(context.getEnvironment());
-			boolean devices = binder
-				.bind(RdmaProperties.PREFIX + ".devices", Bindable.mapOf(String.class, Object.class))
-				.map((map) -> !map.isEmpty())
-				.orElse(false);
-			if (!devices) {
+			Environment environment = context.getEnvironment();
+			if (!hasDescendant(environment, RdmaProperties.PREFIX + ".devices")) {
 				return true;
 			}
-			boolean device = context.getEnvironment().containsProperty(RdmaProperties.PREFIX + ".device");
-			boolean sets = binder
-				.bind(RdmaProperties.PREFIX + ".counter-sets", Bindable.mapOf(String.class, Object.class))
-				.map((map) -> !map.isEmpty())
-				.orElse(false);
-			return device || sets;
+			return environment.containsProperty(RdmaProperties.PREFIX + ".device")
+					|| hasDescendant(environment, RdmaProperties.PREFIX + ".counter-sets");
+		}
+
+		/**
+		 * Whether any property source has a property below a name: asked of the sources
+		 * rather than bound, which would cost a bind of every device and set.
+		 */
+		private static boolean hasDescendant(Environment environment, String prefix) {
+			ConfigurationPropertyName name = ConfigurationPropertyName.of(prefix);
+			for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+				if (source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 	}

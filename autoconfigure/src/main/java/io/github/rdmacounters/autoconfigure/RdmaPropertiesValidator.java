@@ -382,6 +382,16 @@ final class RdmaPropertiesValidator {
 		}
 	}
 
+	/**
+	 * Say why a set cannot have the name of one of {@link #STARTER_BEAN_NAMES}.
+	 * @param name the set name
+	 * @return the reason
+	 */
+	static String starterBeanName(String name) {
+		return "'" + name + "' is the name of one of the starter's own beans, and each set "
+				+ "registers a Counters bean named after it; choose another set name";
+	}
+
 	private static String notADirectory(String root) {
 		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
 	}
@@ -416,8 +426,7 @@ final class RdmaPropertiesValidator {
 					+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
 		}
 		else if (STARTER_BEAN_NAMES.contains(name)) {
-			problem(prefix, name, "'" + name + "' is the name of one of the starter's own beans, and each set "
-					+ "registers a Counters bean named after it; choose another set name");
+			problem(prefix, name, starterBeanName(name));
 		}
 		if (set == null) {
 			problem(prefix, null, "must configure counters, read-mode or flow");

@@ -53,8 +53,19 @@ class RdmaConfigurationCheckTests {
 	}
 
 	@Test
+	void keysOfTheStartersOtherPropertyGroupsAreNotWarnedWhenTheirAutoConfigurationIsOff(CapturedOutput output) {
+		this.simulatedRunner
+			.withPropertyValues("rdma.ui.enabled=false", "rdma.events.port-down-readiness=refuse-traffic",
+					"rdma.ui.path=/rdma-live", "rdma.simulated.devices.sim_mlx5_1.ports=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("Unknown property");
+			});
+	}
+
+	@Test
 	void missingDefaultSysfsRootOnTheNativeBackendIsWarnedNamingTheProperty(CapturedOutput output) {
-		assertThat(CountersBeanRegistrar.knownProperties()).contains("rdma.port-counters.sysfs-root");
+		assertThat(RdmaPropertiesChecks.knownProperties()).contains("rdma.port-counters.sysfs-root");
 		RdmaProperties properties = new RdmaProperties();
 		properties.getPortCounters().setSysfsRoot("/nonexistent/sys/class/infiniband");
 		RdmaPropertiesValidator.warn(properties);
