@@ -46,7 +46,9 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * ({@code rdma.backend}), the configured device with its counter sets and port counters
  * as a {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
  * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after
- * the set ({@code @Qualifier("nvme-tcp") Counters}).
+ * the set ({@code @Qualifier("nvme-tcp") Counters}), or for a set of {@code rdma.devices}
+ * named {@code <device>.<set>} with the alias {@code <set>} when that name is unique
+ * ({@code @Qualifier("mlx5_1.storage") Counters}).
  * <p>
  * The context closes them in the order rdma-core needs: each set's flow, then its
  * counters, then the device's queue pair, completion queue and protection domain, then

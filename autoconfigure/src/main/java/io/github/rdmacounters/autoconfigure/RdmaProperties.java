@@ -118,7 +118,9 @@ public class RdmaProperties extends RdmaDeviceProperties {
 		private @Nullable Boolean failOnUnavailable;
 
 		/**
-		 * Counter sets on this device by name, with the keys of rdma.counter-sets.
+		 * Counter sets on this device by name, with the keys of rdma.counter-sets. Each
+		 * set's Counters bean is named '<device>.<set>', with the alias '<set>' when no
+		 * other set has that name.
 		 */
 		private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
