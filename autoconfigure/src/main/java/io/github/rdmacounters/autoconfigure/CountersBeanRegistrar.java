@@ -233,13 +233,17 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		names.forEach((name) -> uses.merge(name, 1, Integer::sum));
 		properties.getDevices()
 			.values()
-			.forEach((device) -> device.getCounterSets().keySet().forEach((name) -> uses.merge(name, 1, Integer::sum)));
+			.forEach((device) -> ((device != null) ? device.getCounterSets().keySet() : Set.<String>of())
+				.forEach((name) -> uses.merge(name, 1, Integer::sum)));
 		for (String name : names) {
 			String property = COUNTER_SETS + "." + name;
 			checkFree(registry, name, property);
 			register(registry, name, null, name);
 		}
 		properties.getDevices().forEach((device, deviceProperties) -> {
+			if (deviceProperties == null) {
+				return;
+			}
 			for (String set : deviceProperties.getCounterSets().keySet()) {
 				String property = DEVICES + "." + device + ".counter-sets." + set;
 				String beanName = device + "." + set;

@@ -367,13 +367,13 @@ public class RdmaProperties extends RdmaDeviceProperties {
 	}
 
 	/**
-	 * Synthetic traffic on the simulated device: packets that match each counter set's
-	 * flow, so that counters move without code of your own.
+	 * Synthetic traffic on the simulated devices: packets that match each counter set's
+	 * flow on its device and port, so that counters move without code of your own.
 	 */
 	public static class Traffic {
 
 		/**
-		 * Whether to deliver synthetic traffic to the simulated device.
+		 * Whether to deliver synthetic traffic to the simulated devices.
 		 */
 		private boolean enabled = false;
 
@@ -396,7 +396,8 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		/**
 		 * Rate and packet size by counter set name, overriding packets-per-second and
-		 * packet-size for that set; a rate of 0 leaves the set without traffic.
+		 * packet-size for the sets of that name on every device; a rate of 0 leaves them
+		 * without traffic.
 		 */
 		private final Map<String, SetTraffic> sets = new LinkedHashMap<>();
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -289,11 +290,17 @@ final class RdmaPropertiesValidator {
 		}
 		checkRate(prefix + ".packets-per-second", traffic.getPacketsPerSecond());
 		checkPacketSize(prefix + ".packet-size", traffic.getPacketSize());
+		Set<String> configured = new LinkedHashSet<>(properties.getCounterSets().keySet());
+		properties.getDevices().values().forEach((device) -> {
+			if (device != null) {
+				configured.addAll(device.getCounterSets().keySet());
+			}
+		});
 		traffic.getSets().forEach((name, set) -> {
 			String setPrefix = prefix + ".sets." + name;
-			if (!properties.getCounterSets().containsKey(name)) {
-				problem(setPrefix, name, "must name a counter set configured under rdma.counter-sets; configured: "
-						+ properties.getCounterSets().keySet());
+			if (!configured.contains(name)) {
+				problem(setPrefix, name, "must name a counter set configured under rdma.counter-sets or "
+						+ "rdma.devices.<device>.counter-sets; configured: " + configured);
 				return;
 			}
 			if (set == null) {
