@@ -1,8 +1,10 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.apache.commons.logging.Log;
@@ -45,18 +47,27 @@ import io.github.rdmacounters.core.UnavailableCounters;
 
 /**
  * Checks the {@code rdma} configuration once every bean definition is known, before any
- * bean is created, and registers one {@link Counters} bean per configured counter set,
- * named after the set, so that {@code @Qualifier("nvme-tcp") Counters counters} injects
- * the counters of {@code rdma.counter-sets.nvme-tcp}. The bean is the set's own counters;
- * the context closes it (flow, then counters) before the {@link RdmaRegistry} and the
- * devices.
+ * bean is created, and registers one {@link Counters} bean per configured counter set.
+ * The bean of a set of {@code rdma.counter-sets} is named after the set, so that
+ * {@code @Qualifier("nvme-tcp") Counters counters} injects the counters of
+ * {@code rdma.counter-sets.nvme-tcp}. The bean of a set of
+ * {@code rdma.devices.<device>.counter-sets} is named {@code <device>.<set>}
+ * ({@code @Qualifier("mlx5_1.storage")}), and has the alias {@code <set>} when no other
+ * set of the application has that name, as a set of the endpoint needs {@code ?device=}
+ * only when its name is on several devices. The bean is the set's own counters, the
+ * object the {@link RdmaRegistry} serves; the context closes it (flow, then counters)
+ * before the {@link RdmaRegistry} and the devices. The set of a device the application
+ * started without ({@code fail-on-unavailable=false}) is a bean whose reads fail with the
+ * device's cause.
  * <p>
- * Startup fails, naming {@code rdma.counter-sets.<name>}, when a set name is not a valid
+ * Startup fails, naming the set's property ({@code rdma.counter-sets.<name>} or
+ * {@code rdma.devices.<device>.counter-sets.<name>}), when a set name is not a valid
  * name, a set has no value, a key inside a set is unknown (Spring Boot's unbound elements
- * analysis), or the name is already the name of any bean ({@link RdmaPropertiesChecks}
- * checks the rest of the properties once Boot has bound them). It registers no beans when
- * the application defines its own {@link ManagedDevice} or {@link RdmaRegistry}, since
- * the sets are then the application's business.
+ * analysis), or one of its bean names is already the name of any bean
+ * ({@link RdmaPropertiesChecks} checks the rest of the properties once Boot has bound
+ * them). It registers no beans when the application defines its own
+ * {@link ManagedDevice}, {@link ManagedDevices} or {@link RdmaRegistry}, since the sets
+ * are then the application's business.
  *
  * @author rdma-counters
  */
@@ -65,6 +76,8 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	private static final Log logger = LogFactory.getLog(CountersBeanRegistrar.class);
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
+
+	private static final String DEVICES = RdmaProperties.PREFIX + ".devices";
 
 	private static final List<String> FLOW_KEYS = List.of("flow.ether-type", "flow.source-mac", "flow.destination-mac",
 			"flow.vlan-id", "flow.source-ip", "flow.destination-ip", "flow.protocol", "flow.source-port",
@@ -81,6 +94,11 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * The name of the starter's {@link RdmaRegistry} bean.
 	 */
 	static final String REGISTRY_BEAN = "rdmaRegistry";
+
+	/**
+	 * The name of the starter's {@link ManagedDevices} bean.
+	 */
+	static final String DEVICES_BEAN = "rdmaDevices";
 
 	private @Nullable Environment environment;
 
@@ -105,14 +123,9 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		checkSetNames(environment);
 		Binder binder = Binder.get(environment);
 		Map<String, CounterSetProperties> sets = bindCounterSets(binder, COUNTER_SETS);
-		checkDeviceSetKeys(environment);
-		for (String name : sets.keySet()) {
-			if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
-				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
-						RdmaPropertiesValidator.starterBeanName(name));
-			}
-		}
-		registerCounters(registry, List.copyOf(sets.keySet()));
+		Map<String, Set<String>> deviceSets = checkDeviceSetKeys(environment);
+		checkStarterBeanNames(sets.keySet(), deviceSets);
+		registerCounters(registry, List.copyOf(sets.keySet()), deviceSets);
 	}
 
 	/**
@@ -144,36 +157,36 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 
 	/**
 	 * Fail on a key no set has in the sets of {@code rdma.devices.<name>.counter-sets},
-	 * as {@link #bindCounterSets} does for {@code rdma.counter-sets}.
+	 * as {@link #bindCounterSets} does for {@code rdma.counter-sets}, and return the set
+	 * names of each device, read from the property names rather than bound: binding every
+	 * device and set here as well as in the properties bean doubled the cost of binding
+	 * them.
 	 */
-	private static void checkDeviceSetKeys(Environment environment) {
-		ConfigurationPropertyName devices = ConfigurationPropertyName.of(RdmaProperties.PREFIX + ".devices");
+	private static Map<String, Set<String>> checkDeviceSetKeys(Environment environment) {
+		ConfigurationPropertyName devices = ConfigurationPropertyName.of(DEVICES);
+		Map<String, Set<String>> deviceSets = new TreeMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
 				continue;
 			}
 			iterable.filter(devices::isAncestorOf).forEach((name) -> {
+				if (name.getNumberOfElements() < 6
+						|| !"counter-sets".equals(name.getElement(3, ConfigurationPropertyName.Form.DASHED))) {
+					return;
+				}
 				// as written: the dashed form would drop the '_' of a device name like
 				// mlx5_0
-				StringBuilder written = new StringBuilder();
-				for (int i = 0; i < name.getNumberOfElements(); i++) {
-					written.append((i > 0) ? "." : "")
-						.append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+				String device = name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL);
+				String set = name.getElement(4, ConfigurationPropertyName.Form.ORIGINAL);
+				deviceSets.computeIfAbsent(device, (key) -> new TreeSet<>()).add(set);
+				StringBuilder key = new StringBuilder();
+				for (int i = 5; i < name.getNumberOfElements(); i++) {
+					key.append((i > 5) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
 				}
-				String text = written.toString();
-				int sets = text.indexOf(".counter-sets.");
-				if (sets < 0) {
-					return;
-				}
-				String rest = text.substring(sets + ".counter-sets.".length());
-				int dot = rest.indexOf('.');
-				if (dot < 0) {
-					return;
-				}
-				String key = rest.substring(dot + 1);
-				if (!SET_KEYS.contains(key)) {
+				if (!SET_KEYS.contains(key.toString())) {
+					String text = DEVICES + "." + device + ".counter-sets." + set + "." + key;
 					ConfigurationProperty property = source.getConfigurationProperty(name);
-					String closest = closest(key, SET_KEYS);
+					String closest = closest(key.toString(), SET_KEYS);
 					throw new InvalidConfigurationPropertyValueException(text,
 							(property != null) ? property.getValue() : null,
 							"'" + key + "' is not a counter set property"
@@ -183,6 +196,29 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				}
 			});
 		}
+		return deviceSets;
+	}
+
+	/**
+	 * Fail on a set named like one of the starter's own beans before its bean is
+	 * registered, with the reason rather than as a name taken.
+	 */
+	private static void checkStarterBeanNames(Set<String> sets, Map<String, Set<String>> deviceSets) {
+		for (String name : sets) {
+			if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
+				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
+						RdmaPropertiesValidator.starterBeanName(name));
+			}
+		}
+		deviceSets.forEach((device, names) -> {
+			for (String name : names) {
+				if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
+					throw new InvalidConfigurationPropertyValueException(
+							DEVICES + "." + device + ".counter-sets." + name, name,
+							RdmaPropertiesValidator.starterBeanName(name));
+				}
+			}
+		});
 	}
 
 	private static String setKey(String prefix, String name) {
@@ -195,25 +231,55 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) throws BeansException {
 	}
 
-	private void registerCounters(BeanDefinitionRegistry registry, List<String> names) {
-		if (!registry.containsBeanDefinition(MANAGED_DEVICE_BEAN) || !registry.containsBeanDefinition(REGISTRY_BEAN)) {
-			if (!names.isEmpty()) {
-				logger.info("Not registering Counters beans for " + COUNTER_SETS + " " + names
-						+ ": the application defines its own ManagedDevice or RdmaRegistry");
+	private void registerCounters(BeanDefinitionRegistry registry, List<String> names,
+			Map<String, Set<String>> deviceSets) {
+		boolean starterBeans = registry.containsBeanDefinition(REGISTRY_BEAN)
+				&& (names.isEmpty() || registry.containsBeanDefinition(MANAGED_DEVICE_BEAN))
+				&& (deviceSets.isEmpty() || registry.containsBeanDefinition(DEVICES_BEAN));
+		if (!starterBeans) {
+			if (!names.isEmpty() || !deviceSets.isEmpty()) {
+				logger.info("Not registering Counters beans for " + COUNTER_SETS + " " + names + " and " + DEVICES
+						+ ": the application defines its own ManagedDevice, ManagedDevices or RdmaRegistry");
 			}
 			return;
 		}
+		Map<String, Integer> uses = new HashMap<>();
+		names.forEach((name) -> uses.merge(name, 1, Integer::sum));
+		deviceSets.values().forEach((sets) -> sets.forEach((name) -> uses.merge(name, 1, Integer::sum)));
 		for (String name : names) {
-			if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
-				String other = registry.containsBeanDefinition(name) ? describe(registry.getBeanDefinition(name))
-						: "an alias";
-				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
-						"A bean named '" + name + "' (" + other + ") already exists, and each counter set registers "
-								+ "a Counters bean named after the set; rename the set under " + COUNTER_SETS);
+			String property = COUNTER_SETS + "." + name;
+			checkFree(registry, name, property);
+			register(registry, name, null, name);
+		}
+		deviceSets.forEach((device, sets) -> {
+			for (String set : sets) {
+				String property = DEVICES + "." + device + ".counter-sets." + set;
+				String beanName = device + "." + set;
+				checkFree(registry, beanName, property);
+				register(registry, beanName, device, set);
+				if (uses.get(set) == 1) {
+					checkFree(registry, set, property);
+					registry.registerAlias(beanName, set);
+				}
 			}
-			RootBeanDefinition definition = new RootBeanDefinition(Counters.class, () -> counters(name));
-			definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
-			registry.registerBeanDefinition(name, definition);
+		});
+	}
+
+	private void register(BeanDefinitionRegistry registry, String beanName, @Nullable String device, String set) {
+		RootBeanDefinition definition = new RootBeanDefinition(Counters.class, () -> counters(beanName, device, set));
+		definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
+		registry.registerBeanDefinition(beanName, definition);
+	}
+
+	private static void checkFree(BeanDefinitionRegistry registry, String name, String property) {
+		if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
+			String other = registry.containsBeanDefinition(name) ? describe(registry.getBeanDefinition(name))
+					: "an alias";
+			String set = property.substring(property.lastIndexOf('.') + 1);
+			throw new InvalidConfigurationPropertyValueException(property, set,
+					"A bean named '" + name + "' (" + other + ") already exists, and each counter set registers a "
+							+ "Counters bean named after it (" + DEVICES + ".<device>.counter-sets.<set> as "
+							+ "'<device>.<set>' and, when no other set has its name, '<set>'); rename the set");
 		}
 	}
 
@@ -339,23 +405,46 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		return previous[b.length()];
 	}
 
-	private Counters counters(String name) {
+	/**
+	 * The counters of a set as the registry serves them: the same object, so that the
+	 * bean and the registry's set close once. A set of {@code rdma.devices} is looked up
+	 * on its device; a shorthand set ({@code device} null) on whichever device has it.
+	 */
+	private Counters counters(String beanName, @Nullable String device, String name) {
 		ConfigurableListableBeanFactory factory = this.beanFactory;
 		if (factory == null) {
 			throw new IllegalStateException("No bean factory to look up counter set '" + name + "'");
 		}
 		RdmaRegistry registry = factory.getBean(RdmaRegistry.class);
+		// closed before the registry and the devices that own the set
 		for (String registryName : factory.getBeanNamesForType(RdmaRegistry.class)) {
-			factory.registerDependentBean(registryName, name);
+			factory.registerDependentBean(registryName, beanName);
+		}
+		if (device != null) {
+			factory.registerDependentBean(DEVICES_BEAN, beanName);
+			ManagedDevice managed = registry.device(device);
+			if (managed != null) {
+				for (CounterSet set : managed.counterSets()) {
+					if (set.name().equals(name)) {
+						return set.counters();
+					}
+				}
+				RuntimeException cause = managed.unavailabilityCause();
+				if (cause != null) {
+					return UnavailableCounters.deviceUnavailable(name, device, cause);
+				}
+			}
+			throw new IllegalStateException("Counter set '" + name + "' is configured under " + DEVICES + "." + device
+					+ ".counter-sets but device " + device + " does not have it; devices: " + registry.devices());
 		}
 		CounterSet set = registry.counterSet(name);
 		if (set != null) {
 			return set.counters();
 		}
-		for (ManagedDevice device : registry.devices()) {
-			RuntimeException cause = device.unavailabilityCause();
+		for (ManagedDevice managed : registry.devices()) {
+			RuntimeException cause = managed.unavailabilityCause();
 			if (cause != null) {
-				return UnavailableCounters.deviceUnavailable(name, device.name(), cause);
+				return UnavailableCounters.deviceUnavailable(name, managed.name(), cause);
 			}
 		}
 		throw new IllegalStateException("Counter set '" + name + "' is configured under " + COUNTER_SETS

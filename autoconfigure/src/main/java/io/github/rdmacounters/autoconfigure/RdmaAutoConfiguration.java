@@ -48,7 +48,9 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * ({@code rdma.backend}), the configured device with its counter sets and port counters
  * as a {@link ManagedDevice}, an {@link RdmaRegistry} of every device, and one
  * {@link io.github.rdmacounters.core.Counters Counters} bean per counter set, named after
- * the set ({@code @Qualifier("nvme-tcp") Counters}).
+ * the set ({@code @Qualifier("nvme-tcp") Counters}), or for a set of {@code rdma.devices}
+ * named {@code <device>.<set>} with the alias {@code <set>} when that name is unique
+ * ({@code @Qualifier("mlx5_1.storage") Counters}).
  * <p>
  * The context closes them in the order rdma-core needs: each set's flow, then its
  * counters, then the device's queue pair, completion queue and protection domain, then
@@ -92,13 +94,13 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean(RdmaBackend.class)
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
-		RdmaProperties.Simulated simulated = properties.getSimulated();
-		if (simulated.getDevices().isEmpty()) {
-			return new SimulatedBackend(List.of(simulatedDevice(simulated)));
+		Map<String, RdmaProperties.SimulatedDevice> devices = properties.getSimulated().getDevices();
+		if (devices.isEmpty()) {
+			devices = Map.of(RdmaProperties.Simulated.DEFAULT_DEVICE_NAME, new RdmaProperties.SimulatedDevice());
 		}
 		List<SimulatedDeviceSpec> specs = new ArrayList<>();
 		long guid = 0x0c42a10300650f2cL;
-		for (Map.Entry<String, RdmaProperties.SimulatedDevice> entry : simulated.getDevices().entrySet()) {
+		for (Map.Entry<String, RdmaProperties.SimulatedDevice> entry : devices.entrySet()) {
 			RdmaProperties.SimulatedDevice device = entry.getValue();
 			specs.add(SimulatedDeviceSpec.builder()
 				.name(entry.getKey())
@@ -107,7 +109,7 @@ public final class RdmaAutoConfiguration {
 				.linkLayer(device.getLinkLayer())
 				.countersSupported(device.isCountersSupported())
 				.roceEnabled(device.isRoceEnabled())
-				.managedFlowSteering(simulated.isManagedFlowSteering())
+				.managedFlowSteering(device.isManagedFlowSteering())
 				.build());
 		}
 		return new SimulatedBackend(specs);
@@ -212,16 +214,6 @@ public final class RdmaAutoConfiguration {
 		device.orderedStream().forEach(all::add);
 		devices.orderedStream().forEach((more) -> all.addAll(more.devices()));
 		return new RdmaRegistry(all);
-	}
-
-	private static SimulatedDeviceSpec simulatedDevice(RdmaProperties.Simulated simulated) {
-		return SimulatedDeviceSpec.builder()
-			.name(simulated.getDeviceName())
-			.portCount(simulated.getPorts())
-			.linkLayer(simulated.getLinkLayer())
-			.countersSupported(simulated.isCountersSupported())
-			.managedFlowSteering(simulated.isManagedFlowSteering())
-			.build();
 	}
 
 	/**

@@ -2,7 +2,9 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -118,7 +120,9 @@ public class RdmaProperties extends RdmaDeviceProperties {
 		private @Nullable Boolean failOnUnavailable;
 
 		/**
-		 * Counter sets on this device by name, with the keys of rdma.counter-sets.
+		 * Counter sets on this device by name, with the keys of rdma.counter-sets. Each
+		 * set's Counters bean is named '<device>.<set>', with the alias '<set>' when no
+		 * other set has that name.
 		 */
 		private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
@@ -218,94 +222,174 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 	/**
 	 * Settings of the simulated backend.
+	 * <p>
+	 * The simulated devices are those of {@link #getDevices() devices}, or the one device
+	 * {@code sim_mlx5_0} with the defaults when none is configured. The deprecated
+	 * single-device properties ({@code device-name}, {@code ports}, {@code link-layer},
+	 * {@code counters-supported}, {@code managed-flow-steering}) are folded into that map
+	 * as they are bound, as one entry named by {@code device-name}, so that everything
+	 * after binding reads the map only.
 	 */
 	public static class Simulated {
 
 		/**
-		 * Name of the simulated device.
+		 * Name of the device the deprecated single-device properties describe when
+		 * device-name is not set.
 		 */
-		private String deviceName = "sim_mlx5_0";
-
-		/**
-		 * Number of ports of the simulated device.
-		 */
-		private int ports = 1;
-
-		/**
-		 * Link layer of the simulated device's ports.
-		 */
-		private LinkLayer linkLayer = LinkLayer.ETHERNET;
-
-		/**
-		 * Whether the simulated device implements flow counters, as only mlx5 devices do.
-		 */
-		private boolean countersSupported = true;
-
-		/**
-		 * Whether the simulated device supports managed flow steering, which flows need.
-		 */
-		private boolean managedFlowSteering = true;
+		static final String DEFAULT_DEVICE_NAME = "sim_mlx5_0";
 
 		private final Traffic traffic = new Traffic();
 
 		/**
-		 * Simulated devices by name, for a host of several devices; when set, they
-		 * replace the single device of device-name, ports and link-layer.
+		 * Simulated devices by name, for a host of one or several devices; when none is
+		 * set, one device sim_mlx5_0 with the defaults.
 		 */
 		private final Map<String, SimulatedDevice> devices = new LinkedHashMap<>();
+
+		/**
+		 * The entry of the deprecated single-device properties, once one is bound.
+		 */
+		private @Nullable SimulatedDevice deprecatedDevice;
+
+		/**
+		 * Name of the entry the deprecated properties are folded into.
+		 */
+		private String deviceName = DEFAULT_DEVICE_NAME;
+
+		/**
+		 * The deprecated properties bound, e.g. ports, in binding order.
+		 */
+		private final Set<String> deprecatedProperties = new LinkedHashSet<>();
 
 		public Map<String, SimulatedDevice> getDevices() {
 			return this.devices;
 		}
 
+		// The deprecated single-device properties: bound into the entry deviceName of
+		// devices; their metadata (description, default, replacement) is in
+		// additional-spring-configuration-metadata.json.
+
+		@Deprecated(since = "0.2.0")
 		public String getDeviceName() {
 			return this.deviceName;
 		}
 
+		@Deprecated(since = "0.2.0")
 		public void setDeviceName(String deviceName) {
+			SimulatedDevice device = deprecatedDevice("device-name");
+			if (this.devices.get(this.deviceName) == device) {
+				this.devices.remove(this.deviceName);
+			}
 			this.deviceName = deviceName;
+			this.devices.putIfAbsent(deviceName, device);
 		}
 
+		@Deprecated(since = "0.2.0")
 		public int getPorts() {
-			return this.ports;
+			return deprecatedOrDefault().getPorts();
 		}
 
+		@Deprecated(since = "0.2.0")
 		public void setPorts(int ports) {
-			this.ports = ports;
+			deprecatedDevice("ports").setPorts(ports);
 		}
 
+		@Deprecated(since = "0.2.0")
 		public LinkLayer getLinkLayer() {
-			return this.linkLayer;
+			return deprecatedOrDefault().getLinkLayer();
 		}
 
+		@Deprecated(since = "0.2.0")
 		public void setLinkLayer(LinkLayer linkLayer) {
-			this.linkLayer = linkLayer;
+			deprecatedDevice("link-layer").setLinkLayer(linkLayer);
 		}
 
+		@Deprecated(since = "0.2.0")
 		public boolean isCountersSupported() {
-			return this.countersSupported;
+			return deprecatedOrDefault().isCountersSupported();
 		}
 
+		@Deprecated(since = "0.2.0")
 		public void setCountersSupported(boolean countersSupported) {
-			this.countersSupported = countersSupported;
+			deprecatedDevice("counters-supported").setCountersSupported(countersSupported);
 		}
 
+		@Deprecated(since = "0.2.0")
 		public boolean isManagedFlowSteering() {
-			return this.managedFlowSteering;
+			return deprecatedOrDefault().isManagedFlowSteering();
 		}
 
+		@Deprecated(since = "0.2.0")
 		public void setManagedFlowSteering(boolean managedFlowSteering) {
-			this.managedFlowSteering = managedFlowSteering;
+			deprecatedDevice("managed-flow-steering").setManagedFlowSteering(managedFlowSteering);
 		}
 
 		public Traffic getTraffic() {
 			return this.traffic;
 		}
 
+		/**
+		 * Return the entry of {@link #getDevices()} the deprecated single-device
+		 * properties were folded into.
+		 * @return the entry, or {@code null} if none of them is set
+		 */
+		@Nullable SimulatedDevice deprecatedDevice() {
+			return this.deprecatedDevice;
+		}
+
+		/**
+		 * Return the name of the entry the deprecated properties were folded into.
+		 * @return the name, {@code sim_mlx5_0} unless device-name says otherwise
+		 */
+		String deprecatedDeviceName() {
+			return this.deviceName;
+		}
+
+		/**
+		 * Return the deprecated properties that are set, without the prefix.
+		 * @return e.g. {@code [device-name, ports]}
+		 */
+		Set<String> deprecatedProperties() {
+			return this.deprecatedProperties;
+		}
+
+		/**
+		 * Return the property that configures a key of a simulated device, as the user
+		 * wrote it: a deprecated single-device property for the entry they were folded
+		 * into, else the device's key under {@code rdma.simulated.devices}.
+		 * @param name the device name
+		 * @param key the key, e.g. {@code ports}, or {@code null} for the device's name
+		 * @return the property name
+		 */
+		String property(String name, @Nullable String key) {
+			SimulatedDevice device = this.devices.get(name);
+			String simulated = PREFIX + ".simulated";
+			if (device != null && device == this.deprecatedDevice
+					&& this.deprecatedProperties.contains((key != null) ? key : "device-name")) {
+				return simulated + "." + ((key != null) ? key : "device-name");
+			}
+			return simulated + ".devices." + name + ((key != null) ? "." + key : "");
+		}
+
+		private SimulatedDevice deprecatedOrDefault() {
+			return (this.deprecatedDevice != null) ? this.deprecatedDevice : new SimulatedDevice();
+		}
+
+		private SimulatedDevice deprecatedDevice(String property) {
+			this.deprecatedProperties.add(property);
+			SimulatedDevice device = this.deprecatedDevice;
+			if (device == null) {
+				device = new SimulatedDevice();
+				this.deprecatedDevice = device;
+				this.devices.putIfAbsent(this.deviceName, device);
+			}
+			return device;
+		}
+
 	}
 
 	/**
-	 * One simulated device of a host of several.
+	 * One simulated device of rdma.simulated.devices.
 	 */
 	public static class SimulatedDevice {
 
@@ -329,6 +413,11 @@ public class RdmaProperties extends RdmaDeviceProperties {
 		 * does not count RoCE traffic).
 		 */
 		private boolean roceEnabled = true;
+
+		/**
+		 * Whether the device supports managed flow steering, which flows need.
+		 */
+		private boolean managedFlowSteering = true;
 
 		public int getPorts() {
 			return this.ports;
@@ -362,16 +451,24 @@ public class RdmaProperties extends RdmaDeviceProperties {
 			this.roceEnabled = roceEnabled;
 		}
 
+		public boolean isManagedFlowSteering() {
+			return this.managedFlowSteering;
+		}
+
+		public void setManagedFlowSteering(boolean managedFlowSteering) {
+			this.managedFlowSteering = managedFlowSteering;
+		}
+
 	}
 
 	/**
-	 * Synthetic traffic on the simulated device: packets that match each counter set's
-	 * flow, so that counters move without code of your own.
+	 * Synthetic traffic on the simulated devices: packets that match each counter set's
+	 * flow on its device and port, so that counters move without code of your own.
 	 */
 	public static class Traffic {
 
 		/**
-		 * Whether to deliver synthetic traffic to the simulated device.
+		 * Whether to deliver synthetic traffic to the simulated devices.
 		 */
 		private boolean enabled = false;
 
@@ -394,7 +491,8 @@ public class RdmaProperties extends RdmaDeviceProperties {
 
 		/**
 		 * Rate and packet size by counter set name, overriding packets-per-second and
-		 * packet-size for that set; a rate of 0 leaves the set without traffic.
+		 * packet-size for the sets of that name on every device; a rate of 0 leaves them
+		 * without traffic.
 		 */
 		private final Map<String, SetTraffic> sets = new LinkedHashMap<>();
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,7 +32,6 @@ import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
-import io.github.rdmacounters.core.LinkLayer;
 
 /**
  * Checks {@link RdmaProperties} before anything is opened and turns them into a
@@ -143,13 +143,7 @@ final class RdmaPropertiesValidator {
 		DeviceDefinition plan = validator.checkDevice(properties, RdmaProperties.PREFIX);
 		List<DevicePlan> devices = validator.checkDevices(properties);
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
-			RdmaProperties.Simulated simulated = properties.getSimulated();
-			int ports = simulated.getPorts();
-			// with rdma.simulated.devices, the factory checks the port against the device
-			if (simulated.getDevices().isEmpty() && ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
-				validator.problem(RdmaProperties.PREFIX + ".port", properties.getPort(),
-						"must be 1 to " + ports + ", the ports of the simulated device (rdma.simulated.ports)");
-			}
+			validator.checkShorthandPort(properties);
 			validator.checkTraffic(properties);
 		}
 		validator.throwIfProblems();
@@ -251,31 +245,74 @@ final class RdmaPropertiesValidator {
 			}
 		}
 		else {
-			RdmaProperties.Simulated simulated = properties.getSimulated();
-			if (isBlank(simulated.getDeviceName()) || simulated.getDeviceName().contains("/")) {
-				problem(prefix + ".simulated.device-name", simulated.getDeviceName(),
-						"must name the simulated device without '/', e.g. sim_mlx5_0");
+			checkSimulatedDevices(properties.getSimulated());
+		}
+	}
+
+	/**
+	 * Check the simulated devices, naming each value by the property that set it: a
+	 * deprecated single-device property for the entry it was folded into.
+	 */
+	private void checkSimulatedDevices(RdmaProperties.Simulated simulated) {
+		String prefix = RdmaProperties.PREFIX + ".simulated";
+		if (!simulated.deprecatedProperties().contains("link-layer") && isBlankRaw(prefix + ".link-layer")) {
+			problem(prefix + ".link-layer", null, "must be ethernet or infiniband");
+		}
+		RdmaProperties.SimulatedDevice folded = simulated.deprecatedDevice();
+		String foldedName = simulated.deprecatedDeviceName();
+		if (folded != null && simulated.getDevices().get(foldedName) != folded) {
+			problem(prefix + ".devices." + foldedName, foldedName,
+					"is also the device of the deprecated " + String.join(", ", deprecated(simulated)) + ": configure "
+							+ foldedName + " in one place, under " + prefix + ".devices." + foldedName + " (e.g. "
+							+ prefix + ".devices." + foldedName + ".ports)");
+		}
+		simulated.getDevices().forEach((name, device) -> {
+			if (isBlank(name) || name.contains("/")) {
+				problem(simulated.property(name, null), name,
+						"must name the simulated device without '/', e.g. sim_mlx5_1");
 			}
-			if (simulated.getPorts() < 1 || simulated.getPorts() > MAX_PORT) {
-				problem(prefix + ".simulated.ports", simulated.getPorts(),
+			if (device == null) {
+				return;
+			}
+			if (device.getPorts() < 1 || device.getPorts() > MAX_PORT) {
+				problem(simulated.property(name, "ports"), device.getPorts(),
 						"must be 1 to " + MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
-			if (simulated.getLinkLayer() == null || isBlankRaw(prefix + ".simulated.link-layer")) {
-				problem(prefix + ".simulated.link-layer", simulated.getLinkLayer(), "must be ethernet or infiniband");
+			String linkLayer = simulated.property(name, "link-layer");
+			if (device.getLinkLayer() == null || isBlankRaw(linkLayer)) {
+				problem(linkLayer, device.getLinkLayer(), "must be ethernet or infiniband");
 			}
-			simulated.getDevices().forEach((name, device) -> {
-				String devicePrefix = prefix + ".simulated.devices." + name;
-				if (isBlank(name) || name.contains("/")) {
-					problem(devicePrefix, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
-				}
-				if (device.getPorts() < 1 || device.getPorts() > MAX_PORT) {
-					problem(devicePrefix + ".ports", device.getPorts(),
-							"must be 1 to " + MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
-				}
-				if (device.getLinkLayer() == null || isBlankRaw(devicePrefix + ".link-layer")) {
-					problem(devicePrefix + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
-				}
-			});
+		});
+	}
+
+	private static List<String> deprecated(RdmaProperties.Simulated simulated) {
+		return simulated.deprecatedProperties()
+			.stream()
+			.map((property) -> RdmaProperties.PREFIX + ".simulated." + property)
+			.toList();
+	}
+
+	/**
+	 * Check rdma.port against the ports of the simulated device it is on, when that
+	 * device is known before opening: named by rdma.device, or the only simulated device.
+	 */
+	private void checkShorthandPort(RdmaProperties properties) {
+		RdmaProperties.Simulated simulated = properties.getSimulated();
+		Map<String, RdmaProperties.SimulatedDevice> devices = simulated.getDevices().isEmpty()
+				? Map.of(RdmaProperties.Simulated.DEFAULT_DEVICE_NAME, new RdmaProperties.SimulatedDevice())
+				: simulated.getDevices();
+		String name = isBlank(properties.getDevice()) ? null : properties.getDevice().trim();
+		if (name == null && devices.size() == 1) {
+			name = devices.keySet().iterator().next();
+		}
+		RdmaProperties.SimulatedDevice device = (name != null) ? devices.get(name) : null;
+		if (device == null) {
+			return;
+		}
+		int ports = device.getPorts();
+		if (ports >= 1 && ports <= MAX_PORT && properties.getPort() > ports) {
+			problem(RdmaProperties.PREFIX + ".port", properties.getPort(), "must be 1 to " + ports
+					+ ", the ports of the simulated device (" + simulated.property(name, "ports") + ")");
 		}
 	}
 
@@ -289,11 +326,17 @@ final class RdmaPropertiesValidator {
 		}
 		checkRate(prefix + ".packets-per-second", traffic.getPacketsPerSecond());
 		checkPacketSize(prefix + ".packet-size", traffic.getPacketSize());
+		Set<String> configured = new LinkedHashSet<>(properties.getCounterSets().keySet());
+		properties.getDevices().values().forEach((device) -> {
+			if (device != null) {
+				configured.addAll(device.getCounterSets().keySet());
+			}
+		});
 		traffic.getSets().forEach((name, set) -> {
 			String setPrefix = prefix + ".sets." + name;
-			if (!properties.getCounterSets().containsKey(name)) {
-				problem(setPrefix, name, "must name a counter set configured under rdma.counter-sets; configured: "
-						+ properties.getCounterSets().keySet());
+			if (!configured.contains(name)) {
+				problem(setPrefix, name, "must name a counter set configured under rdma.counter-sets or "
+						+ "rdma.devices.<device>.counter-sets; configured: " + configured);
 				return;
 			}
 			if (set == null) {
@@ -373,12 +416,18 @@ final class RdmaPropertiesValidator {
 					+ "set rdma.port-counters.enabled=false to say so");
 		}
 		RdmaProperties.Simulated simulated = properties.getSimulated();
-		if (!simulated.getDevices().isEmpty()
-				&& (simulated.getPorts() != 1 || simulated.getLinkLayer() != LinkLayer.ETHERNET
-						|| !simulated.isCountersSupported() || !"sim_mlx5_0".equals(simulated.getDeviceName()))) {
-			logger.warn("rdma.simulated.device-name, ports, link-layer and counters-supported are ignored: "
-					+ "rdma.simulated.devices configures the simulated devices; set them per device, e.g. "
-					+ "rdma.simulated.devices.<name>.ports");
+		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED
+				&& !simulated.deprecatedProperties().isEmpty()) {
+			String device = simulated.deprecatedDeviceName();
+			List<String> replaced = simulated.deprecatedProperties()
+				.stream()
+				.map((property) -> RdmaProperties.PREFIX + ".simulated." + property + " by "
+						+ ("device-name".equals(property) ? "the key " + device + " of rdma.simulated.devices"
+								: "rdma.simulated.devices." + device + "." + property))
+				.toList();
+			logger.warn("Deprecated properties describe the simulated device " + device + "; they still work, as "
+					+ "the entry " + device + " of rdma.simulated.devices, but will be removed: replace "
+					+ String.join(", ", replaced));
 		}
 	}
 

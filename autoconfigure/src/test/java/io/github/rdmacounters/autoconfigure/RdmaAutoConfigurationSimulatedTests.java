@@ -254,8 +254,8 @@ class RdmaAutoConfigurationSimulatedTests {
 	@Test
 	void simulatedPropertiesShapeTheSimulatedDevice() {
 		this.simulatedRunner
-			.withPropertyValues("rdma.simulated.device-name=sim_ib_0", "rdma.simulated.ports=2",
-					"rdma.simulated.link-layer=infiniband", "rdma.port=2")
+			.withPropertyValues("rdma.simulated.devices.sim_ib_0.ports=2",
+					"rdma.simulated.devices.sim_ib_0.link-layer=infiniband", "rdma.port=2")
 			.run((context) -> {
 				ManagedDevice device = context.getBean(ManagedDevice.class);
 				assertThat(device.name()).isEqualTo("sim_ib_0");
@@ -267,20 +267,22 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void deviceWithoutCounterSupportFailsStartupWithCounterSetNamedInTheAnalysis() {
-		this.contextRunner.withPropertyValues("rdma.simulated.counters-supported=false").run((context) -> {
-			assertThat(context).hasFailed();
-			FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
-			analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
-				.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
-						"EOPNOTSUPP (95)", "only the mlx5", "provider")
-				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
-		});
+		this.contextRunner.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.counters-supported=false")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
+				analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
+					.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
+							"EOPNOTSUPP (95)", "only the mlx5", "provider")
+					.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
+			});
 	}
 
 	@Test
 	void deviceWithoutCounterSupportKeepsDeviceAndPortCountersAndMakesOnlyTheSetsUnavailableWhenAllowed() {
 		this.contextRunner
-			.withPropertyValues("rdma.simulated.counters-supported=false", "rdma.fail-on-unavailable=false")
+			.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.counters-supported=false",
+					"rdma.fail-on-unavailable=false")
 			.withBean(SimpleMeterRegistry.class)
 			.withUserConfiguration(WholeStarterConfiguration.class)
 			.run((context) -> {
@@ -386,12 +388,13 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void deviceWithoutFlowSteeringFailsStartupWithFlowSteeringAnalysis() {
-		this.contextRunner.withPropertyValues("rdma.simulated.managed-flow-steering=false").run((context) -> {
-			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaOperationFailureAnalyzer.class)
-				.descriptionContains("ibv_create_flow", "managed flow steering")
-				.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.vxlan.flow");
-		});
+		this.contextRunner.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.managed-flow-steering=false")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(RdmaOperationFailureAnalyzer.class)
+					.descriptionContains("ibv_create_flow", "managed flow steering")
+					.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.vxlan.flow");
+			});
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -17,6 +18,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Tests for the checks of the {@code rdma} configuration that are not failures (unknown
@@ -111,6 +113,50 @@ class RdmaConfigurationCheckTests {
 				assertThat(nvmeTcp.read().value(CounterType.PACKETS)).isPositive();
 				assertThat(context.getBean(RdmaRegistry.class).counterSet("quiet").read().value(CounterType.PACKETS))
 					.isZero();
+				context.close();
+				assertThat(traffic.isClosed()).isTrue();
+			});
+	}
+
+	@Test
+	void syntheticTrafficMovesTheSetsOfEveryDeviceOnTheirOwnPorts() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.read-cache-ttl=100ms",
+					"rdma.simulated.devices.sim_mlx5_0.ports=1", "rdma.simulated.devices.sim_mlx5_1.ports=2",
+					"rdma.simulated.devices.sim_mlx5_2.ports=1", "rdma.simulated.traffic.enabled=true",
+					"rdma.simulated.traffic.interval=10ms", "rdma.simulated.traffic.sets.storage.packet-size=200",
+					"rdma.devices.sim_mlx5_0.counter-sets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_0.counter-sets.storage.flow.destination-port=4420",
+					"rdma.devices.sim_mlx5_1.port=2", "rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destination-port=4420",
+					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443",
+					"rdma.devices.sim_mlx5_2.port=1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(ManagedDevice.class);
+				SyntheticTraffic traffic = context.getBean(SyntheticTraffic.class);
+				assertThat(traffic.streams())
+					.extracting(SyntheticTraffic.Stream::device, SyntheticTraffic.Stream::name,
+							SyntheticTraffic.Stream::port, SyntheticTraffic.Stream::packetSize)
+					.containsExactly(tuple("sim_mlx5_0", "storage", 1, 200), tuple("sim_mlx5_1", "storage", 2, 200),
+							tuple("sim_mlx5_1", "https", 2, 1024), tuple("sim_mlx5_2", "port", 1, 1024));
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				List<CounterSet> sets = registry.counterSets();
+				assertThat(sets).hasSize(3);
+				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+				while (sets.stream().anyMatch((set) -> set.read().value(CounterType.BYTES) == 0)
+						&& System.nanoTime() < deadline) {
+					Thread.sleep(50);
+				}
+				for (CounterSet set : sets) {
+					long packets = set.read().value(CounterType.PACKETS);
+					assertThat(packets).as("%s on %s port %d", set.name(), set.deviceName(), set.port()).isPositive();
+					long size = set.name().equals("storage") ? 200 : 1024;
+					assertThat(set.read().value(CounterType.BYTES)).as("bytes of %s", set.name())
+						.isEqualTo(packets * size);
+				}
 				context.close();
 				assertThat(traffic.isClosed()).isTrue();
 			});

@@ -15,6 +15,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.ClassPathResource;
@@ -87,6 +88,31 @@ class RdmaConfigurationMetadataTests {
 				.isNotEmpty()
 				.allSatisfy((value) -> assertThat((String) value.get("description")).isNotBlank().endsWith("."));
 		}
+	}
+
+	@Test
+	void singleDeviceSimulatedPropertiesAreDeprecatedForAnEntryOfTheDevicesMap() throws IOException {
+		Set<String> deviceKeys = new TreeSet<>();
+		collect("rdma.simulated.devices.<name>", RdmaProperties.SimulatedDevice.class, deviceKeys);
+		Map<String, Map<String, Object>> properties = properties();
+		for (String key : List.of("ports", "link-layer", "counters-supported", "managed-flow-steering")) {
+			Map<String, Object> property = properties.get("rdma.simulated." + key);
+			assertThat(property).as("rdma.simulated.%s", key).containsEntry("deprecated", true);
+			assertThat(property.get("deprecation")).as("deprecation of rdma.simulated.%s", key)
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("replacement", "rdma.simulated.devices.<name>." + key);
+			assertThat(deviceKeys).contains("rdma.simulated.devices.<name>." + key);
+		}
+		assertThat(properties.get("rdma.simulated.device-name")).containsEntry("deprecated", true);
+		assertThat(properties.get("rdma.simulated.device-name").get("deprecation"))
+			.asInstanceOf(InstanceOfAssertFactories.MAP)
+			.containsEntry("replacement", "rdma.simulated.devices");
+		assertThat(properties).allSatisfy((name, property) -> {
+			if (!name.startsWith("rdma.simulated.") || name.startsWith("rdma.simulated.traffic.")
+					|| name.startsWith("rdma.simulated.devices")) {
+				assertThat(property).as(name).doesNotContainKey("deprecated");
+			}
+		});
 	}
 
 	@Test

@@ -59,6 +59,21 @@ class ReadmeConfigurationReferenceTests {
 		assertThat(checked).as("properties whose default the README shows").isGreaterThanOrEqualTo(10);
 	}
 
+	@Test
+	void referenceMarksEveryDeprecatedPropertyWithItsReplacement() throws IOException {
+		Map<String, String> descriptions = documentedDescriptions();
+		List<Map<String, Object>> deprecated = JsonPath.read(metadata(), "$.properties[?(@.deprecated == true)]");
+		assertThat(deprecated).as("deprecated properties").isNotEmpty();
+		for (Map<String, Object> property : deprecated) {
+			String name = (String) property.get("name");
+			@SuppressWarnings("unchecked")
+			String replacement = (String) ((Map<String, Object>) property.get("deprecation")).get("replacement");
+			assertThat(descriptions.get(name)).as("README description of %s", name)
+				.startsWith("Deprecated: ")
+				.contains("`" + replacement);
+		}
+	}
+
 	private static String metadata() throws IOException {
 		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -73,6 +88,16 @@ class ReadmeConfigurationReferenceTests {
 			defaults.put(row.group(1), row.group(2).trim());
 		}
 		return defaults;
+	}
+
+	private static Map<String, String> documentedDescriptions() throws IOException {
+		Map<String, String> descriptions = new TreeMap<>();
+		Matcher row = Pattern.compile("^\\| `([a-z][^`]+)` \\| [^|]* \\| (.*) \\|$", Pattern.MULTILINE)
+			.matcher(referenceSection());
+		while (row.find()) {
+			descriptions.put(row.group(1), row.group(2).trim());
+		}
+		return descriptions;
 	}
 
 	private static Set<String> documentedProperties() throws IOException {

@@ -27,6 +27,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.testsupport.FakeVerbs;
@@ -86,6 +88,12 @@ class ReadmeSnippetsTests {
 					assertThat(context.getBean(RdmaRegistry.class).devices()).as("devices of\n%s", yaml)
 						.hasSizeGreaterThanOrEqualTo(2)
 						.allMatch(ManagedDevice::isAvailable);
+					assertThat(context.getBeansOfType(Counters.class).values()).as("Counters beans of\n%s", yaml)
+						.containsAll(context.getBean(RdmaRegistry.class)
+							.counterSets()
+							.stream()
+							.map(CounterSet::counters)
+							.toList());
 				}
 				else {
 					assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();

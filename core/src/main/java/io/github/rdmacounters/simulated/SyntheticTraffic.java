@@ -17,11 +17,11 @@ import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.Packet;
 
 /**
- * Synthetic traffic for a simulated device: on a daemon thread, every tick delivers to
- * each stream's port the packets its rate owes, each one built to match the stream's flow
- * spec, through {@link SimulatedBackend#deliver(String, int, Packet)} like any other
- * traffic. So the counters of an application on the simulated backend move without code
- * of its own. Closing it stops the thread.
+ * Synthetic traffic for simulated devices: on a daemon thread, every tick delivers to
+ * each stream's device and port the packets its rate owes, each one built to match the
+ * stream's flow spec, through {@link SimulatedBackend#deliver(String, int, Packet)} like
+ * any other traffic. So the counters of an application on the simulated backend move
+ * without code of its own. Closing it stops the thread.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -36,8 +36,6 @@ public final class SyntheticTraffic implements AutoCloseable {
 
 	private final SimulatedBackend backend;
 
-	private final String device;
-
 	private final List<Stream> streams;
 
 	private final double[] owed;
@@ -46,14 +44,13 @@ public final class SyntheticTraffic implements AutoCloseable {
 
 	private final ScheduledExecutorService executor;
 
-	private SyntheticTraffic(SimulatedBackend backend, String device, List<Stream> streams, Duration interval) {
+	private SyntheticTraffic(SimulatedBackend backend, List<Stream> streams, Duration interval) {
 		this.backend = backend;
-		this.device = device;
 		this.streams = List.copyOf(streams);
 		this.owed = new double[this.streams.size()];
 		this.tickSeconds = interval.toNanos() / 1e9;
 		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "rdma-synthetic-traffic-" + device);
+			Thread thread = new Thread(task, "rdma-synthetic-traffic");
 			thread.setDaemon(true);
 			return thread;
 		});
@@ -62,18 +59,16 @@ public final class SyntheticTraffic implements AutoCloseable {
 	/**
 	 * Start delivering traffic.
 	 * @param backend the simulated backend
-	 * @param device the device to deliver to
-	 * @param streams what to deliver
+	 * @param streams what to deliver, each to its device and port
 	 * @param interval how often to deliver what the rates owe, at least 1ms
 	 * @return the running traffic, to close when done
 	 * @throws IllegalArgumentException if the interval is shorter than 1ms
 	 */
-	public static SyntheticTraffic start(SimulatedBackend backend, String device, List<Stream> streams,
-			Duration interval) {
+	public static SyntheticTraffic start(SimulatedBackend backend, List<Stream> streams, Duration interval) {
 		if (interval.compareTo(Duration.ofMillis(1)) < 0) {
 			throw new IllegalArgumentException("interval must be at least 1ms, but was " + interval);
 		}
-		SyntheticTraffic traffic = new SyntheticTraffic(backend, device, streams, interval);
+		SyntheticTraffic traffic = new SyntheticTraffic(backend, streams, interval);
 		long nanos = interval.toNanos();
 		traffic.executor.scheduleAtFixedRate(traffic::tick, nanos, nanos, TimeUnit.NANOSECONDS);
 		return traffic;
@@ -99,7 +94,7 @@ public final class SyntheticTraffic implements AutoCloseable {
 			Packet packet = matching(stream.spec(), stream.packetSize());
 			for (int n = 0; n < count; n++) {
 				try {
-					this.backend.deliver(this.device, stream.port(), packet);
+					this.backend.deliver(stream.device(), stream.port(), packet);
 				}
 				catch (RuntimeException ex) {
 					// a closed or unknown device: nothing to count, the next tick tries
@@ -172,15 +167,16 @@ public final class SyntheticTraffic implements AutoCloseable {
 	}
 
 	/**
-	 * One stream of packets that match a flow spec.
+	 * One stream of packets that match a flow spec, to one port of one device.
 	 *
+	 * @param device the simulated device to deliver to
 	 * @param name a name for the stream, e.g. the counter set it feeds
 	 * @param port the port to deliver to
 	 * @param spec what the packets must match
 	 * @param packetsPerSecond the rate, at least 0
 	 * @param packetSize the frame length of each packet in bytes, 60 to 9000
 	 */
-	public record Stream(String name, int port, FlowSpec spec, double packetsPerSecond, int packetSize) {
+	public record Stream(String device, String name, int port, FlowSpec spec, double packetsPerSecond, int packetSize) {
 
 		public Stream {
 			if (packetsPerSecond < 0 || Double.isNaN(packetsPerSecond)) {

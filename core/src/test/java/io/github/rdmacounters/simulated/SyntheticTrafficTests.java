@@ -66,8 +66,9 @@ class SyntheticTrafficTests {
 		counters.attach(CounterType.PACKETS, 0);
 		counters.attach(CounterType.BYTES, 1);
 		this.device.createFlow(1, VXLAN, counters);
-		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
-				List.of(new SyntheticTraffic.Stream("vxlan", 1, VXLAN, 250, 1000)), Duration.ofHours(1));
+		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend,
+				List.of(new SyntheticTraffic.Stream(SimulatedDeviceSpec.DEFAULT_NAME, "vxlan", 1, VXLAN, 250, 1000)),
+				Duration.ofHours(1));
 		try {
 			traffic.tick();
 			traffic.tick();
@@ -80,12 +81,50 @@ class SyntheticTrafficTests {
 	}
 
 	@Test
+	void tickDeliversEachStreamToItsOwnDeviceAndPort() {
+		SimulatedBackend host = new SimulatedBackend(List.of(SimulatedDeviceSpec.defaults(),
+				SimulatedDeviceSpec.builder()
+					.name("sim_mlx5_1")
+					.nodeGuid(0x0c42_a103_0065_102cL)
+					.portCount(2)
+					.build()));
+		try (RdmaDevice first = host.open(SimulatedDeviceSpec.DEFAULT_NAME);
+				RdmaDevice second = host.open("sim_mlx5_1")) {
+			Counters onFirst = first.createCounters();
+			onFirst.attach(CounterType.PACKETS, 0);
+			first.createFlow(1, VXLAN, onFirst);
+			Counters onSecondPort2 = second.createCounters();
+			onSecondPort2.attach(CounterType.PACKETS, 0);
+			second.createFlow(2, VXLAN, onSecondPort2);
+			Counters onSecondPort1 = second.createCounters();
+			onSecondPort1.attach(CounterType.PACKETS, 0);
+			second.createFlow(1, VXLAN, onSecondPort1);
+			SyntheticTraffic traffic = SyntheticTraffic.start(host,
+					List.of(new SyntheticTraffic.Stream(SimulatedDeviceSpec.DEFAULT_NAME, "vxlan", 1, VXLAN, 1, 100),
+							new SyntheticTraffic.Stream("sim_mlx5_1", "vxlan", 2, VXLAN, 2, 100)),
+					Duration.ofHours(1));
+			try {
+				traffic.tick();
+			}
+			finally {
+				traffic.close();
+			}
+			// one hour per tick: 3,600 and 7,200 packets, none on the port no stream
+			// names
+			assertThat(onFirst.read(ReadMode.FRESH).get(0)).isEqualTo(3_600);
+			assertThat(onSecondPort2.read(ReadMode.FRESH).get(0)).isEqualTo(7_200);
+			assertThat(onSecondPort1.read(ReadMode.FRESH).get(0)).isZero();
+		}
+	}
+
+	@Test
 	void runningTrafficMovesCountersAndCloseStopsIt() throws InterruptedException {
 		Counters counters = this.device.createCounters();
 		counters.attach(CounterType.PACKETS, 0);
 		this.device.createFlow(1, VXLAN, counters);
-		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend, SimulatedDeviceSpec.DEFAULT_NAME,
-				List.of(new SyntheticTraffic.Stream("vxlan", 1, VXLAN, 1000, 128)), Duration.ofMillis(10));
+		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend,
+				List.of(new SyntheticTraffic.Stream(SimulatedDeviceSpec.DEFAULT_NAME, "vxlan", 1, VXLAN, 1000, 128)),
+				Duration.ofMillis(10));
 		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
 		while (counters.read(ReadMode.FRESH).get(0) == 0 && System.nanoTime() < deadline) {
 			Thread.sleep(10);
@@ -99,9 +138,11 @@ class SyntheticTrafficTests {
 
 	@Test
 	void streamRejectsNegativeRatesAndImpossiblePacketSizesNamingTheField() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, VXLAN, -1, 100))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SyntheticTraffic.Stream("sim_mlx5_0", "x", 1, VXLAN, -1, 100))
 			.withMessage("packetsPerSecond must be 0 or more, but was -1.0");
-		assertThatIllegalArgumentException().isThrownBy(() -> new SyntheticTraffic.Stream("x", 1, VXLAN, 1, 10))
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SyntheticTraffic.Stream("sim_mlx5_0", "x", 1, VXLAN, 1, 10))
 			.withMessage("packetSize must be 60 to 9000, but was 10");
 	}
 

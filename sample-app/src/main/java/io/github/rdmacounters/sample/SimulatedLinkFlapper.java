@@ -47,7 +47,7 @@ public class SimulatedLinkFlapper {
 	 * @param device the simulated device name
 	 * @param port the port that flaps
 	 */
-	public SimulatedLinkFlapper(RdmaBackend backend, @Value("${rdma.simulated.device-name:sim_mlx5_0}") String device,
+	public SimulatedLinkFlapper(RdmaBackend backend, @Value("${rdma.device:sim_mlx5_0}") String device,
 			@Value("${rdma.port:1}") int port, @Value("${sample.link-flap.down-ms:5000}") long downMillis) {
 		if (!(backend instanceof SimulatedBackend simulated)) {
 			throw new IllegalStateException("sample.link-flap.enabled needs rdma.backend=simulated, not " + backend);

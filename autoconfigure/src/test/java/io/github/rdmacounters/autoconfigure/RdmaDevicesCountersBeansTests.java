@@ -1,0 +1,233 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.core.UnavailableCounters;
+import io.github.rdmacounters.testsupport.FakeVerbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests of the {@link Counters} beans of the sets of {@code rdma.devices}: named
+ * {@code <device>.<set>}, aliased {@code <set>} when no other set has that name, the
+ * registry's own counters, closed once with the context.
+ *
+ * @author rdma-counters
+ */
+class RdmaDevicesCountersBeansTests {
+
+	private final FakeVerbs fake = FakeVerbs.get();
+
+	private final ApplicationContextRunner nativeRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+		.withPropertyValues("rdma.native.library=" + this.fake.libraryPath(), "rdma.port-counters.enabled=false",
+				"rdma.devices.mlx5_0.counter-sets.vxlan.flow.protocol=udp",
+				"rdma.devices.mlx5_0.counter-sets.vxlan.flow.destination-port=4789",
+				"rdma.devices.mlx5_1.counter-sets.vxlan.flow.protocol=udp",
+				"rdma.devices.mlx5_1.counter-sets.vxlan.flow.destination-port=4789",
+				"rdma.devices.mlx5_1.counter-sets.https.flow.protocol=tcp",
+				"rdma.devices.mlx5_1.counter-sets.https.flow.destination-port=443",
+				"rdma.devices.mlx5_9.fail-on-unavailable=false",
+				"rdma.devices.mlx5_9.counter-sets.nvme.flow.protocol=tcp",
+				"rdma.devices.mlx5_9.counter-sets.nvme.flow.destination-port=4420");
+
+	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+		.withPropertyValues("rdma.backend=simulated", "rdma.simulated.devices.sim_mlx5_0.ports=1",
+				"rdma.simulated.devices.sim_mlx5_1.ports=2");
+
+	@BeforeEach
+	void addDevices() {
+		this.fake.reset();
+		this.fake.device("mlx5_0").add();
+		this.fake.device("mlx5_1").ports(2).portState(1, PortState.DOWN).add();
+	}
+
+	@AfterEach
+	void forgetFake() {
+		this.fake.reset();
+	}
+
+	@Test
+	void eachSetOfRdmaDevicesIsABeanNamedDeviceDotSetThatIsTheRegistrysCounters() {
+		this.nativeRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+			Map<String, Counters> beans = context.getBeansOfType(Counters.class);
+			assertThat(beans).containsOnlyKeys("mlx5_0.vxlan", "mlx5_1.vxlan", "mlx5_1.https", "mlx5_9.nvme");
+			assertThat(beans.get("mlx5_0.vxlan")).isSameAs(set(registry, "mlx5_0", "vxlan").counters());
+			assertThat(beans.get("mlx5_1.vxlan")).isSameAs(set(registry, "mlx5_1", "vxlan").counters());
+			assertThat(beans.get("mlx5_1.https")).isSameAs(set(registry, "mlx5_1", "https").counters());
+			assertThat(beans.get("mlx5_9.nvme")).isSameAs(set(registry, "mlx5_9", "nvme").counters());
+			assertThat(set(registry, "mlx5_0", "vxlan").port()).isEqualTo(1);
+			assertThat(set(registry, "mlx5_1", "vxlan").port()).as("first ACTIVE port").isEqualTo(2);
+			assertThat(set(registry, "mlx5_1", "https").port()).isEqualTo(2);
+
+			InetAddress a = InetAddress.getByName("192.168.1.1");
+			InetAddress b = InetAddress.getByName("192.168.1.2");
+			this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4789, 1024));
+			this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
+			this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
+			this.fake.deliver("mlx5_1", 2, Packet.tcp(a, 40000, b, 443, 100));
+			assertThat(packets(beans.get("mlx5_0.vxlan"))).isEqualTo(1);
+			assertThat(packets(beans.get("mlx5_1.vxlan"))).isEqualTo(2);
+			assertThat(packets(beans.get("mlx5_1.https"))).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void aSetNameNoOtherSetHasIsAlsoTheBeansAliasAndARepeatedOneIsNot() {
+		this.nativeRunner.withUserConfiguration(QualifiedInjection.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean("https")).isSameAs(context.getBean("mlx5_1.https"));
+			assertThat(context.getBean("nvme")).isSameAs(context.getBean("mlx5_9.nvme"));
+			assertThat(context.containsBean("vxlan")).as("vxlan is on two devices").isFalse();
+			QualifiedInjection injected = context.getBean(QualifiedInjection.class);
+			assertThat(injected.https).isSameAs(context.getBean("mlx5_1.https"));
+			assertThat(injected.vxlan).isSameAs(context.getBean("mlx5_1.vxlan"));
+		});
+	}
+
+	@Test
+	void setOnADeviceThatFailedAtStartupIsABeanThatReportsTheDevicesCause() {
+		this.nativeRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			ManagedDevice missing = context.getBean(RdmaRegistry.class).device("mlx5_9");
+			assertThat(missing.isAvailable()).isFalse();
+			Counters nvme = context.getBean("mlx5_9.nvme", Counters.class);
+			assertThat(nvme).isInstanceOfSatisfying(UnavailableCounters.class,
+					(unavailable) -> assertThat(unavailable.cause()).isSameAs(missing.unavailabilityCause()));
+			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> nvme.read(ReadMode.FRESH))
+				.withMessageContaining("nvme")
+				.withMessageContaining("mlx5_9")
+				.withCause(missing.unavailabilityCause());
+		});
+	}
+
+	@Test
+	void contextCloseClosesEveryDeviceSetOnceBeforeItsDevice() {
+		this.nativeRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			List<Counters> counters = List.of(context.getBean("mlx5_0.vxlan", Counters.class),
+					context.getBean("mlx5_1.vxlan", Counters.class), context.getBean("mlx5_1.https", Counters.class));
+			assertThat(this.fake.flows()).hasSize(3);
+			context.close();
+			assertThat(counters).allMatch(Counters::isClosed);
+			// a second destroy of a flow or counters, or one after the device's context,
+			// is a misuse to the fake
+			assertThat(this.fake.misuseLog()).isEmpty();
+			assertThat(this.fake.liveObjects()).as(this.fake.liveDescription()).isZero();
+		});
+	}
+
+	@Test
+	void shorthandSetKeepsTheSetNameAndTheSameNameOnADeviceIsQualified() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.device=sim_mlx5_0", "rdma.counter-sets.storage.flow.protocol=tcp",
+					"rdma.counter-sets.storage.flow.destination-port=4420", "rdma.devices.sim_mlx5_1.port=2",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destination-port=4420")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("storage", "sim_mlx5_1.storage");
+				assertThat(context.getBean("storage")).isSameAs(set(registry, "sim_mlx5_0", "storage").counters());
+				assertThat(context.getBean("sim_mlx5_1.storage"))
+					.isSameAs(set(registry, "sim_mlx5_1", "storage").counters());
+				assertThat(set(registry, "sim_mlx5_1", "storage").port()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void setWhoseNameIsAnotherBeansFailsStartupNamingTheDevicesProperty() {
+		this.simulatedRunner.withUserConfiguration(OwnHttpsBean.class)
+			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains(
+						"Invalid value 'https' for configuration property 'rdma.devices.sim_mlx5_1.counter-sets.https'",
+						"A bean named 'https' (factory method https of", "rename the set"));
+	}
+
+	@Test
+	void setWhoseQualifiedNameIsAnotherBeansFailsStartupNamingTheDevicesProperty() {
+		this.simulatedRunner.withUserConfiguration(OwnQualifiedBean.class)
+			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains("'rdma.devices.sim_mlx5_1.counter-sets.https'", "A bean named 'sim_mlx5_1.https'",
+						"'<device>.<set>'", "rename the set"));
+	}
+
+	private static CounterSet set(RdmaRegistry registry, String device, String name) {
+		ManagedDevice managed = registry.device(device);
+		assertThat(managed).as("device %s", device).isNotNull();
+		return managed.counterSets()
+			.stream()
+			.filter((set) -> set.name().equals(name))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no set " + name + " on " + device));
+	}
+
+	private static long packets(Counters counters) {
+		return counters.read(ReadMode.FRESH).get(0);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class QualifiedInjection {
+
+		final Counters https;
+
+		final Counters vxlan;
+
+		QualifiedInjection(@Qualifier("https") Counters https, @Qualifier("mlx5_1.vxlan") Counters vxlan) {
+			this.https = https;
+			this.vxlan = vxlan;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnHttpsBean {
+
+		@Bean
+		String https() {
+			return "mine";
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnQualifiedBean {
+
+		@Bean("sim_mlx5_1.https")
+		String https() {
+			return "mine";
+		}
+
+	}
+
+}
