@@ -32,8 +32,14 @@ import org.springframework.context.annotation.Configuration;
  * counter sets per device ({@code rdma.devices.<name>.counter-sets}), with the starter
  * ({@code starter=true}) and the same application without it ({@code starter=false}:
  * {@code rdma.enabled=false}, which turns every auto-configuration of the starter off),
- * in the same run; the added startup time is the ratio of the two. The context is closed
- * after each start, outside the measured time.
+ * in the same run; the added startup time is the ratio of the two. {@code web=servlet} is
+ * the application users run the starter in: Spring MVC on Tomcat on a random loopback
+ * port, with the health, prometheus and rdma endpoints exposed over HTTP;
+ * {@code web=none} has no web server. The context is closed after each start, outside the
+ * measured time; these starts are made in a warm JVM, after the warm-up starts.
+ * <p>
+ * {@link ColdStart#coldStartup} is the first start of the web application in a new JVM
+ * (one start per fork, 10 forks), class loading included: the start a user sees.
  * <p>
  * {@link Scrape#scrape} is one {@code PrometheusMeterRegistry.scrape()} of an application
  * on 8 devices × 2 ports with 64 sets: the port counters of 16 ports and 64 sets, every
@@ -58,11 +64,14 @@ public class MultiDeviceBenchmark {
 	@Param({ "false", "true" })
 	public boolean starter;
 
+	@Param({ "none", "servlet" })
+	public String web;
+
 	private ConfigurableApplicationContext context;
 
 	@Benchmark
 	public ConfigurableApplicationContext startup() {
-		this.context = start(this.devices, this.starter);
+		this.context = start(this.devices, this.starter, WebApplicationType.valueOf(this.web.toUpperCase()));
 		return this.context;
 	}
 
@@ -74,8 +83,8 @@ public class MultiDeviceBenchmark {
 		}
 	}
 
-	static ConfigurableApplicationContext start(int devices, boolean starter) {
-		return new SpringApplicationBuilder(HostApplication.class).web(WebApplicationType.NONE)
+	static ConfigurableApplicationContext start(int devices, boolean starter, WebApplicationType web) {
+		return new SpringApplicationBuilder(HostApplication.class).web(web)
 			.logStartupInfo(false)
 			.properties(properties(devices, starter))
 			.run();
@@ -88,6 +97,9 @@ public class MultiDeviceBenchmark {
 		properties.put("rdma.enabled", starter);
 		properties.put("rdma.backend", "simulated");
 		properties.put("rdma.read-cache-ttl", "100ms");
+		properties.put("server.port", 0);
+		properties.put("server.address", "127.0.0.1");
+		properties.put("management.endpoints.web.exposure.include", "health,prometheus,rdma");
 		for (int d = 0; d < devices; d++) {
 			String name = "sim_mlx5_" + d;
 			properties.put("rdma.simulated.devices." + name + ".ports", 2);
@@ -98,6 +110,41 @@ public class MultiDeviceBenchmark {
 			}
 		}
 		return properties;
+	}
+
+	/**
+	 * The first start of the web application in a new JVM.
+	 */
+	@State(Scope.Benchmark)
+	@BenchmarkMode(Mode.SingleShotTime)
+	@OutputTimeUnit(TimeUnit.MILLISECONDS)
+	@Warmup(iterations = 0)
+	@Measurement(iterations = 1)
+	@Fork(value = 10, jvmArgsAppend = "-Xmx1g")
+	public static class ColdStart {
+
+		@Param({ "8" })
+		public int devices;
+
+		@Param({ "false", "true" })
+		public boolean starter;
+
+		private ConfigurableApplicationContext context;
+
+		@Benchmark
+		public ConfigurableApplicationContext coldStartup() {
+			this.context = start(this.devices, this.starter, WebApplicationType.SERVLET);
+			return this.context;
+		}
+
+		@TearDown(Level.Iteration)
+		public void close() {
+			if (this.context != null) {
+				this.context.close();
+				this.context = null;
+			}
+		}
+
 	}
 
 	/**
@@ -117,7 +164,7 @@ public class MultiDeviceBenchmark {
 
 		@Setup
 		public void start() {
-			this.context = MultiDeviceBenchmark.start(8, true);
+			this.context = MultiDeviceBenchmark.start(8, true, WebApplicationType.NONE);
 			this.prometheus = this.context.getBean(PrometheusMeterRegistry.class);
 			String scrape = this.prometheus.scrape();
 			long sets = scrape.lines().filter((line) -> line.startsWith("rdma_flow_packets_total{")).count();
