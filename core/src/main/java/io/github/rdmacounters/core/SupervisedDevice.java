@@ -449,6 +449,9 @@ public final class SupervisedDevice implements RdmaDevice {
 		List<SupervisedCounters> bound = new java.util.ArrayList<>();
 		try {
 			fresh.addEventListener(this.forwarder);
+			// the one device query of this context, before the sets' flows need its
+			// capabilities
+			DeviceAttributes attributes = fresh.queryDevice();
 			synchronized (this.lock) {
 				if (this.closed) {
 					closeQuietly(fresh, "a context opened during close");
@@ -460,6 +463,7 @@ public final class SupervisedDevice implements RdmaDevice {
 				}
 				this.current = fresh;
 				forgetQueries();
+				this.deviceQuery = new DeviceQuery(fresh, attributes);
 				this.reopenedAt = System.nanoTime();
 				this.reopenedOnce = true;
 				this.backoffMillis = backoffMillisAfterReopen();
