@@ -197,6 +197,22 @@ public final class SupervisedDevice implements RdmaDevice {
 	}
 
 	/**
+	 * Return the wait before the first attempt to reopen the device after a failure.
+	 * @return the initial backoff
+	 */
+	public Duration initialBackoff() {
+		return this.initialBackoff;
+	}
+
+	/**
+	 * Return the longest wait between attempts to reopen the device.
+	 * @return the maximum backoff
+	 */
+	public Duration maxBackoff() {
+		return this.maxBackoff;
+	}
+
+	/**
 	 * Return the device of the current context.
 	 * @return the device; closed while the device is failed
 	 */
