@@ -27,12 +27,13 @@ import org.jspecify.annotations.Nullable;
  * It is the read cache of the device's queries. {@link #queryDevice()} asks the context
  * once: the kernel fills a device's attributes once, when the driver registers it
  * ({@code setup_device()} in {@code drivers/infiniband/core/device.c} calls the driver's
- * {@code query_device} into {@code ib_device.attrs}), and {@code ibv_query_device} copies
- * those ({@code ib_uverbs_query_device()} in {@code uverbs_cmd.c}); new firmware or a
- * driver reload means a new registration, which this device sees as a failure and a
- * reopen, after which it asks again. {@link #queryPort(int)} is reused per port for the
- * read cache time-to-live, with single flight: {@code ibv_query_port} asks the driver
- * each time ({@code ib_uverbs_query_port()} calls {@code ib_query_port()}, mlx5 reads the
+ * {@code query_device} into {@code ib_device.attrs}, since Linux 4.5, commit
+ * 3e153a93a1c1), and {@code ibv_query_device} copies those
+ * ({@code ib_uverbs_query_device()} in {@code uverbs_cmd.c}); new firmware or a driver
+ * reload means a new registration, which this device sees as a failure and a reopen,
+ * after which it asks again. {@link #queryPort(int)} is reused per port for the read
+ * cache time-to-live, with single flight: {@code ibv_query_port} asks the driver each
+ * time ({@code ib_uverbs_query_port()} calls {@code ib_query_port()}, mlx5 reads the
  * vport state from firmware), so a port is asked at most once per time-to-live however
  * many health checks, scrapes and endpoint requests ask. Every asynchronous event of a
  * port drops that port's query at once (the kernel raises {@code IB_EVENT_PORT_ERR} and
