@@ -188,6 +188,9 @@ static int nfaults;
 static char misuse_log[FAKE_MAX_MISUSE][FAKE_MISUSE_TEXT];
 static int misuse_count;
 static uint32_t next_handle = 1;
+/* calls of the query verbs, counted whatever their outcome, for the tests of the query cache */
+static long query_port_calls;
+static long query_device_calls;
 
 static void misuse(const char *fmt, ...)
 {
@@ -461,6 +464,7 @@ FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, st
 	int rc;
 
 	pthread_mutex_lock(&lock);
+	query_port_calls++;
 	if (!check("ibv_query_port", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
 	} else if (fake_async_gone(context)) {
@@ -479,6 +483,7 @@ static int op_query_port(struct ibv_context *context, uint8_t port_num, struct i
 	int rc;
 
 	pthread_mutex_lock(&lock);
+	query_port_calls++;
 	if (!check("query_port", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
 	} else if (fake_async_gone(context)) {
@@ -498,6 +503,7 @@ FAKE_EXPORT int ibv_query_device(struct ibv_context *context, struct ibv_device_
 	int rc;
 
 	pthread_mutex_lock(&lock);
+	query_device_calls++;
 	if (!check("ibv_query_device", context, FAKE_CONTEXT)) {
 		rc = EINVAL;
 	} else if (fake_async_gone(context)) {
@@ -1175,6 +1181,8 @@ FAKE_EXPORT void fake_reset(void)
 	nobjects = 0;
 	nfaults = 0;
 	misuse_count = 0;
+	query_port_calls = 0;
+	query_device_calls = 0;
 	fake_async_reset();
 	pthread_mutex_unlock(&lock);
 }
@@ -1493,6 +1501,21 @@ FAKE_EXPORT void fake_misuse_entry(int i, char *buf, int len)
 	else
 		buf[0] = '\0';
 	pthread_mutex_unlock(&lock);
+}
+
+/* Calls of a query verb so far, through either entry point: ibv_query_port (the exported compat
+ * symbol and the context's query_port op) or ibv_query_device; -1 for another verb. */
+FAKE_EXPORT long fake_call_count(const char *verb)
+{
+	long n = -1;
+
+	pthread_mutex_lock(&lock);
+	if (strcmp(verb, "ibv_query_port") == 0)
+		n = query_port_calls;
+	else if (strcmp(verb, "ibv_query_device") == 0)
+		n = query_device_calls;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 /* The cheapest call there is: the baseline of the read benchmark. */

@@ -60,6 +60,8 @@ import io.github.rdmacounters.verbs.NativeBackend;
  * {@code device.createFlow(port, spec, counters)}; the device closes them when the
  * context closes. Every bean backs off when the application defines its own.
  * <p>
+ * A device that fails is reopened with the backoff of {@code rdma.events.reopen-backoff}.
+ * <p>
  * With {@code rdma.fail-on-unavailable=false}, a device that is missing or does not
  * support the counter sets becomes an unavailable {@link ManagedDevice} that health
  * reports; the {@code Counters} beans of its sets then fail every read with the reason.
@@ -69,7 +71,7 @@ import io.github.rdmacounters.verbs.NativeBackend;
  */
 @AutoConfiguration
 @Conditional(OnRdmaEnabledCondition.class)
-@EnableConfigurationProperties(RdmaProperties.class)
+@EnableConfigurationProperties({ RdmaProperties.class, RdmaEventsProperties.class })
 public final class RdmaAutoConfiguration {
 
 	@Bean
@@ -137,9 +139,10 @@ public final class RdmaAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnShorthandDeviceCondition.class)
-	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaBackend backend, Environment environment,
-			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaEventsProperties events, RdmaBackend backend,
+			Environment environment, ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
+		RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(environment));
 		Duration ttl = properties.getReadCacheTtl();
 		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
 		if (properties.getPortCounters().isEnabled()) {
@@ -151,8 +154,9 @@ public final class RdmaAutoConfiguration {
 			portCounters = (device) -> (host != null && devices.test(device) && host.snapshot().device(device) != null)
 					? host.device(device) : backend.portCounters(device, root, ttl);
 		}
-		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters).create(plan,
-				properties.isFailOnUnavailable());
+		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters)
+			.reopenBackoff(events.getReopenBackoff().getInitial(), events.getReopenBackoff().getMax())
+			.create(plan, properties.isFailOnUnavailable());
 	}
 
 	/**
@@ -167,11 +171,12 @@ public final class RdmaAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, Environment environment,
-			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaEventsProperties events, RdmaBackend backend,
+			Environment environment, ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		List<RdmaPropertiesValidator.DevicePlan> plans = RdmaPropertiesValidator
 			.validatePlan(properties, RawValues.of(environment))
 			.devices();
+		RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(environment));
 		if (plans.isEmpty()) {
 			return new ManagedDevices(List.of());
 		}
@@ -180,7 +185,8 @@ public final class RdmaAutoConfiguration {
 				: null;
 		Function<String, @Nullable PortCountersSource> portCounters = (
 				device) -> (host != null && host.snapshot().device(device) != null) ? host.device(device) : null;
-		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters);
+		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters)
+			.reopenBackoff(events.getReopenBackoff().getInitial(), events.getReopenBackoff().getMax());
 		List<ManagedDevice> devices = new ArrayList<>();
 		try {
 			for (RdmaPropertiesValidator.DevicePlan plan : plans) {

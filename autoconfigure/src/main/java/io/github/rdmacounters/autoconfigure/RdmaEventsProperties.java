@@ -1,5 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -26,6 +28,16 @@ public class RdmaEventsProperties {
 	 */
 	private PortDownReadiness portDownReadiness = PortDownReadiness.NONE;
 
+	/**
+	 * How a device that failed (IBV_EVENT_DEVICE_FATAL, or a call failing with ENODEV or
+	 * EIO) is reopened; applies whether or not the events are published.
+	 */
+	private final ReopenBackoff reopenBackoff = new ReopenBackoff();
+
+	public ReopenBackoff getReopenBackoff() {
+		return this.reopenBackoff;
+	}
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -40,6 +52,41 @@ public class RdmaEventsProperties {
 
 	public void setPortDownReadiness(PortDownReadiness portDownReadiness) {
 		this.portDownReadiness = portDownReadiness;
+	}
+
+	/**
+	 * The waits between attempts to reopen a failed device.
+	 */
+	public static class ReopenBackoff {
+
+		/**
+		 * Wait before the first attempt to reopen a failed device, doubled after each
+		 * failed attempt up to the maximum; at least 1ms.
+		 */
+		private Duration initial = Duration.ofMillis(100);
+
+		/**
+		 * Longest wait between attempts to reopen a failed device, at least the initial
+		 * wait and at most 1h: a device that is back is reopened within one such wait.
+		 */
+		private Duration max = Duration.ofSeconds(30);
+
+		public Duration getInitial() {
+			return this.initial;
+		}
+
+		public void setInitial(Duration initial) {
+			this.initial = initial;
+		}
+
+		public Duration getMax() {
+			return this.max;
+		}
+
+		public void setMax(Duration max) {
+			this.max = max;
+		}
+
 	}
 
 	/**

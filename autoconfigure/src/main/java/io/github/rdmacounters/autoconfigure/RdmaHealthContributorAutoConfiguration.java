@@ -38,7 +38,7 @@ public final class RdmaHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = { "rdmaHealthIndicator", "rdmaHealthContributor" })
 	HealthContributor rdmaHealthContributor(RdmaRegistry registry, RdmaProperties properties,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		return new RdmaHealthContributor(registry, hostPortCounters.getIfAvailable(), properties.getReadCacheTtl());
+		return new RdmaHealthContributor(registry, hostPortCounters.getIfAvailable());
 	}
 
 }

@@ -22,6 +22,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
@@ -148,6 +149,43 @@ final class RdmaPropertiesValidator {
 		}
 		validator.throwIfProblems();
 		return new Plan(plan, devices);
+	}
+
+	/**
+	 * The longest {@code rdma.events.reopen-backoff.max} accepted: a device that is back
+	 * is reopened within one such wait.
+	 */
+	static final Duration MAX_REOPEN_BACKOFF = Duration.ofHours(1);
+
+	/**
+	 * Validate {@code rdma.events.reopen-backoff}, reporting values as written.
+	 * @param properties the events properties
+	 * @param raw the values as written, by property name
+	 * @throws InvalidConfigurationPropertyValueException for one problem
+	 * @throws InvalidRdmaConfigurationException listing every problem, for several
+	 */
+	static void validateReopenBackoff(RdmaEventsProperties properties, RawValues raw) {
+		RdmaPropertiesValidator validator = new RdmaPropertiesValidator(raw);
+		String prefix = RdmaEventsProperties.PREFIX + ".reopen-backoff";
+		Duration initial = properties.getReopenBackoff().getInitial();
+		Duration max = properties.getReopenBackoff().getMax();
+		boolean initialValid = initial != null && initial.compareTo(Duration.ofMillis(1)) >= 0;
+		if (!initialValid) {
+			validator.problem(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the "
+					+ "first attempt to reopen a failed device, doubled after each failed attempt");
+		}
+		if (max == null || max.compareTo(MAX_REOPEN_BACKOFF) > 0) {
+			validator.problem(prefix + ".max", max, "must be at most " + MAX_REOPEN_BACKOFF.toHours()
+					+ "h, e.g. 30s: a device that is back is reopened only at the next attempt");
+		}
+		else if (initialValid && max.compareTo(initial) < 0) {
+			Object writtenInitial = raw.get(prefix + ".initial");
+			validator.problem(prefix + ".max", max,
+					"must be at least " + prefix + ".initial ("
+							+ ((writtenInitial != null) ? writtenInitial : DurationStyle.SIMPLE.print(initial))
+							+ "), e.g. 30s");
+		}
+		validator.throwIfProblems();
 	}
 
 	private List<DevicePlan> checkDevices(RdmaProperties properties) {

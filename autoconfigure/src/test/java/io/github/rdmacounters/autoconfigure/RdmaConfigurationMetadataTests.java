@@ -18,9 +18,11 @@ import com.jayway.jsonpath.JsonPath;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,6 +73,14 @@ class RdmaConfigurationMetadataTests {
 		assertThat(properties.get("rdma.read-cache-ttl")).containsEntry("defaultValue", "1s");
 		assertThat(properties.get("rdma.native.library")).containsEntry("defaultValue", "libibverbs.so.1");
 		assertThat(properties.get("rdma.fail-on-unavailable")).containsEntry("defaultValue", true);
+		assertThat(DurationStyle
+			.detectAndParse((String) properties.get("rdma.events.reopen-backoff.initial").get("defaultValue")))
+			.as("the factory's default")
+			.isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_INITIAL_BACKOFF);
+		assertThat(DurationStyle
+			.detectAndParse((String) properties.get("rdma.events.reopen-backoff.max").get("defaultValue")))
+			.as("the factory's default")
+			.isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_MAX_BACKOFF);
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -24,9 +25,12 @@ import org.springframework.context.annotation.Configuration;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
 import io.github.rdmacounters.core.DeviceEvent;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.SupervisedDevice;
 import io.github.rdmacounters.event.RdmaDeviceFatalEvent;
 import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.event.RdmaPortStateChangedEvent;
@@ -95,6 +99,31 @@ class RdmaEventsAutoConfigurationTests {
 			assertThat(port.getState()).isEqualTo("DOWN");
 			assertThat(port.getStateChangedAt()).isNotNull();
 			assertThat(port.getEvents()).containsEntry("port_err", 2L).containsEntry("port_active", 1L);
+		});
+	}
+
+	@Test
+	void reopenBackoffPropertiesReachEveryManagedDeviceAlsoWithEventsDisabled() {
+		this.contextRunner
+			.withPropertyValues("rdma.events.enabled=false", "rdma.events.reopen-backoff.initial=250ms",
+					"rdma.events.reopen-backoff.max=5s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				for (ManagedDevice device : context.getBean(RdmaRegistry.class).devices()) {
+					assertThat(device.device()).isInstanceOfSatisfying(SupervisedDevice.class, (supervised) -> {
+						assertThat(supervised.initialBackoff()).isEqualTo(Duration.ofMillis(250));
+						assertThat(supervised.maxBackoff()).isEqualTo(Duration.ofSeconds(5));
+					});
+				}
+			});
+	}
+
+	@Test
+	void withoutReopenBackoffPropertiesTheFactoryDefaultsApply() {
+		this.contextRunner.run((context) -> {
+			SupervisedDevice device = (SupervisedDevice) context.getBean(ManagedDevice.class).device();
+			assertThat(device.initialBackoff()).isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_INITIAL_BACKOFF);
+			assertThat(device.maxBackoff()).isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_MAX_BACKOFF);
 		});
 	}
 

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -14,8 +15,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.DeviceQueriesTestSupport;
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedBackendControl;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,41 +69,47 @@ class RdmaHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
-	void manyHealthRequestsWithinOneReadCacheTtlQueryThePortOnce() throws InterruptedException {
-		ScriptedDevice scripted = new ScriptedDevice("mlx5_0", "native");
-		ManagedDevice device = new ManagedDevice(scripted, 1, List.of(), null);
-		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device)))
-			.withPropertyValues("rdma.read-cache-ttl=500ms")
-			.run((context) -> {
-				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
-						CompositeHealthContributor.class);
-				for (int i = 0; i < 200; i++) {
-					HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
-					assertThat(indicator.health(false).getStatus()).isEqualTo(Status.UP);
-				}
-				assertThat(scripted.portQueries()).as("ibv_query_port calls for 200 health requests").isEqualTo(1);
-				Thread.sleep(600);
-				((HealthIndicator) composite.getContributor("mlx5_0")).health(false);
-				assertThat(scripted.portQueries()).as("after the time-to-live").isEqualTo(2);
-			});
+	void manyHealthRequestsWithinOneReadCacheTtlQueryThePortOnceThroughTheDevicesQueryCache() {
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+		ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
+			.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
+		SimulatedBackendControl control = SimulatedBackendControl.of(backend);
+		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device))).run((context) -> {
+			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+					CompositeHealthContributor.class);
+			for (int i = 0; i < 200; i++) {
+				HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
+				assertThat(indicator.health(false).getStatus()).isEqualTo(Status.UP);
+			}
+			assertThat(control.verbCalls()).as("ibv_query_port calls for 200 health requests")
+				.filteredOn("ibv_query_port"::equals)
+				.hasSize(1);
+			DeviceQueriesTestSupport.expire(device);
+			((HealthIndicator) composite.getContributor("mlx5_0")).health(false);
+			assertThat(control.verbCalls()).as("after the time-to-live")
+				.filteredOn("ibv_query_port"::equals)
+				.hasSize(2);
+		});
+		device.close();
 	}
 
 	@Test
 	void portQueryFailureIsReusedForTheReadCacheTtlToo() {
-		ScriptedDevice scripted = new ScriptedDevice("mlx5_0", "native");
-		scripted.failPortQuery(new IllegalStateException("ibv_query_port failed: EIO (5)"));
-		ManagedDevice device = new ManagedDevice(scripted, 1, List.of(), null);
-		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device)))
-			.withPropertyValues("rdma.read-cache-ttl=10s")
-			.run((context) -> {
-				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
-						CompositeHealthContributor.class);
-				for (int i = 0; i < 50; i++) {
-					HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
-					assertThat(indicator.health(true).getDetails().get("reason")).asString().contains("EIO");
-				}
-				assertThat(scripted.portQueries()).isEqualTo(1);
-			});
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+		ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
+			.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
+		SimulatedBackendControl control = SimulatedBackendControl.of(backend);
+		control.failNext("ibv_query_port", Errno.EINVAL);
+		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device))).run((context) -> {
+			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+					CompositeHealthContributor.class);
+			for (int i = 0; i < 50; i++) {
+				HealthIndicator indicator = (HealthIndicator) composite.getContributor("mlx5_0");
+				assertThat(indicator.health(true).getDetails().get("reason")).asString().contains("EINVAL");
+			}
+			assertThat(control.verbCalls()).filteredOn("ibv_query_port"::equals).hasSize(1);
+		});
+		device.close();
 	}
 
 	@Test

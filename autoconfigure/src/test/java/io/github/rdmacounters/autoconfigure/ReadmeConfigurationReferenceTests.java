@@ -34,6 +34,7 @@ class ReadmeConfigurationReferenceTests {
 	void referenceListsEveryPropertyAndNothingElse() throws IOException {
 		Set<String> expected = new TreeSet<>();
 		RdmaConfigurationMetadataTests.collect(RdmaProperties.PREFIX, RdmaProperties.class, expected);
+		RdmaConfigurationMetadataTests.collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, expected);
 		RdmaConfigurationMetadataTests.collect(SET_PREFIX, CounterSetProperties.class, expected);
 		RdmaConfigurationMetadataTests.collect("rdma.devices.<name>", RdmaProperties.Device.class, expected);
 		RdmaConfigurationMetadataTests.collect("rdma.simulated.devices.<name>", RdmaProperties.SimulatedDevice.class,

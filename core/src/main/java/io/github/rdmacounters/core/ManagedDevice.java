@@ -173,6 +173,21 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
+	 * Return the state the last {@code PORT_ACTIVE} or {@code PORT_ERR} of a port set,
+	 * while it stands for the port's state (see
+	 * {@link SupervisedDevice#portEventState(int)}); otherwise a port query
+	 * ({@code device().queryPort(port)}, reused for the read cache time-to-live) tells
+	 * it.
+	 * @param port the port number
+	 * @return the state, or {@code null} when a query tells it, for an unavailable device
+	 * and for one not opened by {@link ManagedDeviceFactory}
+	 * @since 0.1.0
+	 */
+	public @Nullable PortEventState portEventState(int port) {
+		return (this.device instanceof SupervisedDevice supervised) ? supervised.portEventState(port) : null;
+	}
+
+	/**
 	 * Return whether the device is open and usable.
 	 * @return {@code true} if it was opened and not closed
 	 */

@@ -73,7 +73,8 @@ public final class ManagedDeviceFactory {
 	/**
 	 * Create a factory.
 	 * @param backend the backend that opens devices
-	 * @param readCacheTtl how long a read of a counter set is reused
+	 * @param readCacheTtl how long a read of a counter set or a port query
+	 * ({@code ibv_query_port}) is reused
 	 * @param clock the clock that stamps reads
 	 * @param portCounters the port counters source of a device name, or {@code null} for
 	 * none
@@ -91,8 +92,8 @@ public final class ManagedDeviceFactory {
 	 * them (sysfs under {@value #DEFAULT_SYSFS_ROOT} for the native backend, the
 	 * simulated tree for the simulator), stamped by the system clock.
 	 * @param backend the backend that opens devices
-	 * @param readCacheTtl how long a read of a counter set or of the port counters is
-	 * reused
+	 * @param readCacheTtl how long a read of a counter set, a port query or the port
+	 * counters is reused
 	 * @return the factory
 	 * @since 0.1.0
 	 */
@@ -200,7 +201,7 @@ public final class ManagedDeviceFactory {
 
 	private ManagedDevice open(String name, DeviceDefinition configured, boolean failOnUnavailable) {
 		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
-				this.reopenMaxBackoff);
+				this.reopenMaxBackoff, this.readCacheTtl);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
 			DeviceDefinition plan = configured;

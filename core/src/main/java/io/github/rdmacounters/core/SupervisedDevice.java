@@ -5,7 +5,9 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +24,28 @@ import org.jspecify.annotations.Nullable;
  * the reopen. Listeners added with {@link #addEventListener} stay registered across
  * reopens.
  * <p>
+ * It is the read cache of the device's queries. {@link #queryDevice()} asks the context
+ * once: the kernel fills a device's attributes once, when the driver registers it
+ * ({@code setup_device()} in {@code drivers/infiniband/core/device.c} calls the driver's
+ * {@code query_device} into {@code ib_device.attrs}, since Linux 4.5, commit
+ * 3e153a93a1c1), and {@code ibv_query_device} copies those
+ * ({@code ib_uverbs_query_device()} in {@code uverbs_cmd.c}); new firmware or a driver
+ * reload means a new registration, which this device sees as a failure and a reopen,
+ * after which it asks again. {@link #queryPort(int)} is reused per port for the read
+ * cache time-to-live, with single flight: {@code ibv_query_port} asks the driver each
+ * time ({@code ib_uverbs_query_port()} calls {@code ib_query_port()}, mlx5 reads the
+ * vport state from firmware), so a port is asked at most once per time-to-live however
+ * many health checks, scrapes and endpoint requests ask. Every asynchronous event of a
+ * port drops that port's query at once (the kernel raises {@code IB_EVENT_PORT_ERR} and
+ * {@code IB_EVENT_PORT_ACTIVE} after the port state changed, from the driver's port
+ * change handler, e.g. {@code mlx5_ib_handle_event()}), so the next query asks the
+ * device; until a query ends after it, and for at most one time-to-live, the state that
+ * PORT_ACTIVE or PORT_ERR set stands for the port's ({@link #portEventState(int)}), after
+ * which a query tells the state and corrects one an event set. A reopen drops every
+ * query. After {@link #close()} every query throws {@link RdmaClosedException}, cached or
+ * not; one racing close reaches native code only under the device's lock, before the
+ * context is destroyed.
+ * <p>
  * Counters and flows the application creates itself with {@link #createCounters()} and
  * {@link #createFlow} belong to the context of the moment and are closed with it when it
  * fails.
@@ -30,6 +54,9 @@ import org.jspecify.annotations.Nullable;
  * @author rdma-counters
  */
 public final class SupervisedDevice implements RdmaDevice {
+
+	/** The highest port number ({@code phys_port_cnt} is 8 bits). */
+	private static final int MAX_PORT = 255;
 
 	/** The prefix of the reopening threads' names, followed by the device name. */
 	public static final String THREAD_PREFIX = "rdma-reopen-";
@@ -46,7 +73,17 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private final Duration maxBackoff;
 
+	private final Duration readCacheTtl;
+
+	private final LongSupplier nanoTime;
+
 	private final DeviceEventTracker tracker;
+
+	/** The attributes of the current context, asked once per context. */
+	private volatile @Nullable DeviceQuery deviceQuery;
+
+	/** The port queries of the current context; replaced by a reopen. */
+	private volatile Map<Integer, QueryMemo<PortAttributes>> portQueries = new ConcurrentHashMap<>();
 
 	private final DeviceEventListener forwarder = this::onEvent;
 
@@ -68,12 +105,18 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private boolean reopenedOnce;
 
-	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff) {
+	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff,
+			Duration readCacheTtl, LongSupplier nanoTime) {
+		if (readCacheTtl.isNegative()) {
+			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
+		}
 		this.backend = backend;
 		this.name = device.name();
 		this.backendName = device.backend();
 		this.initialBackoff = initialBackoff;
 		this.maxBackoff = maxBackoff;
+		this.readCacheTtl = readCacheTtl;
+		this.nanoTime = nanoTime;
 		this.tracker = new DeviceEventTracker(this.name);
 		this.current = device;
 	}
@@ -85,12 +128,41 @@ public final class SupervisedDevice implements RdmaDevice {
 	 * @param initialBackoff the wait before the first reopen attempt, doubled after each
 	 * failed attempt
 	 * @param maxBackoff the longest wait between attempts
-	 * @return the supervised device
+	 * @return the supervised device, whose port queries are not reused
 	 */
 	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff,
 			Duration maxBackoff) {
+		return open(backend, name, initialBackoff, maxBackoff, Duration.ZERO);
+	}
+
+	/**
+	 * Open a device, follow its events and reuse its port queries for a time-to-live.
+	 * @param backend the backend that opens it, and reopens it after a failure
+	 * @param name the device name
+	 * @param initialBackoff the wait before the first reopen attempt, doubled after each
+	 * failed attempt
+	 * @param maxBackoff the longest wait between attempts
+	 * @param readCacheTtl how long a port query is reused; {@link Duration#ZERO} asks the
+	 * device every time
+	 * @return the supervised device
+	 * @since 0.1.0
+	 */
+	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
+			Duration readCacheTtl) {
+		return open(backend, name, initialBackoff, maxBackoff, readCacheTtl, System::nanoTime);
+	}
+
+	static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
+			Duration readCacheTtl, LongSupplier nanoTime) {
 		RdmaDevice device = backend.open(name);
-		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff);
+		SupervisedDevice supervised;
+		try {
+			supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl, nanoTime);
+		}
+		catch (RuntimeException ex) {
+			device.close();
+			throw ex;
+		}
 		try {
 			device.addEventListener(supervised.forwarder);
 		}
@@ -126,6 +198,22 @@ public final class SupervisedDevice implements RdmaDevice {
 	}
 
 	/**
+	 * Return the wait before the first attempt to reopen the device after a failure.
+	 * @return the initial backoff
+	 */
+	public Duration initialBackoff() {
+		return this.initialBackoff;
+	}
+
+	/**
+	 * Return the longest wait between attempts to reopen the device.
+	 * @return the maximum backoff
+	 */
+	public Duration maxBackoff() {
+		return this.maxBackoff;
+	}
+
+	/**
 	 * Return the device of the current context.
 	 * @return the device; closed while the device is failed
 	 */
@@ -151,14 +239,84 @@ public final class SupervisedDevice implements RdmaDevice {
 		return this.backendName;
 	}
 
+	/**
+	 * Return the attributes of the device, asked once per context
+	 * ({@code ibv_query_device}): they are fixed while the device is registered.
+	 * @return the attributes
+	 * @throws RdmaClosedException after close
+	 */
 	@Override
 	public DeviceAttributes queryDevice() {
-		return call(() -> current().queryDevice());
+		return call(() -> {
+			RdmaDevice context = current();
+			DeviceQuery known = this.deviceQuery;
+			if (known != null && known.context() == context) {
+				return known.attributes();
+			}
+			DeviceAttributes attributes = context.queryDevice();
+			synchronized (this.lock) {
+				if (this.current == context) {
+					this.deviceQuery = new DeviceQuery(context, attributes);
+				}
+			}
+			return attributes;
+		});
 	}
 
+	/**
+	 * Return the attributes of a port ({@code ibv_query_port}), reused for the read cache
+	 * time-to-live unless an event of the port came since; a failed query is reused too.
+	 * @param port the port number, from 1
+	 * @return the attributes
+	 * @throws RdmaClosedException after close
+	 */
 	@Override
 	public PortAttributes queryPort(int port) {
-		return call(() -> current().queryPort(port));
+		return call(() -> {
+			// the memos before the context: a reopen installs the new context before
+			// the new memos, so these never get a query of an older context
+			Map<Integer, QueryMemo<PortAttributes>> memos = this.portQueries;
+			RdmaDevice context = current();
+			if (port < 1 || port > MAX_PORT) {
+				return context.queryPort(port);
+			}
+			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> context.queryPort(port));
+		});
+	}
+
+	/**
+	 * Return the state the last {@code PORT_ACTIVE} or {@code PORT_ERR} of a port set,
+	 * while it stands for the port's state: no port query ended since the event, and the
+	 * event is younger than the read cache time-to-live. After that {@link #queryPort}
+	 * tells the state, also when it differs from what the event set.
+	 * @param port the port number
+	 * @return the state, or {@code null} when a query tells it
+	 */
+	public @Nullable PortEventState portEventState(int port) {
+		PortEventState state = this.tracker.portState(port);
+		if (state == null) {
+			return null;
+		}
+		QueryMemo<PortAttributes> memo = this.portQueries.get(port);
+		return (memo != null && memo.invalidatedRecently()) ? state : null;
+	}
+
+	/**
+	 * Let the next query of every port ask the device, as if the read cache time-to-live
+	 * had passed (a seam for tests).
+	 */
+	void expireQueries() {
+		this.portQueries.values().forEach(QueryMemo::expire);
+	}
+
+	private QueryMemo<PortAttributes> newMemo() {
+		return new QueryMemo<>(this.readCacheTtl, this.nanoTime);
+	}
+
+	/** Forget every query of the context that was current. */
+	private void forgetQueries() {
+		this.deviceQuery = null;
+		this.portQueries = new ConcurrentHashMap<>();
 	}
 
 	@Override
@@ -224,6 +382,11 @@ public final class SupervisedDevice implements RdmaDevice {
 	}
 
 	private void onEvent(DeviceEvent event) {
+		if (event.type().isPortEvent()) {
+			// before the tracker passes the event on: a listener that queries the port
+			// asks the device
+			this.portQueries.computeIfAbsent(event.port(), (key) -> newMemo()).invalidate();
+		}
 		this.tracker.onEvent(event);
 		if (event.type() == DeviceEvent.Type.DEVICE_FATAL) {
 			fail(event.type().verbsName(), null);
@@ -241,6 +404,7 @@ public final class SupervisedDevice implements RdmaDevice {
 				return;
 			}
 			this.tracker.failed(reason);
+			forgetQueries();
 			if (cause != null) {
 				logger.log(Level.DEBUG, "Failure of RDMA device " + this.name, cause);
 			}
@@ -302,6 +466,9 @@ public final class SupervisedDevice implements RdmaDevice {
 		List<SupervisedCounters> bound = new java.util.ArrayList<>();
 		try {
 			fresh.addEventListener(this.forwarder);
+			// the one device query of this context, before the sets' flows need its
+			// capabilities
+			DeviceAttributes attributes = fresh.queryDevice();
 			synchronized (this.lock) {
 				if (this.closed) {
 					closeQuietly(fresh, "a context opened during close");
@@ -312,6 +479,8 @@ public final class SupervisedDevice implements RdmaDevice {
 					bound.add(set);
 				}
 				this.current = fresh;
+				forgetQueries();
+				this.deviceQuery = new DeviceQuery(fresh, attributes);
 				this.reopenedAt = System.nanoTime();
 				this.reopenedOnce = true;
 				this.backoffMillis = backoffMillisAfterReopen();
@@ -391,6 +560,15 @@ public final class SupervisedDevice implements RdmaDevice {
 	@Override
 	public String toString() {
 		return this.current + ((failure() != null) ? " (failed, reopening)" : "");
+	}
+
+	/**
+	 * The attributes of a context.
+	 *
+	 * @param context the context they were asked of
+	 * @param attributes the attributes
+	 */
+	private record DeviceQuery(RdmaDevice context, DeviceAttributes attributes) {
 	}
 
 }

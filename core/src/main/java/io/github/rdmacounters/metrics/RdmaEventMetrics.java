@@ -21,16 +21,17 @@ import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
  * {@link MeterBinder} for the asynchronous events of the managed devices: per device and
- * configured port, a {@link FunctionCounter} {@code rdma.port.events} tagged with
- * {@code event} ({@code port_err}, {@code port_active}, {@code lid_change}, ...;
- * {@code device_fatal} with port {@code 0}), a {@link TimeGauge}
- * {@code rdma.port.state.last.change} (epoch time of the last PORT_ACTIVE or PORT_ERR;
- * NaN before the first), and per device {@code rdma.device.failed} (1 while the device is
- * failed and being reopened) and {@code rdma.device.reopens}. In Prometheus:
- * {@code rdma_port_events_total}, {@code rdma_port_state_last_change_seconds},
- * {@code rdma_device_failed}, {@code rdma_device_reopens_total}. Values come from the
- * devices' {@link DeviceEventTracker}s; no meter reads the device. Removes its meters on
- * {@link #close()}.
+ * port (every port, 1 to {@code phys_port_cnt}, not only the configured one), a
+ * {@link FunctionCounter} {@code rdma.port.events} tagged with {@code event}
+ * ({@code port_err}, {@code port_active}, {@code lid_change}, ...; {@code device_fatal}
+ * with port {@code 0}), a {@link TimeGauge} {@code rdma.port.state.last.change} (epoch
+ * time of the last PORT_ACTIVE or PORT_ERR; NaN before the first), and per device
+ * {@code rdma.device.failed} (1 while the device is failed and being reopened) and
+ * {@code rdma.device.reopens}. In Prometheus: {@code rdma_port_events_total},
+ * {@code rdma_port_state_last_change_seconds}, {@code rdma_device_failed},
+ * {@code rdma_device_reopens_total}. Values come from the devices'
+ * {@link DeviceEventTracker}s; no meter reads the device (the number of ports comes from
+ * the device query, asked once per open context). Removes its meters on {@link #close()}.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -92,20 +93,24 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 				}
 				Tags deviceTags = Tags.of(this.tags).and("device", device.name());
 				for (DeviceEvent.Type type : DeviceEvent.Type.values()) {
-					int port = type.isPortEvent() ? device.port() : 0;
-					meters.add(FunctionCounter.builder(EVENTS, tracker, (t) -> t.count(port, type))
-						.description("Asynchronous events of the RDMA port (device_fatal: of the device, port 0)")
-						.tags(deviceTags.and("port", String.valueOf(port)).and("event", type.tagValue()))
+					if (!type.isPortEvent()) {
+						meters.add(eventCounter(tracker, deviceTags, 0, type).register(registry));
+					}
+				}
+				for (int port : ports(device)) {
+					for (DeviceEvent.Type type : DeviceEvent.Type.values()) {
+						if (type.isPortEvent()) {
+							meters.add(eventCounter(tracker, deviceTags, port, type).register(registry));
+						}
+					}
+					meters.add(TimeGauge.builder(LAST_STATE_CHANGE, tracker, TimeUnit.MILLISECONDS, (t) -> {
+						PortEventState state = t.portState(port);
+						return (state != null) ? state.changedAt().toEpochMilli() : Double.NaN;
+					})
+						.description("When the port last became ACTIVE or left it, as the device's events reported")
+						.tags(deviceTags.and("port", String.valueOf(port)))
 						.register(registry));
 				}
-				int port = device.port();
-				meters.add(TimeGauge.builder(LAST_STATE_CHANGE, tracker, TimeUnit.MILLISECONDS, (t) -> {
-					PortEventState state = t.portState(port);
-					return (state != null) ? state.changedAt().toEpochMilli() : Double.NaN;
-				})
-					.description("When the port last became ACTIVE or left it, as the device's events reported")
-					.tags(deviceTags.and("port", String.valueOf(port)))
-					.register(registry));
 				meters.add(Gauge.builder(FAILED, tracker, (t) -> (t.failure() != null) ? 1 : 0)
 					.description("Whether the RDMA device failed and is being reopened")
 					.tags(deviceTags)
@@ -117,6 +122,35 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 			}
 			this.registrations.add(new RdmaFlowMetrics.Registration(registry, meters));
 		}
+	}
+
+	private static FunctionCounter.Builder<DeviceEventTracker> eventCounter(DeviceEventTracker tracker, Tags tags,
+			int port, DeviceEvent.Type type) {
+		return FunctionCounter.builder(EVENTS, tracker, (t) -> t.count(port, type))
+			.description("Asynchronous events of the RDMA port (device_fatal: of the device, port 0)")
+			.tags(tags.and("port", String.valueOf(port)).and("event", type.tagValue()));
+	}
+
+	/**
+	 * Return every port of the device, 1 to {@code phys_port_cnt} (the device query is
+	 * asked once per open context); the configured port alone if the query fails.
+	 */
+	private static List<Integer> ports(ManagedDevice device) {
+		int count;
+		try {
+			count = device.device().queryDevice().physicalPortCount();
+		}
+		catch (RuntimeException ex) {
+			return List.of(device.port());
+		}
+		List<Integer> ports = new ArrayList<>();
+		for (int port = 1; port <= count; port++) {
+			ports.add(port);
+		}
+		if (!ports.contains(device.port())) {
+			ports.add(device.port());
+		}
+		return ports;
 	}
 
 	/**

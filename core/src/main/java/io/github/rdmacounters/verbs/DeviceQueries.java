@@ -23,7 +23,7 @@ final class DeviceQueries {
 
 	private final VerbsOps ops;
 
-	private long capabilityFlags = -1;
+	private volatile long capabilityFlags = -1;
 
 	DeviceQueries(IbvLibrary lib, String name, IbvContext context, VerbsOps ops) {
 		this.lib = lib;
@@ -38,6 +38,9 @@ final class DeviceQueries {
 		if (rc != 0) {
 			throw Verbs.failure("ibv_query_device", rc, "device " + this.name);
 		}
+		// fixed for the context (the kernel's ib_device.attrs): a later flow needs no
+		// query of its own
+		this.capabilityFlags = attr.device_cap_flags & 0xFFFF_FFFFL;
 		return attr;
 	}
 
@@ -67,14 +70,16 @@ final class DeviceQueries {
 
 	/**
 	 * Return whether the device has {@code IBV_DEVICE_MANAGED_FLOW_STEERING}, querying it
-	 * once.
+	 * unless a device query of this context told it.
 	 * @return {@code true} if flows can be created
 	 */
 	boolean managedFlowSteering() {
-		if (this.capabilityFlags < 0) {
-			this.capabilityFlags = queryDeviceAttr().device_cap_flags & 0xFFFF_FFFFL;
+		long flags = this.capabilityFlags;
+		if (flags < 0) {
+			queryDeviceAttr();
+			flags = this.capabilityFlags;
 		}
-		return (this.capabilityFlags & DeviceAttributes.MANAGED_FLOW_STEERING) != 0;
+		return (flags & DeviceAttributes.MANAGED_FLOW_STEERING) != 0;
 	}
 
 }

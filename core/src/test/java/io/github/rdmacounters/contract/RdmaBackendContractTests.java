@@ -2,6 +2,8 @@ package io.github.rdmacounters.contract;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -22,14 +24,18 @@ import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceAttributes;
+import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.DeviceQueriesTestSupport;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Flow;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
@@ -221,6 +227,136 @@ public abstract class RdmaBackendContractTests {
 			assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> device.queryPort(2))
 				.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EINVAL))
 				.withMessageContaining("ibv_query_port");
+		}
+
+	}
+
+	/**
+	 * The query cache of a device opened by {@link ManagedDeviceFactory}, which health
+	 * and the endpoint read through: what reaches the backend's verbs.
+	 */
+	@Nested
+	class QueryCache {
+
+		private static final int CALLS = 25;
+
+		private ManagedDevice managed(Duration readCacheTtl) {
+			control(TestDevice.mlx5(DEVICE).withPorts(2));
+			return new ManagedDeviceFactory(control().backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
+				.create(new DeviceDefinition(DEVICE, 1, List.of(), "rdma"), true);
+		}
+
+		private void askLikeHealthAndEndpoint(RdmaDevice device) {
+			for (int i = 0; i < CALLS; i++) {
+				device.queryDevice();
+				device.queryPort(1);
+				device.queryPort(2);
+			}
+		}
+
+		@Test
+		void manyQueriesWithinOneTimeToLiveReachTheDeviceOncePerPortAndOncePerOpen() {
+			try (ManagedDevice managed = managed(Duration.ofHours(1))) {
+				askLikeHealthAndEndpoint(managed.device());
+				assertThat(control().calls("ibv_query_device")).as("ibv_query_device per open").isOne();
+				assertThat(control().calls("ibv_query_port")).as("ibv_query_port of two ports").isEqualTo(2);
+			}
+		}
+
+		@Test
+		void afterTheTimeToLiveEachPortIsQueriedOnceMoreAndTheDeviceIsNot() {
+			try (ManagedDevice managed = managed(Duration.ofHours(1))) {
+				askLikeHealthAndEndpoint(managed.device());
+				DeviceQueriesTestSupport.expire(managed);
+				askLikeHealthAndEndpoint(managed.device());
+				assertThat(control().calls("ibv_query_device")).isOne();
+				assertThat(control().calls("ibv_query_port")).isEqualTo(4);
+			}
+		}
+
+		@Test
+		void aStateChangeIsSeenByTheFirstQueryAfterTheTimeToLive() {
+			try (ManagedDevice managed = managed(Duration.ofHours(1))) {
+				RdmaDevice device = managed.device();
+				assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+				control().setPortState(DEVICE, 1, PortState.DOWN);
+				DeviceQueriesTestSupport.expire(managed);
+				assertThat(device.queryPort(1).state()).isEqualTo(PortState.DOWN);
+			}
+		}
+
+		@Test
+		void withATimeToLiveOfZeroEveryPortQueryReachesTheDeviceAndTheDeviceQueryStillOnce() {
+			try (ManagedDevice managed = managed(Duration.ZERO)) {
+				askLikeHealthAndEndpoint(managed.device());
+				assertThat(control().calls("ibv_query_device")).isOne();
+				assertThat(control().calls("ibv_query_port")).isEqualTo(2L * CALLS);
+			}
+		}
+
+		@Test
+		void aFailedPortQueryIsReusedForTheTimeToLiveLikeAValue() {
+			try (ManagedDevice managed = managed(Duration.ofHours(1))) {
+				RdmaDevice device = managed.device();
+				control().failNext("ibv_query_port", Errno.EAGAIN);
+				for (int i = 0; i < CALLS; i++) {
+					assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(() -> device.queryPort(1))
+						.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EAGAIN));
+				}
+				assertThat(control().calls("ibv_query_port")).isOne();
+				DeviceQueriesTestSupport.expire(managed);
+				assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+				assertThat(control().calls("ibv_query_port")).isEqualTo(2);
+			}
+		}
+
+		@Test
+		void afterCloseEveryQueryFailsClosedWithoutReachingTheDeviceAlsoWhenCached() {
+			ManagedDevice managed = managed(Duration.ofHours(1));
+			RdmaDevice device = managed.device();
+			askLikeHealthAndEndpoint(device);
+			managed.close();
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(device::queryDevice);
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> device.queryPort(1));
+			DeviceQueriesTestSupport.expire(managed);
+			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> device.queryPort(2));
+			assertThat(control().calls("ibv_query_device")).isOne();
+			assertThat(control().calls("ibv_query_port")).isEqualTo(2);
+		}
+
+		@Test
+		void queriesRacingCloseFromOtherThreadsNeverReachAClosedContext() throws Exception {
+			for (int round = 0; round < 20; round++) {
+				ManagedDevice managed = managed(Duration.ZERO);
+				RdmaDevice device = managed.device();
+				ExecutorService executor = Executors.newFixedThreadPool(2);
+				CountDownLatch started = new CountDownLatch(2);
+				List<Future<Integer>> results = new ArrayList<>();
+				for (int t = 0; t < 2; t++) {
+					results.add(executor.submit(() -> {
+						started.countDown();
+						int answered = 0;
+						while (true) {
+							try {
+								device.queryPort(1 + (answered % 2));
+								device.queryDevice();
+								answered++;
+							}
+							catch (RdmaClosedException ex) {
+								return answered;
+							}
+						}
+					}));
+				}
+				started.await();
+				managed.close();
+				for (Future<Integer> result : results) {
+					assertThat(result.get(10, TimeUnit.SECONDS)).isNotNegative();
+				}
+				executor.shutdown();
+				assertThat(control().misuse()).as("calls on a closed context").isEmpty();
+				assertThat(control().liveObjects()).as("live: %s", control().liveDescription()).isZero();
+			}
 		}
 
 	}

@@ -34,6 +34,7 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
@@ -86,6 +87,9 @@ abstract class AbstractDeviceEventsTests {
 
 	/** Fail if the backend has live native objects or recorded misuse. */
 	abstract void assertNothingLeft();
+
+	/** Return how many times a query verb reached the device. */
+	abstract long calls(String verb);
 
 	@AfterEach
 	void closeEverything() throws Exception {
@@ -283,6 +287,89 @@ abstract class AbstractDeviceEventsTests {
 		assertNothingLeft();
 	}
 
+	@Test
+	void aPortErrMakesTheNextPortQueryAskTheDeviceWhichThenIsReusedAgain() {
+		ManagedDevice managed = managed(Duration.ofMillis(10), Duration.ofHours(1));
+		RdmaDevice device = managed.device();
+		for (int i = 0; i < 10; i++) {
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		}
+		long before = calls("ibv_query_port");
+		portDown(1);
+		await("PORT_ERR tracked", () -> managed.events().portState(1) != null);
+		for (int i = 0; i < 10; i++) {
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.DOWN);
+		}
+		assertThat(calls("ibv_query_port")).isEqualTo(before + 1);
+	}
+
+	@Test
+	void aPortEventOfAnotherPortLeavesTheQueryOfThisPortCached() {
+		ManagedDevice managed = managed(Duration.ofMillis(10), Duration.ofHours(1));
+		RdmaDevice device = managed.device();
+		device.queryPort(1);
+		long before = calls("ibv_query_port");
+		portDown(2);
+		await("PORT_ERR of port 2 tracked", () -> managed.events().portState(2) != null);
+		device.queryPort(1);
+		assertThat(calls("ibv_query_port")).isEqualTo(before);
+		assertThat(device.queryPort(2).state()).isEqualTo(PortState.DOWN);
+		assertThat(calls("ibv_query_port")).isEqualTo(before + 1);
+	}
+
+	@Test
+	void aStateAnEventSetStandsWithNoQueryUntilTheTimeToLivePassesThenAQueryCorrectsIt() {
+		ManagedDevice managed = managed(Duration.ofMillis(10), Duration.ofSeconds(2));
+		RdmaDevice device = managed.device();
+		assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		long before = calls("ibv_query_port");
+		// a PORT_ERR whose port is ACTIVE again by the time anyone asks (a flap whose
+		// PORT_ACTIVE was lost)
+		raise(DeviceEvent.Type.PORT_ERR, 1);
+		await("PORT_ERR tracked", () -> managed.events().portState(1) != null);
+		PortEventState standing = managed.portEventState(1);
+		assertThat(standing).isNotNull();
+		assertThat(standing.state()).isEqualTo(PortState.DOWN);
+		await("the event no longer stands for the port state", () -> managed.portEventState(1) == null);
+		assertThat(calls("ibv_query_port")).as("no query while the event stood").isEqualTo(before);
+		assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		assertThat(calls("ibv_query_port")).isEqualTo(before + 1);
+		assertThat(managed.events().portState(1).state()).as("what the event taught is kept").isEqualTo(PortState.DOWN);
+	}
+
+	@Test
+	void aQueryAfterAnEventEndsWhatTheEventSetAtOnce() {
+		ManagedDevice managed = managed(Duration.ofMillis(10), Duration.ofHours(1));
+		raise(DeviceEvent.Type.PORT_ERR, 1);
+		await("PORT_ERR tracked", () -> managed.events().portState(1) != null);
+		assertThat(managed.portEventState(1)).isNotNull();
+		assertThat(managed.device().queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		assertThat(managed.portEventState(1)).isNull();
+	}
+
+	@Test
+	void afterAReopenTheDeviceIsQueriedOnceAgainAndItsPortsAgain() {
+		ManagedDevice managed = managed(Duration.ofMillis(10), Duration.ofHours(1));
+		DeviceEventTracker tracker = managed.events();
+		RdmaDevice device = managed.device();
+		for (int i = 0; i < 10; i++) {
+			device.queryDevice();
+			device.queryPort(1);
+		}
+		assertThat(calls("ibv_query_device")).as("one device query per open").isOne();
+		long portQueries = calls("ibv_query_port");
+		removeDevice();
+		await("the device failed", () -> tracker.failure() != null);
+		restoreDevice();
+		await("the device is reopened", () -> tracker.failure() == null && tracker.reopens() == 1);
+		for (int i = 0; i < 10; i++) {
+			assertThat(device.queryDevice().physicalPortCount()).isEqualTo(2);
+			assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+		}
+		assertThat(calls("ibv_query_device")).as("one device query per open").isEqualTo(2);
+		assertThat(calls("ibv_query_port")).isEqualTo(portQueries + 1);
+	}
+
 	private static CounterSetReading read(CounterSet set) {
 		CounterSetTestSupport.expire(set);
 		return set.read();
@@ -295,15 +382,23 @@ abstract class AbstractDeviceEventsTests {
 	}
 
 	ManagedDevice managed(Duration backoff) {
-		ManagedDevice managed = createManaged(backoff);
+		return managed(backoff, Duration.ZERO);
+	}
+
+	ManagedDevice managed(Duration backoff, Duration readCacheTtl) {
+		ManagedDevice managed = createManaged(backoff, readCacheTtl);
 		this.toClose.add(managed);
 		return managed;
 	}
 
 	private ManagedDevice createManaged(Duration backoff) {
+		return createManaged(backoff, Duration.ZERO);
+	}
+
+	private ManagedDevice createManaged(Duration backoff, Duration readCacheTtl) {
 		CounterSetDefinition all = new CounterSetDefinition("all", Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
 				ReadMode.FRESH, FlowSpec.any());
-		return new ManagedDeviceFactory(backend(), Duration.ZERO, Clock.systemUTC(), (name) -> null)
+		return new ManagedDeviceFactory(backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
 			.reopenBackoff(backoff, backoff)
 			.create(new DeviceDefinition(DEVICE, 1, List.of(all), "rdma"), true);
 	}

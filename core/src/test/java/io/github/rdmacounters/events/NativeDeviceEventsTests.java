@@ -79,6 +79,11 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 	}
 
 	@Override
+	long calls(String verb) {
+		return this.fake.calls(verb);
+	}
+
+	@Override
 	void assertNothingLeft() {
 		assertThat(this.fake.unackedAsyncEvents()).isZero();
 		this.fake.assertClean();

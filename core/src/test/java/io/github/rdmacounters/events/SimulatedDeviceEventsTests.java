@@ -69,6 +69,11 @@ class SimulatedDeviceEventsTests extends AbstractDeviceEventsTests {
 	}
 
 	@Override
+	long calls(String verb) {
+		return SimulatedBackendControl.of(this.backend).verbCalls().stream().filter(verb::equals).count();
+	}
+
+	@Override
 	void assertNothingLeft() {
 		assertThat(SimulatedBackendControl.of(this.backend).liveObjectDescriptions()).isEmpty();
 	}

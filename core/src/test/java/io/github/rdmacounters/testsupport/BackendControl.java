@@ -79,6 +79,13 @@ public interface BackendControl {
 	void clearFaults();
 
 	/**
+	 * Return how many times a query verb reached the device so far.
+	 * @param verb {@code ibv_query_port} or {@code ibv_query_device}
+	 * @return the calls
+	 */
+	long calls(String verb);
+
+	/**
 	 * Return the number of native objects alive.
 	 * @return the live objects
 	 */

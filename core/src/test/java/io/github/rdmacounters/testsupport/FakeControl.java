@@ -82,6 +82,11 @@ public final class FakeControl implements BackendControl {
 	}
 
 	@Override
+	public long calls(String verb) {
+		return this.fake.calls(verb);
+	}
+
+	@Override
 	public int liveObjects() {
 		return this.fake.liveObjects();
 	}

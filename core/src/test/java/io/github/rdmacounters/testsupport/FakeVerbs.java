@@ -388,6 +388,21 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Return how many times a query verb was called since the last {@link #reset()},
+	 * through either entry point, whatever the outcome.
+	 * @param verb {@code ibv_query_port} or {@code ibv_query_device}
+	 * @return the calls
+	 */
+	public long calls(String verb) {
+		long calls = this.control.fake_call_count(verb);
+		if (calls < 0) {
+			throw new IllegalArgumentException(
+					"The fake counts the calls of ibv_query_port and ibv_query_device, not " + verb);
+		}
+		return calls;
+	}
+
+	/**
 	 * Call the fake's empty function: the cheapest JNA call, the baseline of benchmarks.
 	 * @return 0
 	 */
@@ -733,6 +748,8 @@ public final class FakeVerbs {
 		void fake_misuse_entry(int index, byte[] buffer, int length);
 
 		int fake_noop();
+
+		long fake_call_count(String verb);
 
 		int fake_raise_async_event(String device, int type, int port);
 

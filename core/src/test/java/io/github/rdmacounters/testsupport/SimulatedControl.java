@@ -93,6 +93,11 @@ public final class SimulatedControl implements BackendControl {
 	}
 
 	@Override
+	public long calls(String verb) {
+		return this.control.verbCalls().stream().filter(verb::equals).count();
+	}
+
+	@Override
 	public int liveObjects() {
 		return this.control.liveObjects();
 	}

@@ -41,7 +41,9 @@ import io.github.rdmacounters.core.ReadMode;
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
  * information, port state and port counters, and every counter set with its values, the
  * flow it counts and when it was read. Counter sets are read through their memoised
- * {@link CounterSet#read()}, so calls within the read cache time-to-live share one read.
+ * {@link CounterSet#read()}, and the device and its port through the device's query cache
+ * (device attributes once per open context, a port once per read cache time-to-live,
+ * shared with health), so calls within the read cache time-to-live share one read.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -212,7 +214,8 @@ public class RdmaEndpoint {
 			catch (RuntimeException ex) {
 				port = PortDescriptor.of(null, ex.getMessage(), status);
 			}
-			ports.put(managed.port(), port.withEvents(managed.events(), managed.port()));
+			ports.put(managed.port(),
+					port.withEvents(managed.events(), managed.portEventState(managed.port()), managed.port()));
 		}
 		return ports;
 	}
@@ -545,20 +548,21 @@ public class RdmaEndpoint {
 
 		/**
 		 * Apply what the device's events taught: the state the last PORT_ACTIVE or
-		 * PORT_ERR set (it wins over a query, which may predate it), when it changed, and
-		 * the event counts of the port.
+		 * PORT_ERR set while it stands for the port's (no query ended since; a query
+		 * after it wins), when the state last changed, and the event counts of the port.
 		 */
-		PortDescriptor withEvents(@Nullable DeviceEventTracker tracker, int port) {
+		PortDescriptor withEvents(@Nullable DeviceEventTracker tracker, @Nullable PortEventState standing, int port) {
 			if (tracker == null) {
 				return this;
 			}
-			PortEventState eventState = tracker.portState(port);
+			PortEventState eventState = standing;
+			PortEventState lastChange = tracker.portState(port);
 			Map<String, Long> counts = new TreeMap<>();
 			tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
 			PortDescriptor result = new PortDescriptor((eventState != null) ? eventState.state().name() : this.state,
 					(eventState != null && !eventState.isActive()) ? null : this.physicalState, this.linkLayer,
 					this.activeMtu, this.rate, this.error, this.counters, this.unreadableCounters);
-			result.stateChangedAt = (eventState != null) ? eventState.changedAt() : null;
+			result.stateChangedAt = (lastChange != null) ? lastChange.changedAt() : null;
 			result.events = Collections.unmodifiableMap(counts);
 			return result;
 		}

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.actuate.health;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,20 +34,16 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 
 	private final @Nullable HostPortCountersSource host;
 
-	private final Duration readCacheTtl;
-
 	private final Map<String, HealthContributor> contributors = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the composite.
 	 * @param registry the managed devices
 	 * @param host the host's port counters, or {@code null} if they are not read
-	 * @param readCacheTtl how long a device query is reused
 	 */
-	public RdmaHealthContributor(RdmaRegistry registry, @Nullable HostPortCountersSource host, Duration readCacheTtl) {
+	public RdmaHealthContributor(RdmaRegistry registry, @Nullable HostPortCountersSource host) {
 		this.registry = registry;
 		this.host = host;
-		this.readCacheTtl = readCacheTtl;
 	}
 
 	@Override
@@ -65,7 +60,7 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 		return this.contributors.computeIfAbsent(name, (key) -> {
 			ManagedDevice managed = this.registry.device(key);
 			if (managed != null) {
-				return new RdmaHealthIndicator(managed, this.readCacheTtl);
+				return new RdmaHealthIndicator(managed);
 			}
 			HostPortCountersSource source = this.host;
 			if (source == null) {

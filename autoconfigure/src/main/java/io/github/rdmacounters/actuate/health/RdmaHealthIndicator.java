@@ -1,12 +1,9 @@
 package io.github.rdmacounters.actuate.health;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -25,14 +22,16 @@ import io.github.rdmacounters.core.RdmaDevice;
 /**
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
  * port is active and every counter set could be read; down with the reason otherwise. The
- * port state comes from the device's last PORT_ACTIVE or PORT_ERR event when there was
- * one (no query: a link that drops shows at once), from {@code ibv_query_port} otherwise,
- * reused for the read cache time-to-live; a device that failed ({@code DEVICE_FATAL},
- * {@code ENODEV}, {@code EIO}) is down with that reason until it is reopened. An
- * unavailable device is down with the device's reason, and still lists its counter sets.
- * Counter sets are read through their memoised {@link CounterSet#read()}, so a health
- * check within the read cache time-to-live of a scrape causes no extra device read. The
- * port counters' snapshot adds the ports found, gone ports and vanished counter files.
+ * port state comes from the device's last PORT_ACTIVE or PORT_ERR event for one read
+ * cache time-to-live after it (no query: a link that drops shows at once), from
+ * {@code ibv_query_port} otherwise, through the device's query cache (one query per port
+ * and time-to-live, shared with the endpoint), so a query after the time-to-live corrects
+ * a state an event set; a device that failed ({@code DEVICE_FATAL}, {@code ENODEV},
+ * {@code EIO}) is down with that reason until it is reopened. An unavailable device is
+ * down with the device's reason, and still lists its counter sets. Counter sets are read
+ * through their memoised {@link CounterSet#read()}, so a health check within the read
+ * cache time-to-live of a scrape causes no extra device read. The port counters' snapshot
+ * adds the ports found, gone ports and vanished counter files.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -41,30 +40,17 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private final ManagedDevice device;
 
-	private final long ttlNanos;
-
-	private volatile @Nullable PortQuery lastQuery;
-
 	/**
-	 * Create an indicator for a device that queries the port at every check.
+	 * Create an indicator for a device. Its port is asked through the device's query
+	 * cache: a device opened by {@link io.github.rdmacounters.core.ManagedDeviceFactory}
+	 * reuses a port query for the read cache time-to-live, so that frequent health
+	 * requests (a load balancer, a readiness probe) and the endpoint reach the device
+	 * once per time-to-live.
 	 * @param device the managed device
 	 */
 	public RdmaHealthIndicator(ManagedDevice device) {
-		this(device, Duration.ZERO);
-	}
-
-	/**
-	 * Create an indicator for a device whose port query ({@code ibv_query_port}) is
-	 * reused for the read cache time-to-live, so that frequent health requests (a load
-	 * balancer, a readiness probe) reach the device once per time-to-live.
-	 * @param device the managed device
-	 * @param readCacheTtl how long a port query is reused
-	 * @since 0.2.0
-	 */
-	public RdmaHealthIndicator(ManagedDevice device, Duration readCacheTtl) {
 		super("RDMA health check failed");
 		this.device = device;
-		this.ttlNanos = readCacheTtl.toNanos();
 	}
 
 	@Override
@@ -93,7 +79,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		if (failure != null) {
 			problems.add("Device failed (" + failure + "); it is reopened when it is present again");
 		}
-		else if (!checkPortFromEvents(events, builder, problems)) {
+		else if (!checkPortFromEvents(builder, problems)) {
 			checkPort(opened, builder, problems);
 		}
 		checkPortCounters(builder);
@@ -111,12 +97,13 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 	}
 
 	/**
-	 * Report the port state the last PORT_ACTIVE or PORT_ERR set, with no query.
+	 * Report the port state the last PORT_ACTIVE or PORT_ERR set, with no query, while it
+	 * stands for the port's state (younger than the read cache time-to-live, no query
+	 * since).
 	 * @return whether an event had set it
 	 */
-	private boolean checkPortFromEvents(@Nullable DeviceEventTracker events, Health.Builder builder,
-			List<String> problems) {
-		PortEventState state = (events != null) ? events.portState(this.device.port()) : null;
+	private boolean checkPortFromEvents(Health.Builder builder, List<String> problems) {
+		PortEventState state = this.device.portEventState(this.device.port());
 		if (state == null) {
 			return false;
 		}
@@ -132,7 +119,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
 		try {
-			PortAttributes port = queryPort(opened);
+			PortAttributes port = opened.queryPort(this.device.port());
 			builder.withDetail("portState", port.state().name()).withDetail("physicalState", port.physicalStateName());
 			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
 				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
@@ -141,29 +128,6 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		}
 		catch (RuntimeException ex) {
 			problems.add("Port " + this.device.port() + " could not be queried: " + ex.getMessage());
-		}
-	}
-
-	private PortAttributes queryPort(RdmaDevice opened) {
-		long now = System.nanoTime();
-		PortQuery last = this.lastQuery;
-		if (last != null && now - last.at() < this.ttlNanos) {
-			return last.result();
-		}
-		synchronized (this) {
-			last = this.lastQuery;
-			if (last != null && now - last.at() < this.ttlNanos) {
-				return last.result();
-			}
-			PortQuery query;
-			try {
-				query = new PortQuery(opened.queryPort(this.device.port()), null, System.nanoTime());
-			}
-			catch (RuntimeException ex) {
-				query = new PortQuery(null, ex, System.nanoTime());
-			}
-			this.lastQuery = query;
-			return query.result();
 		}
 	}
 
@@ -192,18 +156,6 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			problems.add("Counter set '" + set.name() + "' could not be read: " + failure.getMessage());
 		}
 		return status;
-	}
-
-	/** A port query and when it was made; a failed one is reused too. */
-	private record PortQuery(@Nullable PortAttributes attributes, @Nullable RuntimeException failure, long at) {
-
-		PortAttributes result() {
-			if (this.failure != null) {
-				throw this.failure;
-			}
-			return java.util.Objects.requireNonNull(this.attributes);
-		}
-
 	}
 
 }
