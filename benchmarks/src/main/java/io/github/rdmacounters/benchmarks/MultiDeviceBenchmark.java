@@ -12,7 +12,6 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -26,61 +25,28 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Cost of the starter on a host of many devices. {@link #startup} starts an application
- * (auto-configuration of the actuator, health, Micrometer with Prometheus, and the
- * starter) on a simulated host of {@code devices} devices with two ports each and eight
- * counter sets per device ({@code rdma.devices.<name>.counter-sets}), with the starter
- * ({@code starter=true}) and the same application without it ({@code starter=false}:
- * {@code rdma.enabled=false}, which turns every auto-configuration of the starter off),
- * in the same run; the added startup time is the ratio of the two. {@code web=servlet} is
- * the application users run the starter in: Spring MVC on Tomcat on a random loopback
- * port, with the health, prometheus and rdma endpoints exposed over HTTP;
- * {@code web=none} has no web server. The context is closed after each start, outside the
- * measured time; these starts are made in a warm JVM, after the warm-up starts.
+ * Cost of the starter on a host of many devices: the application and its properties
+ * ({@link #start}), shared with {@link StartupComparison}, which measures the startup
+ * time the starter adds, and {@link Scrape#scrape}, one
+ * {@code PrometheusMeterRegistry.scrape()} of an application on 8 devices × 2 ports with
+ * 64 sets: the port counters of 16 ports and 64 sets, every value read for that scrape
+ * (the read cache time-to-live, 100ms, expires before each scrape, outside the measured
+ * time).
  * <p>
- * {@link ColdStart#coldStartup} is the first start of the web application in a new JVM
- * (one start per fork, 10 forks), class loading included: the start a user sees.
- * <p>
- * {@link Scrape#scrape} is one {@code PrometheusMeterRegistry.scrape()} of an application
- * on 8 devices × 2 ports with 64 sets: the port counters of 16 ports and 64 sets, every
- * value read for that scrape (the read cache time-to-live, 100ms, expires before each
- * scrape, outside the measured time).
+ * The application: {@code devices} simulated devices with two ports each and eight
+ * counter sets per device ({@code rdma.devices.<name>.counter-sets}), the actuator with
+ * health and Micrometer with Prometheus, and the starter ({@code starter=true}) or not
+ * ({@code rdma.enabled=false}, which turns every auto-configuration of the starter off);
+ * with {@link WebApplicationType#SERVLET}, Spring MVC on Tomcat on a random loopback port
+ * with the health, prometheus and rdma endpoints exposed over HTTP.
  *
  * @author rdma-counters
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 10)
-@Measurement(iterations = 20)
-@Fork(value = 1, jvmArgsAppend = "-Xmx1g")
-public class MultiDeviceBenchmark {
+public final class MultiDeviceBenchmark {
 
 	private static final int SETS_PER_DEVICE = 8;
 
-	@Param({ "1", "8", "16" })
-	public int devices;
-
-	@Param({ "false", "true" })
-	public boolean starter;
-
-	@Param({ "none", "servlet" })
-	public String web;
-
-	private ConfigurableApplicationContext context;
-
-	@Benchmark
-	public ConfigurableApplicationContext startup() {
-		this.context = start(this.devices, this.starter, WebApplicationType.valueOf(this.web.toUpperCase()));
-		return this.context;
-	}
-
-	@TearDown(Level.Iteration)
-	public void close() {
-		if (this.context != null) {
-			this.context.close();
-			this.context = null;
-		}
+	private MultiDeviceBenchmark() {
 	}
 
 	static ConfigurableApplicationContext start(int devices, boolean starter, WebApplicationType web) {
@@ -110,41 +76,6 @@ public class MultiDeviceBenchmark {
 			}
 		}
 		return properties;
-	}
-
-	/**
-	 * The first start of the web application in a new JVM.
-	 */
-	@State(Scope.Benchmark)
-	@BenchmarkMode(Mode.SingleShotTime)
-	@OutputTimeUnit(TimeUnit.MILLISECONDS)
-	@Warmup(iterations = 0)
-	@Measurement(iterations = 1)
-	@Fork(value = 10, jvmArgsAppend = "-Xmx1g")
-	public static class ColdStart {
-
-		@Param({ "8" })
-		public int devices;
-
-		@Param({ "false", "true" })
-		public boolean starter;
-
-		private ConfigurableApplicationContext context;
-
-		@Benchmark
-		public ConfigurableApplicationContext coldStartup() {
-			this.context = start(this.devices, this.starter, WebApplicationType.SERVLET);
-			return this.context;
-		}
-
-		@TearDown(Level.Iteration)
-		public void close() {
-			if (this.context != null) {
-				this.context.close();
-				this.context = null;
-			}
-		}
-
 	}
 
 	/**

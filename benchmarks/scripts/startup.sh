@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Startup time the starter adds: writes benchmarks/results/startup.md up to its
+# hand-written "Reading of the figures" section, which it keeps.
+#
+# Usage, from the repository root:  benchmarks/scripts/startup.sh [warm rounds] [cold pairs]
+# Needs: a JDK 17, Maven and python3.
+set -euo pipefail
+
+ROUNDS="${1:-20}"
+PAIRS="${2:-10}"
+WARMUP=30
+REPO="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$REPO"
+RESULTS=benchmarks/results/startup.md
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+echo "== build"
+mvn -B -q -o -pl benchmarks -am package dependency:build-classpath -DskipTests \
+	-Dmdep.outputFile=target/bench-cp.txt -Dmdep.includeScope=runtime
+CP="benchmarks/target/classes:$(cat benchmarks/target/bench-cp.txt)"
+MAIN=io.github.rdmacounters.benchmarks.StartupComparison
+
+echo "== warm: $ROUNDS rounds after $WARMUP warm-up rounds, 1, 8 and 16 devices"
+java -Xmx1g -cp "$CP" "$MAIN" warm "$ROUNDS" "$WARMUP" 1 8 16 | grep '^warm' | tee "$WORK/warm.txt"
+
+echo "== cold: $PAIRS pairs of first starts in new JVMs, 8 devices, web application"
+for i in $(seq 1 "$PAIRS"); do
+	if [ $((i % 2)) -eq 1 ]; then order="false true"; else order="true false"; fi
+	for starter in $order; do
+		java -Xmx1g -cp "$CP" "$MAIN" cold "$starter" 8 | grep '^cold'
+	done
+done | tee "$WORK/cold.txt"
+LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$WORK" "$RESULTS" "$ROUNDS" "$WARMUP" "$PAIRS" "$LOAD" "$(java -version 2>&1 | head -1)" <<'PY'
+import re, statistics, sys
+work, results, rounds, warmup, pairs, load, jvm = sys.argv[1:8]
+warm = []
+for line in open(f"{work}/warm.txt"):
+    fields = dict(item.split("=") for item in line.split()[1:])
+    warm.append(fields)
+cold = {"false": [], "true": []}
+for line in open(f"{work}/cold.txt"):
+    _, _, starter, millis = line.split()
+    cold[starter.split("=")[1]].append(float(millis))
+out = []
+out.append("# Startup time added by the starter (`StartupComparison`)\n")
+out.append("The application of `MultiDeviceBenchmark`: simulated devices × 2 ports × 8 counter sets")
+out.append("(`rdma.devices.<name>.counter-sets`), the actuator with health and Micrometer with Prometheus,")
+out.append("with the starter and without it (`rdma.enabled=false`, every auto-configuration of the starter")
+out.append("off). `web=servlet` adds Spring MVC on Tomcat on a random loopback port with the health,")
+out.append("prometheus and rdma endpoints over HTTP, the application users run the starter in;")
+out.append("`web=none` has no web server.\n")
+out.append("## Command\n")
+out.append("From the repository root:\n")
+out.append("```")
+out.append(f"benchmarks/scripts/startup.sh {rounds} {pairs}")
+out.append("```\n")
+out.append(f"Warm: in one JVM (`-Xmx1g`), per device count and web type, {warmup} warm-up rounds then {rounds}")
+out.append("measured rounds of one start with and one without the starter, in alternating order (ABBA),")
+out.append("each context closed outside the measured time; the median of each. Cold: the first start in a")
+out.append(f"new JVM, class loading included, {pairs} JVMs with and {pairs} without, alternately; the median of each.\n")
+out.append("## Results\n")
+out.append(f"{jvm}; load average {load} at the end.\n")
+out.append("Warm JVM (median ms per start):\n")
+out.append("| web | devices | without starter | with starter | added ms | ratio |")
+out.append("|---|---|---|---|---|---|")
+for w in warm:
+    out.append(f"| {w['web']} | {w['devices']} | {float(w['without']):.1f} | {float(w['with']):.1f} | {float(w['added']):.1f} | {float(w['ratio']):.3f} |")
+out.append("")
+base, starter = statistics.median(cold["false"]), statistics.median(cold["true"])
+out.append("First start in a new JVM, 8 devices, web application (ms):\n")
+out.append("| | starts | median | min | max |")
+out.append("|---|---|---|---|---|")
+for name, values in (("without starter", cold["false"]), ("with starter", cold["true"])):
+    out.append(f"| {name} | {len(values)} | {statistics.median(values):.0f} | {min(values):.0f} | {max(values):.0f} |")
+out.append("")
+out.append(f"Cold, 8 devices: added {starter - base:.0f} ms, ratio {starter / base:.3f}.\n")
+old = open(results).read() if __import__("os").path.exists(results) else ""
+marker = "## Reading of the figures"
+kept = old[old.index(marker):] if marker in old else marker + "\n\n(Written by hand after a run; the script rewrites only the sections before this one.)\n"
+open(results, "w").write("\n".join(out) + "\n" + kept)
+PY
+echo "== wrote $RESULTS"
