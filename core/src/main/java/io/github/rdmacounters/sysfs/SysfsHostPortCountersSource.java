@@ -28,7 +28,8 @@ import io.github.rdmacounters.core.Presence;
  * snapshot, and a device seen before whose directory is gone is reported
  * {@link Presence#GONE} with its ports, without counters, until it reappears. Each device
  * is read the way {@link SysfsPortCountersSource} reads one (ports that vanish are gone,
- * counter files that vanish are missing, identity read once per appearance).
+ * counter files that vanish are missing, identity and counter directories read once per
+ * registration of the device).
  * <p>
  * A device filter (names and globs, see {@link NameFilter}) chooses the devices; a
  * counter filter chooses the counter files read, by file name. Snapshots are memoised for
