@@ -71,7 +71,10 @@ public interface SysfsTree {
 	 * registered ({@code ib_setup_port_attrs} and {@code setup_port} in
 	 * {@code drivers/infiniband/core/sysfs.c}), and removes them only when it is
 	 * unregistered, so a reader may keep the listings of a device while its key is the
-	 * same. Trees that cannot tell return {@code null}, and are listed on every read.
+	 * same. Optional counters that {@code rdma statistic set} enables later are not in
+	 * sysfs: the {@code hw_counters} group leaves out the counters flagged
+	 * {@code IB_STAT_FLAG_OPTIONAL}, which netlink alone reports. Trees that cannot tell
+	 * return {@code null}, and are listed on every read.
 	 * @param path the directory, relative to the root
 	 * @return the key, or {@code null} if the tree cannot tell or the directory does not
 	 * exist
