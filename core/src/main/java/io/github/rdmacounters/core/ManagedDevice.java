@@ -35,7 +35,11 @@ public final class ManagedDevice implements AutoCloseable {
 	private final @Nullable PortCountersSource portCounters;
 
 	/**
-	 * Create a managed device around an opened device.
+	 * Create a managed device around an opened device. Its queries reach the device on
+	 * every call unless the device caches them: a device opened by
+	 * {@link ManagedDeviceFactory} asks {@code ibv_query_port} once per read cache
+	 * time-to-live and recovers from a fatal event, so that is the way to open one for
+	 * health checks and the endpoint.
 	 * @param device the device, owned by this object from now on
 	 * @param port the configured port
 	 * @param counterSets the counter sets on the device, owned by this object from now on
