@@ -142,7 +142,6 @@ public final class RdmaAutoConfiguration {
 	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaEventsProperties events, RdmaBackend backend,
 			Environment environment, ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
-		RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(environment));
 		Duration ttl = properties.getReadCacheTtl();
 		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
 		if (properties.getPortCounters().isEnabled()) {
@@ -154,9 +153,7 @@ public final class RdmaAutoConfiguration {
 			portCounters = (device) -> (host != null && devices.test(device) && host.snapshot().device(device) != null)
 					? host.device(device) : backend.portCounters(device, root, ttl);
 		}
-		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters)
-			.reopenBackoff(events.getReopenBackoff().getInitial(), events.getReopenBackoff().getMax())
-			.create(plan, properties.isFailOnUnavailable());
+		return factory(backend, ttl, portCounters, events).create(plan, properties.isFailOnUnavailable());
 	}
 
 	/**
@@ -176,7 +173,6 @@ public final class RdmaAutoConfiguration {
 		List<RdmaPropertiesValidator.DevicePlan> plans = RdmaPropertiesValidator
 			.validatePlan(properties, RawValues.of(environment))
 			.devices();
-		RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(environment));
 		if (plans.isEmpty()) {
 			return new ManagedDevices(List.of());
 		}
@@ -185,8 +181,7 @@ public final class RdmaAutoConfiguration {
 				: null;
 		Function<String, @Nullable PortCountersSource> portCounters = (
 				device) -> (host != null && host.snapshot().device(device) != null) ? host.device(device) : null;
-		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters)
-			.reopenBackoff(events.getReopenBackoff().getInitial(), events.getReopenBackoff().getMax());
+		ManagedDeviceFactory factory = factory(backend, ttl, portCounters, events);
 		List<ManagedDevice> devices = new ArrayList<>();
 		try {
 			for (RdmaPropertiesValidator.DevicePlan plan : plans) {
@@ -211,6 +206,12 @@ public final class RdmaAutoConfiguration {
 			throw ex;
 		}
 		return new ManagedDevices(devices);
+	}
+
+	private static ManagedDeviceFactory factory(RdmaBackend backend, Duration ttl,
+			Function<String, @Nullable PortCountersSource> portCounters, RdmaEventsProperties events) {
+		return new ManagedDeviceFactory(backend, ttl, Clock.systemUTC(), portCounters)
+			.reopenBackoff(events.getReopenBackoff().getInitial(), events.getReopenBackoff().getMax());
 	}
 
 	@Bean

@@ -28,9 +28,10 @@ import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 /**
  * Checks {@link RdmaProperties} once Boot has bound them, before any bean of the starter
  * uses them: {@link RdmaPropertiesValidator#validate(RdmaProperties, RawValues)} with the
- * values as written, and its warnings. Once every singleton is created it warns, naming
- * the closest known property, of each {@code rdma.*} key that no binding used and that is
- * not a property of {@link RdmaProperties}, {@link RdmaUiProperties} or
+ * values as written, and its warnings; likewise the reopen backoff of
+ * {@link RdmaEventsProperties}, once for every device. Once every singleton is created it
+ * warns, naming the closest known property, of each {@code rdma.*} key that no binding
+ * used and that is not a property of {@link RdmaProperties}, {@link RdmaUiProperties} or
  * {@link RdmaEventsProperties} (whose auto-configuration may be off). The keys used come
  * from Boot's {@link BoundConfigurationProperties}, which records every property a
  * {@code @ConfigurationProperties} binding used, so the properties are bound once per
@@ -63,6 +64,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor, SmartInitializing
 		if (bean instanceof RdmaProperties properties) {
 			RdmaPropertiesValidator.validate(properties, RawValues.of(this.environment));
 			RdmaPropertiesValidator.warn(properties);
+		}
+		else if (bean instanceof RdmaEventsProperties events) {
+			RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(this.environment));
 		}
 		return bean;
 	}
