@@ -28,8 +28,8 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
 import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -140,8 +140,8 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Conditional(OnShorthandDeviceCondition.class)
 	ManagedDevice rdmaManagedDevice(RdmaProperties properties, RdmaEventsProperties events, RdmaBackend backend,
-			Environment environment, ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		DeviceDefinition plan = RdmaPropertiesValidator.validate(properties, RawValues.of(environment));
+			RdmaPropertiesChecks checks, ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		DeviceDefinition plan = checks.plan(properties).shorthand();
 		Duration ttl = properties.getReadCacheTtl();
 		Function<String, @Nullable PortCountersSource> portCounters = (device) -> null;
 		if (properties.getPortCounters().isEnabled()) {
@@ -162,25 +162,27 @@ public final class RdmaAutoConfiguration {
 	 * unavailable device while the others start.
 	 * @param properties the properties
 	 * @param backend the backend
-	 * @param environment the environment, for values as written
+	 * @param checks the checks of the properties, with their plan
 	 * @param hostPortCounters the host's port counters
 	 * @return the devices
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaEventsProperties events, RdmaBackend backend,
-			Environment environment, ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		List<RdmaPropertiesValidator.DevicePlan> plans = RdmaPropertiesValidator
-			.validatePlan(properties, RawValues.of(environment))
-			.devices();
+			RdmaPropertiesChecks checks, ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		List<RdmaPropertiesValidator.DevicePlan> plans = checks.plan(properties).devices();
 		if (plans.isEmpty()) {
 			return new ManagedDevices(List.of());
 		}
 		Duration ttl = properties.getReadCacheTtl();
 		HostPortCountersSource host = properties.getPortCounters().isEnabled() ? hostPortCounters.getIfAvailable()
 				: null;
+		// one snapshot of the host for every device: asked per device, a first start
+		// slower than the cache time-to-live read the whole host once per device
+		HostPortCountersSnapshot snapshot = (host != null) ? host.snapshot() : null;
 		Function<String, @Nullable PortCountersSource> portCounters = (
-				device) -> (host != null && host.snapshot().device(device) != null) ? host.device(device) : null;
+				device) -> (host != null && snapshot != null && snapshot.device(device) != null) ? host.device(device)
+						: null;
 		ManagedDeviceFactory factory = factory(backend, ttl, portCounters, events);
 		List<ManagedDevice> devices = new ArrayList<>();
 		try {

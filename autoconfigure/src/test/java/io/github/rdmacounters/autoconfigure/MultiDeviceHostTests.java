@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -28,10 +31,14 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.CounterSetDescriptor
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.DeviceDescriptor;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.sysfs.HostSysfs;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
@@ -69,6 +76,33 @@ class MultiDeviceHostTests {
 	@AfterEach
 	void forgetFake() {
 		this.fake.reset();
+	}
+
+	@Test
+	void theDevicesOfRdmaDevicesAreOpenedWithOneSnapshotOfTheHost() {
+		AtomicInteger snapshots = new AtomicInteger();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.simulated.devices.mlx5_0.ports=1",
+					"rdma.simulated.devices.mlx5_1.ports=1", "rdma.simulated.devices.mlx5_2.ports=1",
+					"rdma.devices.mlx5_0.port=1", "rdma.devices.mlx5_1.port=1", "rdma.devices.mlx5_2.port=1")
+			.withBean(HostPortCountersSource.class, () -> {
+				SimulatedBackend backend = new SimulatedBackend(
+						List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build(),
+								SimulatedDeviceSpec.builder().name("mlx5_1").build(),
+								SimulatedDeviceSpec.builder().name("mlx5_2").build()));
+				// no cache: each snapshot() reads the host
+				HostPortCountersSource host = backend.hostPortCounters(this.temp, NameFilter.all(), NameFilter.all(),
+						Duration.ZERO);
+				return () -> {
+					snapshots.incrementAndGet();
+					return host.snapshot();
+				};
+			})
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).hasSize(3);
+				assertThat(snapshots).hasValue(1);
+			});
 	}
 
 	@Test

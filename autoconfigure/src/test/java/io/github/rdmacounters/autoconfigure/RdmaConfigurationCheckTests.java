@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
@@ -63,6 +64,21 @@ class RdmaConfigurationCheckTests {
 				assertThat(context).hasNotFailed();
 				assertThat(output).doesNotContain("Unknown property");
 			});
+	}
+
+	@Test
+	void thePlanMadeWhenThePropertiesWereCheckedIsTheOneTheDevicesAreOpenedFrom() {
+		RdmaPropertiesChecks checks = new RdmaPropertiesChecks(new MockEnvironment());
+		RdmaProperties bound = new RdmaProperties();
+		bound.getDevices().put("mlx5_0", new RdmaProperties.Device());
+		checks.postProcessAfterInitialization(bound, "rdma-properties");
+		RdmaPropertiesValidator.Plan plan = checks.plan(bound);
+		assertThat(plan.devices()).extracting((device) -> device.definition().device()).containsExactly("mlx5_0");
+		assertThat(checks.plan(bound)).isSameAs(plan);
+		RdmaProperties other = new RdmaProperties();
+		other.getDevices().put("mlx5_1", new RdmaProperties.Device());
+		assertThat(checks.plan(other).devices()).extracting((device) -> device.definition().device())
+			.containsExactly("mlx5_1");
 	}
 
 	@Test
