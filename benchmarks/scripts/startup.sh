@@ -2,12 +2,16 @@
 # Startup time the starter adds: writes benchmarks/results/startup.md up to its
 # hand-written "Reading of the figures" section, which it keeps.
 #
-# Usage, from the repository root:  benchmarks/scripts/startup.sh [warm rounds] [cold pairs]
+# Usage, from the repository root:
+#   benchmarks/scripts/startup.sh [warm rounds] [cold pairs] [cold pairs with narrowed port counters]
 # Needs: a JDK 17, Maven and python3.
 set -euo pipefail
 
 ROUNDS="${1:-20}"
 PAIRS="${2:-10}"
+NARROW_PAIRS="${3:-$((PAIRS / 2))}"
+# the port counters of counters/ only (the InfiniBand standard set), none of hw_counters/
+NARROW="rdma.port-counters.include=port_*"
 WARMUP=30
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$REPO"
@@ -31,31 +35,46 @@ for i in $(seq 1 "$PAIRS"); do
 		java -Xmx1g -cp "$CP" "$MAIN" cold "$starter" 8 | grep '^cold'
 	done
 done | tee "$WORK/cold.txt"
+
+echo "== cold: $NARROW_PAIRS pairs with $NARROW"
+for i in $(seq 1 "$NARROW_PAIRS"); do
+	if [ $((i % 2)) -eq 1 ]; then order="false true"; else order="true false"; fi
+	for starter in $order; do
+		java -Xmx1g -cp "$CP" "$MAIN" cold "$starter" 8 "$NARROW" | grep '^cold'
+	done
+done | tee "$WORK/cold-narrow.txt"
 LOAD="$(cut -d' ' -f1-3 /proc/loadavg)"
 
-python3 - "$WORK" "$RESULTS" "$ROUNDS" "$WARMUP" "$PAIRS" "$LOAD" "$(java -version 2>&1 | head -1)" <<'PY'
+python3 - "$WORK" "$RESULTS" "$ROUNDS" "$WARMUP" "$PAIRS" "$LOAD" "$(java -version 2>&1 | head -1)" "$NARROW_PAIRS" "$NARROW" <<'PY'
 import re, statistics, sys
-work, results, rounds, warmup, pairs, load, jvm = sys.argv[1:8]
+work, results, rounds, warmup, pairs, load, jvm, narrow_pairs, narrow = sys.argv[1:10]
 warm = []
 for line in open(f"{work}/warm.txt"):
     fields = dict(item.split("=") for item in line.split()[1:])
     warm.append(fields)
-cold = {"false": [], "true": []}
-pairs_ms = []
-lines = [line.split() for line in open(f"{work}/cold.txt")]
-for line in lines:
-    cold[line[2].split("=")[1]].append(float(line[3]))
-# the two starts of a pair ran one after the other: their difference is less exposed to
-# the machine's speed, which drifts over minutes, than the difference of the medians
-for first, second in zip(lines[0::2], lines[1::2]):
-    values = {first[2]: float(first[3]), second[2]: float(second[3])}
-    pairs_ms.append(values["starter=true"] - values["starter=false"])
-pairs_ms.sort()
-n = len(pairs_ms)
-# distribution-free 95 % interval of the median difference: order statistics of a
-# binomial(n, 1/2), normal approximation
-half = 0.98 * n ** 0.5
-low, high = pairs_ms[max(0, int(n / 2 - half))], pairs_ms[min(n - 1, int(n / 2 + half))]
+def paired(path):
+    """The starts of a file of pairs: by starter, and the difference within each pair."""
+    cold = {"false": [], "true": []}
+    differences = []
+    lines = [line.split() for line in open(path)]
+    for line in lines:
+        cold[line[2].split("=")[1]].append(float(line[3]))
+    # the two starts of a pair ran one after the other: their difference is less exposed
+    # to the machine's speed, which drifts over minutes, than the difference of medians
+    for first, second in zip(lines[0::2], lines[1::2]):
+        values = {first[2]: float(first[3]), second[2]: float(second[3])}
+        differences.append(values["starter=true"] - values["starter=false"])
+    differences.sort()
+    n = len(differences)
+    # distribution-free 95 % interval of the median difference: order statistics of a
+    # binomial(n, 1/2), normal approximation
+    half = 0.98 * n ** 0.5
+    low = differences[max(0, int(n / 2 - half))]
+    high = differences[min(n - 1, int(n / 2 + half))]
+    return cold, statistics.median(differences), low, high
+
+cold, median_pair, low, high = paired(f"{work}/cold.txt")
+narrow_cold, narrow_pair, narrow_low, narrow_high = paired(f"{work}/cold-narrow.txt")
 out = []
 out.append("# Startup time added by the starter (`StartupComparison`)\n")
 out.append("The application of `MultiDeviceBenchmark`: simulated devices × 2 ports × 8 counter sets")
@@ -67,12 +86,14 @@ out.append("`web=none` has no web server.\n")
 out.append("## Command\n")
 out.append("From the repository root:\n")
 out.append("```")
-out.append(f"benchmarks/scripts/startup.sh {rounds} {pairs}")
+out.append(f"benchmarks/scripts/startup.sh {rounds} {pairs} {narrow_pairs}")
 out.append("```\n")
 out.append(f"Warm: in one JVM (`-Xmx1g`), per device count and web type, {warmup} warm-up rounds then {rounds}")
 out.append("measured rounds of one start with and one without the starter, in alternating order (ABBA),")
 out.append("each context closed outside the measured time; the median of each. Cold: the first start in a")
-out.append(f"new JVM, class loading included, {pairs} JVMs with and {pairs} without, alternately; the median of each.\n")
+out.append(f"new JVM, class loading included, {pairs} JVMs with and {pairs} without, alternately; the median of each,")
+out.append(f"and of the difference within each pair. Then {narrow_pairs} pairs more with `{narrow}`: the port")
+out.append("counters of `counters/` only, the InfiniBand standard set, so fewer meters.\n")
 out.append("## Results\n")
 out.append(f"{jvm}; load average {load} at the end.\n")
 out.append("Warm JVM (median ms per start):\n")
@@ -89,10 +110,15 @@ for name, values in (("without starter", cold["false"]), ("with starter", cold["
     out.append(f"| {name} | {len(values)} | {statistics.median(values):.0f} | {min(values):.0f} | {max(values):.0f} |")
 out.append("")
 out.append(f"Cold, 8 devices: added {starter - base:.0f} ms, ratio {starter / base:.3f} (medians of each).")
-median_pair = statistics.median(pairs_ms)
 out.append(f"Per pair (with minus without, the two starts one after the other): median {median_pair:.0f} ms,")
 out.append(f"95 % interval {low:.0f} to {high:.0f} ms; ratio {1 + median_pair / base:.3f} "
            f"({1 + low / base:.3f} to {1 + high / base:.3f}).\n")
+narrow_base = statistics.median(narrow_cold["false"])
+out.append(f"With `{narrow}`, {narrow_pairs} pairs: without starter median {narrow_base:.0f} ms, "
+           f"with {statistics.median(narrow_cold['true']):.0f} ms;")
+out.append(f"per pair median {narrow_pair:.0f} ms, 95 % interval {narrow_low:.0f} to {narrow_high:.0f} ms; "
+           f"ratio {1 + narrow_pair / narrow_base:.3f} ({1 + narrow_low / narrow_base:.3f} to "
+           f"{1 + narrow_high / narrow_base:.3f}).\n")
 old = open(results).read() if __import__("os").path.exists(results) else ""
 marker = "## Reading of the figures"
 kept = old[old.index(marker):] if marker in old else marker + "\n\n(Written by hand after a run; the script rewrites only the sections before this one.)\n"

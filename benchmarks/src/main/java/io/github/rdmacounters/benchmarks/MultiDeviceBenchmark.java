@@ -50,9 +50,16 @@ public final class MultiDeviceBenchmark {
 	}
 
 	static ConfigurableApplicationContext start(int devices, boolean starter, WebApplicationType web) {
+		return start(devices, starter, web, Map.of());
+	}
+
+	static ConfigurableApplicationContext start(int devices, boolean starter, WebApplicationType web,
+			Map<String, Object> more) {
+		Map<String, Object> properties = properties(devices, starter);
+		properties.putAll(more);
 		return new SpringApplicationBuilder(HostApplication.class).web(web)
 			.logStartupInfo(false)
-			.properties(properties(devices, starter))
+			.properties(properties)
 			.run();
 	}
 
