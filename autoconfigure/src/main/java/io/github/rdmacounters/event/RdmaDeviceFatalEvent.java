@@ -1,7 +1,5 @@
 package io.github.rdmacounters.event;
 
-import org.springframework.context.ApplicationEvent;
-
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.ManagedDevice;
 
@@ -13,13 +11,9 @@ import io.github.rdmacounters.core.ManagedDevice;
  * @since 0.1.0
  * @author rdma-counters
  */
-public class RdmaDeviceFatalEvent extends ApplicationEvent {
+public class RdmaDeviceFatalEvent extends RdmaDeviceEvent {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient ManagedDevice device;
-
-	private final transient DeviceEvent event;
 
 	/**
 	 * Create an event.
@@ -27,25 +21,7 @@ public class RdmaDeviceFatalEvent extends ApplicationEvent {
 	 * @param event the device's event
 	 */
 	public RdmaDeviceFatalEvent(ManagedDevice device, DeviceEvent event) {
-		super(device);
-		this.device = device;
-		this.event = event;
-	}
-
-	/**
-	 * Return the managed device.
-	 * @return the device
-	 */
-	public ManagedDevice getDevice() {
-		return this.device;
-	}
-
-	/**
-	 * Return the device's event.
-	 * @return the event
-	 */
-	public DeviceEvent getEvent() {
-		return this.event;
+		super(device, event);
 	}
 
 }

@@ -1,7 +1,5 @@
 package io.github.rdmacounters.event;
 
-import org.springframework.context.ApplicationEvent;
-
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortState;
@@ -14,13 +12,9 @@ import io.github.rdmacounters.core.PortState;
  * @since 0.1.0
  * @author rdma-counters
  */
-public class RdmaPortStateChangedEvent extends ApplicationEvent {
+public class RdmaPortStateChangedEvent extends RdmaDeviceEvent {
 
 	private static final long serialVersionUID = 1L;
-
-	private final transient ManagedDevice device;
-
-	private final transient DeviceEvent event;
 
 	/**
 	 * Create an event.
@@ -28,25 +22,7 @@ public class RdmaPortStateChangedEvent extends ApplicationEvent {
 	 * @param event the device's event
 	 */
 	public RdmaPortStateChangedEvent(ManagedDevice device, DeviceEvent event) {
-		super(device);
-		this.device = device;
-		this.event = event;
-	}
-
-	/**
-	 * Return the managed device.
-	 * @return the device
-	 */
-	public ManagedDevice getDevice() {
-		return this.device;
-	}
-
-	/**
-	 * Return the device's event.
-	 * @return the event
-	 */
-	public DeviceEvent getEvent() {
-		return this.event;
+		super(device, event);
 	}
 
 	/**
@@ -54,7 +30,7 @@ public class RdmaPortStateChangedEvent extends ApplicationEvent {
 	 * @return the port
 	 */
 	public int getPort() {
-		return this.event.port();
+		return getEvent().port();
 	}
 
 	/**
@@ -62,7 +38,7 @@ public class RdmaPortStateChangedEvent extends ApplicationEvent {
 	 * @return {@code ACTIVE} or {@code DOWN}
 	 */
 	public PortState getState() {
-		return (this.event.type() == DeviceEvent.Type.PORT_ACTIVE) ? PortState.ACTIVE : PortState.DOWN;
+		return (getEvent().type() == DeviceEvent.Type.PORT_ACTIVE) ? PortState.ACTIVE : PortState.DOWN;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
@@ -31,6 +32,7 @@ import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.SupervisedDevice;
+import io.github.rdmacounters.event.RdmaDeviceEvent;
 import io.github.rdmacounters.event.RdmaDeviceFatalEvent;
 import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.event.RdmaPortStateChangedEvent;
@@ -39,6 +41,7 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Tests for {@link RdmaEventsAutoConfiguration} on the simulated backend, whose events
@@ -196,6 +199,21 @@ class RdmaEventsAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void aListenerOfRdmaDeviceEventReceivesPortStateChangesAndDeviceFatal() {
+		this.contextRunner.withUserConfiguration(DeviceEventRecorder.class)
+			.withPropertyValues("rdma.port-counters.enabled=false")
+			.run((context) -> {
+				SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+				backend.setPortState(DEVICE, 1, PortState.DOWN);
+				backend.removeDevice(DEVICE);
+				assertThat(context.getBean(DeviceEventRecorder.class).events)
+					.extracting((event) -> event.getClass(), (event) -> event.getDevice().name())
+					.containsExactly(tuple(RdmaPortStateChangedEvent.class, DEVICE),
+							tuple(RdmaDeviceFatalEvent.class, DEVICE));
+			});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class Recorder implements ApplicationListener<ApplicationEvent> {
 
@@ -216,6 +234,17 @@ class RdmaEventsAutoConfigurationTests {
 	private static HealthIndicator deviceHealth(ApplicationContext context) {
 		CompositeHealthContributor rdma = context.getBean("rdmaHealthContributor", CompositeHealthContributor.class);
 		return (HealthIndicator) rdma.getContributor(DEVICE);
+	}
+
+	static class DeviceEventRecorder {
+
+		final List<RdmaDeviceEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void onDeviceEvent(RdmaDeviceEvent event) {
+			this.events.add(event);
+		}
+
 	}
 
 }

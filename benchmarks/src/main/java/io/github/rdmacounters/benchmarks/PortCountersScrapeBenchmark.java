@@ -50,21 +50,6 @@ public class PortCountersScrapeBenchmark {
 
 	private static final String DEVICE = "mlx5_0";
 
-	private static final List<String> PMA_COUNTERS = List.of("VL15_dropped", "excessive_buffer_overrun_errors",
-			"link_downed", "link_error_recovery", "local_link_integrity_errors", "multicast_rcv_packets",
-			"multicast_xmit_packets", "port_rcv_constraint_errors", "port_rcv_data", "port_rcv_errors",
-			"port_rcv_packets", "port_rcv_remote_physical_errors", "port_rcv_switch_relay_errors",
-			"port_xmit_constraint_errors", "port_xmit_data", "port_xmit_discards", "port_xmit_packets",
-			"port_xmit_wait", "symbol_error", "unicast_rcv_packets", "unicast_xmit_packets");
-
-	private static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err", "lifespan",
-			"local_ack_timeout_err", "np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence",
-			"packet_seq_err", "req_cqe_error", "req_cqe_flush_error", "req_remote_access_errors",
-			"req_remote_invalid_request", "resp_cqe_error", "resp_cqe_flush_error", "resp_local_length_error",
-			"resp_remote_access_errors", "rnr_nak_retry_err", "roce_adp_retrans", "roce_adp_retrans_to",
-			"roce_slow_restart", "roce_slow_restart_cnps", "roce_slow_restart_trans", "rp_cnp_handled",
-			"rp_cnp_ignored", "rx_atomic_requests", "rx_icrc_encapsulated", "rx_read_requests", "rx_write_requests");
-
 	private Path root;
 
 	private SysfsPortCountersSource fileSystem;
@@ -90,17 +75,17 @@ public class PortCountersScrapeBenchmark {
 			write(dir.resolve("phys_state"), "5: LinkUp");
 			write(dir.resolve("rate"), "100 Gb/sec (4X EDR)");
 			write(dir.resolve("link_layer"), "Ethernet");
-			for (String name : PMA_COUNTERS) {
+			for (String name : HostSysfsTree.PMA_COUNTERS) {
 				write(dir.resolve("counters").resolve(name), Long.toString(value += 7_919));
 			}
-			for (String name : HW_COUNTERS) {
+			for (String name : HostSysfsTree.HW_COUNTERS) {
 				write(dir.resolve("hw_counters").resolve(name), Long.toString(value % 1_000));
 			}
 		}
 		this.fileSystem = new SysfsPortCountersSource(DEVICE, new FileSystemSysfsTree(this.root), Duration.ZERO,
 				Clock.systemUTC());
 		int counters = this.fileSystem.snapshot().ports().stream().mapToInt((port) -> port.counters().size()).sum();
-		if (counters != 2 * (PMA_COUNTERS.size() + HW_COUNTERS.size())) {
+		if (counters != 2 * (HostSysfsTree.PMA_COUNTERS.size() + HostSysfsTree.HW_COUNTERS.size())) {
 			throw new IllegalStateException("Expected 100 counters, read " + counters);
 		}
 		SimulatedBackend backend = new SimulatedBackend(

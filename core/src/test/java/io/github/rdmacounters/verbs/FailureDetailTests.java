@@ -15,6 +15,7 @@ import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Tests that the binding explains the errno values of real kernels and libraries in its
@@ -35,48 +36,43 @@ class FailureDetailTests {
 		return FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(4420).priority(2).dontTrap(dontTrap).build();
 	}
 
-	@Test
-	void einvalOnADontTrapCountFlowNamesTheKernelRequirement() {
+	/**
+	 * The message of the exception {@code createFlow} throws on mlx5_0 when
+	 * {@code ibv_create_flow} fails with the errno.
+	 */
+	private String createFlowFailure(int errno, boolean dontTrap) {
 		this.fake.device("mlx5_0").add();
 		try (RdmaDevice device = this.backend.open("mlx5_0")) {
 			Counters counters = device.createCounters();
 			counters.attach(CounterType.PACKETS, 0);
-			this.fake.failNext("ibv_create_flow", Errno.EINVAL);
-			assertThatExceptionOfType(RdmaOperationException.class)
-				.isThrownBy(() -> device.createFlow(1, nvmeTcp(true), counters))
-				.withMessageStartingWith("ibv_create_flow failed: EINVAL (22) Invalid argument")
-				.withMessageContaining("needs Linux 5.8 or later (commit 8e14c75c999a)");
+			this.fake.failNext("ibv_create_flow", errno);
+			RdmaOperationException failure = catchThrowableOfType(RdmaOperationException.class,
+					() -> device.createFlow(1, nvmeTcp(dontTrap), counters));
+			assertThat(failure).isNotNull();
+			return failure.getMessage();
 		}
+	}
+
+	@Test
+	void einvalOnADontTrapCountFlowNamesTheKernelRequirement() {
+		assertThat(createFlowFailure(Errno.EINVAL, true))
+			.startsWith("ibv_create_flow failed: EINVAL (22) Invalid argument")
+			.contains("needs Linux 5.8 or later (commit 8e14c75c999a)");
 	}
 
 	@Test
 	void einvalOnATrappingFlowDoesNotBlameTheKernel() {
-		this.fake.device("mlx5_0").add();
-		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			this.fake.failNext("ibv_create_flow", Errno.EINVAL);
-			assertThatExceptionOfType(RdmaOperationException.class)
-				.isThrownBy(() -> device.createFlow(1, nvmeTcp(false), counters))
-				.withMessageStartingWith("ibv_create_flow failed: EINVAL (22)")
-				.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("Linux 5.8"));
-		}
+		assertThat(createFlowFailure(Errno.EINVAL, false)).startsWith("ibv_create_flow failed: EINVAL (22)")
+			.doesNotContain("Linux 5.8");
 	}
 
 	@Test
 	void enomemOnCreateFlowNamesThePriorityLimitAndTheTableNotFlowSteering() {
-		this.fake.device("mlx5_0").add();
-		try (RdmaDevice device = this.backend.open("mlx5_0")) {
-			Counters counters = device.createCounters();
-			counters.attach(CounterType.PACKETS, 0);
-			this.fake.failNext("ibv_create_flow", Errno.ENOMEM);
-			assertThatExceptionOfType(RdmaOperationException.class)
-				.isThrownBy(() -> device.createFlow(1, nvmeTcp(true), counters))
-				.withMessageStartingWith("ibv_create_flow failed: ENOMEM (12) Cannot allocate memory")
-				.withMessageContaining("priority 2 is beyond the provider's user flow priorities")
-				.withMessageContaining("steering table for it is full")
-				.satisfies((ex) -> assertThat(ex.getMessage()).doesNotContain("MANAGED_FLOW_STEERING"));
-		}
+		assertThat(createFlowFailure(Errno.ENOMEM, true))
+			.startsWith("ibv_create_flow failed: ENOMEM (12) Cannot allocate memory")
+			.contains("priority 2 is beyond the provider's user flow priorities")
+			.contains("steering table for it is full")
+			.doesNotContain("MANAGED_FLOW_STEERING");
 	}
 
 	@Test
