@@ -1,5 +1,6 @@
 package io.github.rdmacounters.core;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -56,11 +57,16 @@ public interface Counters extends AutoCloseable {
 	void read(long[] values, ReadMode mode);
 
 	/**
-	 * Read the values into a new snapshot.
+	 * Read the values into a new snapshot: {@link #read(long[], ReadMode)} into an array
+	 * of {@link #size()} slots, stamped with the time of the read.
 	 * @param mode whether the provider may return cached values
 	 * @return the values with the time they were read
 	 */
-	CountersSnapshot read(ReadMode mode);
+	default CountersSnapshot read(ReadMode mode) {
+		long[] values = new long[size()];
+		read(values, mode);
+		return new CountersSnapshot(values, Instant.now());
+	}
 
 	/**
 	 * Return whether this handle was closed.

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.core;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -140,13 +139,6 @@ final class SupervisedCounters implements Counters {
 				}
 			}
 		}
-	}
-
-	@Override
-	public CountersSnapshot read(ReadMode mode) {
-		long[] values = new long[this.size];
-		read(values, mode);
-		return new CountersSnapshot(values, Instant.now());
 	}
 
 	@Override

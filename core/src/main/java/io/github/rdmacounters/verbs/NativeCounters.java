@@ -1,6 +1,5 @@
 package io.github.rdmacounters.verbs;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,7 +12,6 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.CounterPoint;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
-import io.github.rdmacounters.core.CountersSnapshot;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.ReadMode;
@@ -233,13 +231,6 @@ final class NativeCounters extends NativeChild implements Counters {
 			return what + " need " + this.size + " slots, but the array has " + slots;
 		}
 		return what;
-	}
-
-	@Override
-	public CountersSnapshot read(ReadMode mode) {
-		long[] values = new long[this.size];
-		read(values, mode);
-		return new CountersSnapshot(values, Instant.now());
 	}
 
 	/**
