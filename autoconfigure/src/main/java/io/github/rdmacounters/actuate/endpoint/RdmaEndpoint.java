@@ -562,6 +562,8 @@ public class RdmaEndpoint {
 			PortDescriptor result = new PortDescriptor((eventState != null) ? eventState.state().name() : this.state,
 					(eventState != null && !eventState.isActive()) ? null : this.physicalState, this.linkLayer,
 					this.activeMtu, this.rate, this.error, this.counters, this.unreadableCounters);
+			result.present = this.present;
+			result.missingCounterFiles = this.missingCounterFiles;
 			result.stateChangedAt = (lastChange != null) ? lastChange.changedAt() : null;
 			result.events = Collections.unmodifiableMap(counts);
 			return result;

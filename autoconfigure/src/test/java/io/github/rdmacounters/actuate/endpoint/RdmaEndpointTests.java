@@ -17,11 +17,16 @@ import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.PortLink;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.SupervisedDevice;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
@@ -172,6 +177,27 @@ class RdmaEndpointTests {
 		assertThat(second.getState()).isEqualTo("DOWN");
 		assertThat(second.getPhysicalState()).isEqualTo("Disabled");
 		assertThat(second.getActiveMtu()).isNull();
+	}
+
+	@Test
+	void portOfADeviceWithEventsKeepsItsPresenceAndMissingCounterFiles() {
+		PortStatus status = new PortStatus(1, PortLink.parse("ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "Ethernet"),
+				Map.of("port_rcv_data", 4000L), Map.of("port_rcv_data", "counters"), List.of(),
+				List.of("hw_counters/out_of_buffer"), Presence.PRESENT);
+		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
+				"0c42:a103:0065:0f2c", List.of(status), Instant.now()));
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+		SupervisedDevice device = SupervisedDevice.open(backend, "mlx5_0", Duration.ofMillis(10), Duration.ofSeconds(1),
+				Duration.ZERO);
+		try (ManagedDevice managed = new ManagedDevice(device, 1, List.of(), source)) {
+			assertThat(managed.events()).isNotNull();
+
+			PortDescriptor port = endpoint(managed).rdma().getDevices().get("mlx5_0").getPorts().get(1);
+
+			assertThat(port.getEvents()).isNotNull();
+			assertThat(port.getPresent()).isTrue();
+			assertThat(port.getMissingCounterFiles()).containsExactly("hw_counters/out_of_buffer");
+		}
 	}
 
 	@Test
