@@ -62,18 +62,7 @@ public class RdmaEndpoint {
 	 * @param registry the devices and their counter sets
 	 */
 	public RdmaEndpoint(RdmaRegistry registry) {
-		this(registry, null);
-	}
-
-	/**
-	 * Create an endpoint over the managed devices and every device of the host that port
-	 * counters are read from.
-	 * @param registry the devices and their counter sets
-	 * @param host the host's port counters, or {@code null}
-	 * @since 0.2.0
-	 */
-	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host) {
-		this(registry, host, "sysfs");
+		this(registry, null, "sysfs");
 	}
 
 	/**
