@@ -73,8 +73,7 @@ public abstract class AbstractHostSysfsBenchmark {
 		this.source = new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), NameFilter.all(), counterFilter,
 				Duration.ZERO, Clock.systemUTC());
 		HostPortCountersSnapshot snapshot = this.source.snapshot();
-		int perPort = pma ? HostSysfsTree.PMA_COUNTERS.size()
-				: HostSysfsTree.PMA_COUNTERS.size() + HostSysfsTree.HW_COUNTERS.size() - 1;
+		int perPort = pma ? HostSysfsTree.PMA_COUNTERS.size() : HostSysfsTree.countersPerPort();
 		int expected = HostSysfsTree.DEVICES * HostSysfsTree.PORTS * perPort;
 		int counters = snapshot.devices()
 			.stream()

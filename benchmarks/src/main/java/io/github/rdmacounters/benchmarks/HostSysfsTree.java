@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
+import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
+
 /**
  * Writes the sysfs of a host with 8 mlx5-like RDMA devices of 2 ports each, in the shapes
  * the kernel gives it: {@code class/infiniband/mlx5_<n>} is a link to
@@ -20,13 +22,8 @@ import java.util.stream.Stream;
  * {@code lifespan} setting). The content is the same on every run, so the benchmark and
  * node_exporter read identical trees.
  * <p>
- * Run as a program to write a tree for node_exporter: {@code java ... HostSysfsTree
- *
-<dir>
- * } writes {@code
- *
-<dir>
- * /class/infiniband}.
+ * Run as a program to write a tree for node_exporter: {@code java ... HostSysfsTree DIR}
+ * writes {@code DIR/class/infiniband}.
  *
  * @author rdma-counters
  */
@@ -82,20 +79,48 @@ public final class HostSysfsTree {
 			Files.createSymbolicLink(root.resolve(name),
 					Paths.get("../../devices/pci0000:00/" + pci + "/infiniband/" + name));
 			for (int port = 1; port <= PORTS; port++) {
-				Path dir = device.resolve("ports/" + port);
-				write(dir.resolve("state"), "4: ACTIVE");
-				write(dir.resolve("phys_state"), "5: LinkUp");
-				write(dir.resolve("rate"), "200 Gb/sec (4X HDR)");
-				write(dir.resolve("link_layer"), "InfiniBand");
-				for (String counter : PMA_COUNTERS) {
-					write(dir.resolve("counters/" + counter), Long.toString(value += 7_919));
-				}
-				for (String counter : HW_COUNTERS) {
-					write(dir.resolve("hw_counters/" + counter), Long.toString(value % 1_000));
-				}
+				value = writePort(device.resolve("ports/" + port), value, "200 Gb/sec (4X HDR)", "InfiniBand");
 			}
 		}
 		return root;
+	}
+
+	/**
+	 * Write the files of an active port: its state, rate and link layer, the
+	 * {@link #PMA_COUNTERS} in {@code counters/} and the {@link #HW_COUNTERS} in
+	 * {@code hw_counters/}.
+	 * @param dir the port directory, {@code ports/<n>} of a device
+	 * @param value the value before the first counter's
+	 * @param rate the {@code rate} file's content
+	 * @param linkLayer the {@code link_layer} file's content
+	 * @return the last counter value written, for the next port
+	 * @throws IOException if a file cannot be written
+	 */
+	static long writePort(Path dir, long value, String rate, String linkLayer) throws IOException {
+		write(dir.resolve("state"), "4: ACTIVE");
+		write(dir.resolve("phys_state"), "5: LinkUp");
+		write(dir.resolve("rate"), rate);
+		write(dir.resolve("link_layer"), linkLayer);
+		long next = value;
+		for (String counter : PMA_COUNTERS) {
+			write(dir.resolve("counters/" + counter), Long.toString(next += 7_919));
+		}
+		for (String counter : HW_COUNTERS) {
+			write(dir.resolve("hw_counters/" + counter), Long.toString(next % 1_000));
+		}
+		return next;
+	}
+
+	/**
+	 * Return how many files of a port written by {@link #writePort} are read as counters:
+	 * all but the settings among them ({@code lifespan},
+	 * {@link SysfsPortCountersSource#NON_COUNTERS}).
+	 * @return the counters of a port
+	 */
+	static int countersPerPort() {
+		return PMA_COUNTERS.size() + (int) HW_COUNTERS.stream()
+			.filter((name) -> !SysfsPortCountersSource.NON_COUNTERS.contains(name))
+			.count();
 	}
 
 	private static void write(Path file, String content) throws IOException {

@@ -70,23 +70,15 @@ public class PortCountersScrapeBenchmark {
 		write(device.resolve("node_guid"), "0c42:a103:0065:0f2c");
 		long value = 1_000_000_007L;
 		for (int port = 1; port <= 2; port++) {
-			Path dir = device.resolve("ports").resolve(Integer.toString(port));
-			write(dir.resolve("state"), "4: ACTIVE");
-			write(dir.resolve("phys_state"), "5: LinkUp");
-			write(dir.resolve("rate"), "100 Gb/sec (4X EDR)");
-			write(dir.resolve("link_layer"), "Ethernet");
-			for (String name : HostSysfsTree.PMA_COUNTERS) {
-				write(dir.resolve("counters").resolve(name), Long.toString(value += 7_919));
-			}
-			for (String name : HostSysfsTree.HW_COUNTERS) {
-				write(dir.resolve("hw_counters").resolve(name), Long.toString(value % 1_000));
-			}
+			value = HostSysfsTree.writePort(device.resolve("ports").resolve(Integer.toString(port)), value,
+					"100 Gb/sec (4X EDR)", "Ethernet");
 		}
 		this.fileSystem = new SysfsPortCountersSource(DEVICE, new FileSystemSysfsTree(this.root), Duration.ZERO,
 				Clock.systemUTC());
 		int counters = this.fileSystem.snapshot().ports().stream().mapToInt((port) -> port.counters().size()).sum();
-		if (counters != 2 * (HostSysfsTree.PMA_COUNTERS.size() + HostSysfsTree.HW_COUNTERS.size())) {
-			throw new IllegalStateException("Expected 100 counters, read " + counters);
+		int expected = 2 * HostSysfsTree.countersPerPort();
+		if (counters != expected) {
+			throw new IllegalStateException("Expected " + expected + " counters, read " + counters);
 		}
 		SimulatedBackend backend = new SimulatedBackend(
 				List.of(SimulatedDeviceSpec.builder().name(DEVICE).portCount(2).build()));
