@@ -10,7 +10,7 @@ set -euo pipefail
 ROUNDS="${1:-20}"
 PAIRS="${2:-10}"
 NARROW_PAIRS="${3:-$((PAIRS / 2))}"
-# the port counters of counters/ only (the InfiniBand standard set), none of hw_counters/
+# the 11 port_* counters of counters/ (data, packets, errors, discards, wait), none of hw_counters/
 NARROW="rdma.port-counters.include=port_*"
 WARMUP=30
 REPO="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -93,7 +93,7 @@ out.append("measured rounds of one start with and one without the starter, in al
 out.append("each context closed outside the measured time; the median of each. Cold: the first start in a")
 out.append(f"new JVM, class loading included, {pairs} JVMs with and {pairs} without, alternately; the median of each,")
 out.append(f"and of the difference within each pair. Then {narrow_pairs} pairs more with `{narrow}`: the port")
-out.append("counters of `counters/` only, the InfiniBand standard set, so fewer meters.\n")
+out.append("counters named `port_*` only: 11 of the 21 of `counters/`, none of `hw_counters/`, so fewer meters.\n")
 out.append("## Results\n")
 out.append(f"{jvm}; load average {load} at the end.\n")
 out.append("Warm JVM (median ms per start):\n")
