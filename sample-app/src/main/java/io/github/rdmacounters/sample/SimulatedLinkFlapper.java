@@ -1,5 +1,7 @@
 package io.github.rdmacounters.sample;
 
+import java.time.Instant;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -7,6 +9,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
@@ -41,14 +44,20 @@ public class SimulatedLinkFlapper {
 
 	private final long downMillis;
 
+	private final TaskScheduler scheduler;
+
 	/**
 	 * Create a flapper.
 	 * @param backend the backend, which must be the simulated one
 	 * @param device the simulated device name
 	 * @param port the port that flaps
+	 * @param downMillis how long the port stays down
+	 * @param scheduler the scheduler that brings the port back up, so that the down time
+	 * holds no scheduler thread (the traffic generator runs on the same one)
 	 */
 	public SimulatedLinkFlapper(RdmaBackend backend, @Value("${rdma.device:sim_mlx5_0}") String device,
-			@Value("${rdma.port:1}") int port, @Value("${sample.link-flap.down-ms:5000}") long downMillis) {
+			@Value("${rdma.port:1}") int port, @Value("${sample.link-flap.down-ms:5000}") long downMillis,
+			TaskScheduler scheduler) {
 		if (!(backend instanceof SimulatedBackend simulated)) {
 			throw new IllegalStateException("sample.link-flap.enabled needs rdma.backend=simulated, not " + backend);
 		}
@@ -56,22 +65,18 @@ public class SimulatedLinkFlapper {
 		this.device = device;
 		this.port = port;
 		this.downMillis = downMillis;
+		this.scheduler = scheduler;
 	}
 
 	/**
-	 * Take the link down, and bring it back up after the down time.
-	 * @throws InterruptedException if interrupted while the link is down
+	 * Take the link down, and have it brought back up after the down time.
 	 */
 	@Scheduled(initialDelayString = "${sample.link-flap.interval-ms:60000}",
 			fixedRateString = "${sample.link-flap.interval-ms:60000}")
-	public void flap() throws InterruptedException {
+	public void flap() {
 		this.backend.setPortState(this.device, this.port, PortState.DOWN);
-		try {
-			Thread.sleep(this.downMillis);
-		}
-		finally {
-			this.backend.setPortState(this.device, this.port, PortState.ACTIVE);
-		}
+		this.scheduler.schedule(() -> this.backend.setPortState(this.device, this.port, PortState.ACTIVE),
+				Instant.now().plusMillis(this.downMillis));
 	}
 
 	/**
