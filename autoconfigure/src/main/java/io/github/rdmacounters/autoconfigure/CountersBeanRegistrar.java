@@ -32,6 +32,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
@@ -84,6 +85,19 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			"flow.destination-port", "flow.priority", "flow.dont-trap");
 
 	private static final Set<String> SET_KEYS = setKeys();
+
+	/**
+	 * The keys of a set by their {@link ConfigurationPropertyName}, whose equality is
+	 * Boot's relaxed binding: {@code flow.destinationPort} is
+	 * {@code flow.destination-port}.
+	 */
+	private static final Map<ConfigurationPropertyName, String> SET_KEY_NAMES = setKeyNames();
+
+	/**
+	 * The key of a device's sets, matched as Boot binds it: {@code counterSets} and the
+	 * {@code COUNTERSETS} of an environment variable are {@code counter-sets} too.
+	 */
+	private static final ConfigurationPropertyName DEVICE_COUNTER_SETS = ConfigurationPropertyName.of("counter-sets");
 
 	/**
 	 * The name of the starter's {@link ManagedDevice} bean.
@@ -170,23 +184,19 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				continue;
 			}
 			iterable.filter(devices::isAncestorOf).forEach((name) -> {
-				if (name.getNumberOfElements() < 6
-						|| !"counter-sets".equals(name.getElement(3, ConfigurationPropertyName.Form.DASHED))) {
+				if (name.getNumberOfElements() < 6 || !DEVICE_COUNTER_SETS.equals(name.subName(3).chop(1))) {
 					return;
 				}
-				// as written: the dashed form would drop the '_' of a device name like
-				// mlx5_0
+				// as written, as Boot binds the map keys: the dashed form would drop the
+				// '_' of a device name like mlx5_0
 				String device = name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL);
 				String set = name.getElement(4, ConfigurationPropertyName.Form.ORIGINAL);
 				deviceSets.computeIfAbsent(device, (key) -> new TreeSet<>()).add(set);
-				StringBuilder key = new StringBuilder();
-				for (int i = 5; i < name.getNumberOfElements(); i++) {
-					key.append((i > 5) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
-				}
-				if (!SET_KEYS.contains(key.toString())) {
-					String text = DEVICES + "." + device + ".counter-sets." + set + "." + key;
+				if (!SET_KEY_NAMES.containsKey(name.subName(5))) {
+					String key = original(name, 5);
 					ConfigurationProperty property = source.getConfigurationProperty(name);
-					String closest = closest(key.toString(), SET_KEYS);
+					String text = (property != null) ? asWritten(property) : original(name, 0);
+					String closest = closest(key, SET_KEYS);
 					throw new InvalidConfigurationPropertyValueException(text,
 							(property != null) ? property.getValue() : null,
 							"'" + key + "' is not a counter set property"
@@ -371,6 +381,36 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		keys.add("counters.bytes");
 		keys.add("read-mode");
 		return keys;
+	}
+
+	private static Map<ConfigurationPropertyName, String> setKeyNames() {
+		Map<ConfigurationPropertyName, String> names = new HashMap<>();
+		SET_KEYS.forEach((key) -> names.put(ConfigurationPropertyName.of(key), key));
+		return names;
+	}
+
+	/**
+	 * The elements of a name from an index on, each as written, joined by dots.
+	 */
+	private static String original(ConfigurationPropertyName name, int from) {
+		StringBuilder text = new StringBuilder();
+		for (int i = from; i < name.getNumberOfElements(); i++) {
+			text.append((i > from) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+		}
+		return text.toString();
+	}
+
+	/**
+	 * The name of a property as its source has it, e.g.
+	 * {@code rdma.devices.mlx5_0.counterSets.storage.flow.destinatonPort} or an
+	 * environment variable: Boot's failure analysis looks the property up by that name to
+	 * show where it was set.
+	 */
+	private static String asWritten(ConfigurationProperty property) {
+		if (property.getOrigin() instanceof PropertySourceOrigin origin) {
+			return origin.getPropertyName();
+		}
+		return original(property.getName(), 0);
 	}
 
 	static @Nullable String closest(String name, Set<String> known) {

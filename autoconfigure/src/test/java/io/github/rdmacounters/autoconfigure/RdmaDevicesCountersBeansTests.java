@@ -13,6 +13,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
@@ -180,6 +182,92 @@ class RdmaDevicesCountersBeansTests {
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
 				.descriptionContains("'rdma.devices.sim_mlx5_1.counter-sets.https'", "A bean named 'sim_mlx5_1.https'",
 						"'<device>.<set>'", "rename the set"));
+	}
+
+	@Test
+	void setsUnderCamelCaseCounterSetsAreBeansNamedAsWrittenAsBootBindsThem() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.devices.sim_mlx5_0.counterSets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_0.counterSets.storage.flow.destination-port=4420",
+					"rdma.devices.sim_mlx5_1.port=2", "rdma.devices.sim_mlx5_1.counterSets.nvme_tcp.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counterSets.nvme_tcp.flow.destination-port=4420")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("sim_mlx5_0.storage",
+						"sim_mlx5_1.nvme_tcp");
+				assertThat(context.getBean("storage")).isSameAs(set(registry, "sim_mlx5_0", "storage").counters());
+				assertThat(context.getBean("nvme_tcp")).isSameAs(set(registry, "sim_mlx5_1", "nvme_tcp").counters());
+			});
+	}
+
+	@Test
+	void camelCaseKeysOfADeviceSetAreAcceptedAsBootBindsThem() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destinationPort=4420",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.readMode=prefer-cached",
+					"rdma.devices.sim_mlx5_1.counter-sets.storage.counters.PACKETS=0")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CounterSet storage = set(context.getBean(RdmaRegistry.class), "sim_mlx5_1", "storage");
+				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
+				assertThat(storage.readMode()).isEqualTo(ReadMode.PREFER_CACHED);
+				assertThat(context.getBean("sim_mlx5_1.storage")).isSameAs(storage.counters());
+			});
+	}
+
+	@Test
+	void setsOfEnvironmentVariablesAreBeansAsBootBindsThem() {
+		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.simroce.ports=1")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(environmentVariables(Map.of("RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
+						"RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT", "4420"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CounterSet storage = set(context.getBean(RdmaRegistry.class), "simroce", "storage");
+				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("simroce.storage");
+				assertThat(context.getBean("storage")).isSameAs(storage.counters());
+			});
+	}
+
+	@Test
+	void unknownCamelCaseKeyFailsStartupNamingThePropertyAsWritten() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.devices.sim_mlx5_1.counterSets.storage.flow.protocol=tcp",
+					"rdma.devices.sim_mlx5_1.counterSets.storage.flow.destinatonPort=4420")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains(
+						"Invalid value '4420' for configuration property "
+								+ "'rdma.devices.sim_mlx5_1.counterSets.storage.flow.destinatonPort'",
+						"'flow.destinatonPort' is not a counter set property; did you mean flow.destination-port?"));
+	}
+
+	@Test
+	void unknownKeyOfAnEnvironmentVariableFailsStartupNamingTheVariable() {
+		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.simroce.ports=1")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(environmentVariables(Map.of("RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
+						"RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT", "4420"))))
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains(
+						"Invalid value '4420' for configuration property "
+								+ "'RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT'",
+						"is not a counter set property; did you mean flow.destination-port?"));
+	}
+
+	/**
+	 * Environment variables as Boot reads them: a source named like the system
+	 * environment gets Boot's environment variable mapping.
+	 */
+	private static SystemEnvironmentPropertySource environmentVariables(Map<String, Object> variables) {
+		return new SystemEnvironmentPropertySource(
+				"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables);
 	}
 
 	private static CounterSet set(RdmaRegistry registry, String device, String name) {
