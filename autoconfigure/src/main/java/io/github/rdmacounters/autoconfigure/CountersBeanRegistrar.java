@@ -99,6 +99,10 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 */
 	private static final ConfigurationPropertyName DEVICE_COUNTER_SETS = ConfigurationPropertyName.of("counter-sets");
 
+	private static final ConfigurationPropertyName COUNTER_SETS_NAME = ConfigurationPropertyName.of(COUNTER_SETS);
+
+	private static final ConfigurationPropertyName COUNTERS = ConfigurationPropertyName.of("counters");
+
 	/**
 	 * The name of the starter's {@link ManagedDevice} bean.
 	 */
@@ -159,10 +163,10 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				throw ex;
 			}
 			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
-			String name = first.getName().toString();
-			String key = setKey(prefix, name);
+			// the key after the set's name, as written
+			String key = original(first.getName(), ConfigurationPropertyName.of(prefix).getNumberOfElements() + 1);
 			String closest = closest(key, SET_KEYS);
-			throw new InvalidConfigurationPropertyValueException(name, first.getValue(),
+			throw new InvalidConfigurationPropertyValueException(asWritten(first), first.getValue(),
 					"'" + key + "' is not a counter set property"
 							+ ((closest != null) ? "; did you mean " + closest + "?" : "") + " A counter set has "
 							+ String.join(", ", SET_KEYS) + "; an unknown key would leave the flow wider than meant");
@@ -229,12 +233,6 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				}
 			}
 		});
-	}
-
-	private static String setKey(String prefix, String name) {
-		String rest = name.substring(prefix.length() + 1);
-		int dot = rest.indexOf('.');
-		return (dot < 0) ? rest : rest.substring(dot + 1);
 	}
 
 	@Override
@@ -321,10 +319,13 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	}
 
 	private static void checkSetName(String property, @Nullable Object value) {
-		if (!property.startsWith(COUNTER_SETS) || property.length() == COUNTER_SETS.length()) {
+		int prefixEnd = counterSetsEnd(property);
+		if (prefixEnd < 0 || property.length() == prefixEnd) {
 			return;
 		}
-		String rest = property.substring(COUNTER_SETS.length());
+		// rdma.counter-sets as written, e.g. rdma.counterSets
+		String prefix = property.substring(0, prefixEnd);
+		String rest = property.substring(prefixEnd);
 		String name;
 		String after;
 		if (rest.startsWith("[")) {
@@ -343,36 +344,55 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		else {
 			return;
 		}
-		String written = rest.startsWith("[") ? COUNTER_SETS + "[" + name + "]" : COUNTER_SETS + "." + name;
+		String written = rest.startsWith("[") ? prefix + "[" + name + "]" : prefix + "." + name;
 		if (!RdmaPropertiesValidator.SET_NAME.matcher(name).matches()) {
 			throw new InvalidConfigurationPropertyValueException(written, name,
 					"A counter set name must start with a letter and have only letters, digits, '-' and '_' "
 							+ "(e.g. roce): it is the name of a bean, a meter tag and a path segment of "
 							+ "/actuator/rdma/{set}");
 		}
-		if (after.startsWith(".counters.")) {
-			String type = after.substring(".counters.".length());
-			if (!type.equalsIgnoreCase("packets") && !type.equalsIgnoreCase("bytes")) {
-				throw new InvalidConfigurationPropertyValueException(written + after, value,
-						"'" + type + "' is not a counter type; a set counts packets or bytes, e.g. "
-								+ "counters.packets: 0 and counters.bytes: 1");
-			}
+		// the key compared as Boot binds it: counters.PACKETS, flow.destinationPort
+		ConfigurationPropertyName key = after.startsWith(".") ? ConfigurationPropertyName.adapt(after.substring(1), '.')
+				: ConfigurationPropertyName.EMPTY;
+		if (COUNTERS.isAncestorOf(key) && !SET_KEY_NAMES.containsKey(key)) {
+			String type = original(key, 1);
+			throw new InvalidConfigurationPropertyValueException(written + after, value,
+					"'" + type + "' is not a counter type; a set counts packets or bytes, e.g. "
+							+ "counters.packets: 0 and counters.bytes: 1");
 		}
-		if (after.length() > 1 && SET_KEYS.contains(after.substring(1)) && String.valueOf(value).isBlank()) {
-			String key = after.substring(1);
-			String allowed = switch (key) {
+		String setKey = SET_KEY_NAMES.get(key);
+		if (setKey != null && String.valueOf(value).isBlank()) {
+			String allowed = switch (setKey) {
 				case "read-mode" -> "must be fresh or prefer-cached";
 				case "flow.protocol" -> "must be tcp or udp";
 				default -> "must have a value";
 			};
-			throw new InvalidConfigurationPropertyValueException(written + after, value,
-					allowed + "; leave " + key + " out to use its default (an unset flow field matches anything)");
+			throw new InvalidConfigurationPropertyValueException(written + after, value, allowed + "; leave "
+					+ after.substring(1) + " out to use its default (an unset flow field matches anything)");
 		}
 		if (after.isEmpty()) {
 			throw new InvalidConfigurationPropertyValueException(written, value,
 					"A counter set is a group of counters, read-mode and flow, e.g. flow.protocol: udp and "
 							+ "flow.destination-port: 4791; it cannot be a single value");
 		}
+	}
+
+	/**
+	 * The length of {@code rdma.counter-sets} at the start of a property name as written,
+	 * in any form Boot binds to it ({@code rdma.counterSets} too).
+	 * @param property the property name as written
+	 * @return the length, or -1 if the property is not below it
+	 */
+	private static int counterSetsEnd(String property) {
+		int start = RdmaProperties.PREFIX.length() + 1;
+		if (!property.regionMatches(true, 0, RdmaProperties.PREFIX + ".", 0, start)) {
+			return -1;
+		}
+		int end = start;
+		while (end < property.length() && property.charAt(end) != '.' && property.charAt(end) != '[') {
+			end++;
+		}
+		return COUNTER_SETS_NAME.equals(ConfigurationPropertyName.adapt(property.substring(0, end), '.')) ? end : -1;
 	}
 
 	private static Set<String> setKeys() {

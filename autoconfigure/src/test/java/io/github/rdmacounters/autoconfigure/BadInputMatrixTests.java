@@ -143,7 +143,19 @@ class BadInputMatrixTests {
 					.reportedAs("rdma.counter-sets.we ird/na{me}", "we ird/na{me}"),
 				new Case("rdma.counter-sets.9lives.flow.protocol", "udp", "start with a letter")
 					.reportedAs("rdma.counter-sets.9lives", "9lives"),
-				new Case("rdma.counter-sets.roce", "", "cannot be a single value"));
+				new Case("rdma.counter-sets.roce", "", "cannot be a single value"),
+				new Case("rdma.counterSets.roce.flow.destinatonPort", "4791", "'flow.destinatonPort'",
+						"did you mean flow.destination-port?"),
+				new Case("rdma.counter-sets.nvme_tcp.flow.destinaton-port", "4791",
+						"did you mean flow.destination-port?"),
+				new Case("rdma.devices.mlx5_0.counterSets.roce.flow.destinatonPort", "4791",
+						"did you mean flow.destination-port?"),
+				new Case("rdma.counterSets.we ird/na{me}.flow.protocol", "udp", "start with a letter")
+					.reportedAs("rdma.counterSets.we ird/na{me}", "we ird/na{me}"),
+				new Case("rdma.counterSets.roce.counters.pakets", "0", "packets or bytes"),
+				new Case("rdma.counterSets.roce.flow.destinationPort", "", "must have a value",
+						"leave flow.destinationPort out")
+					.with("rdma.counterSets.roce.flow.protocol=udp"));
 	}
 
 	private static List<Case> simulatedOnly() {

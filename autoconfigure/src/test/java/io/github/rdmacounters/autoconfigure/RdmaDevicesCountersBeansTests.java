@@ -162,6 +162,20 @@ class RdmaDevicesCountersBeansTests {
 	}
 
 	@Test
+	void camelCaseShorthandSetsBesideRdmaDevicesStillOpenTheShorthandDevice() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.counterSets.storage.flow.protocol=tcp",
+					"rdma.counterSets.storage.flow.destinationPort=4420",
+					"rdma.devices.mlx5_9.fail-on-unavailable=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class);
+				CounterSet storage = set(context.getBean(RdmaRegistry.class), "sim_mlx5_0", "storage");
+				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
+				assertThat(context.getBean("storage")).isSameAs(storage.counters());
+			});
+	}
+
+	@Test
 	void setWhoseNameIsAnotherBeansFailsStartupNamingTheDevicesProperty() {
 		this.simulatedRunner.withUserConfiguration(OwnHttpsBean.class)
 			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
