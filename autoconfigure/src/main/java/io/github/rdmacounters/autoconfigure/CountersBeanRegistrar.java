@@ -165,12 +165,20 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
 			// the key after the set's name, as written
 			String key = original(first.getName(), ConfigurationPropertyName.of(prefix).getNumberOfElements() + 1);
-			String closest = closest(key, SET_KEYS);
-			throw new InvalidConfigurationPropertyValueException(asWritten(first), first.getValue(),
-					"'" + key + "' is not a counter set property"
-							+ ((closest != null) ? "; did you mean " + closest + "?" : "") + " A counter set has "
-							+ String.join(", ", SET_KEYS) + "; an unknown key would leave the flow wider than meant");
+			throw unknownKey(asWritten(first), first.getValue(), key);
 		}
+	}
+
+	/**
+	 * The failure of a key no counter set has, suggesting the closest one.
+	 */
+	private static InvalidConfigurationPropertyValueException unknownKey(String property, @Nullable Object value,
+			String key) {
+		String closest = closest(key, SET_KEYS);
+		return new InvalidConfigurationPropertyValueException(property, value,
+				"'" + key + "' is not a counter set property"
+						+ ((closest != null) ? "; did you mean " + closest + "?" : "") + " A counter set has "
+						+ String.join(", ", SET_KEYS) + "; an unknown key would leave the flow wider than meant");
 	}
 
 	/**
@@ -197,16 +205,9 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 				String set = name.getElement(4, ConfigurationPropertyName.Form.ORIGINAL);
 				deviceSets.computeIfAbsent(device, (key) -> new TreeSet<>()).add(set);
 				if (!SET_KEY_NAMES.containsKey(name.subName(5))) {
-					String key = original(name, 5);
 					ConfigurationProperty property = source.getConfigurationProperty(name);
 					String text = (property != null) ? asWritten(property) : original(name, 0);
-					String closest = closest(key, SET_KEYS);
-					throw new InvalidConfigurationPropertyValueException(text,
-							(property != null) ? property.getValue() : null,
-							"'" + key + "' is not a counter set property"
-									+ ((closest != null) ? "; did you mean " + closest + "?" : "")
-									+ " A counter set has " + String.join(", ", SET_KEYS)
-									+ "; an unknown key would leave the flow wider than meant");
+					throw unknownKey(text, (property != null) ? property.getValue() : null, original(name, 5));
 				}
 			});
 		}
