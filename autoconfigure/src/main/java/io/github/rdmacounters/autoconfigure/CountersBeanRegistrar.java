@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -218,20 +219,26 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * Fail on a set named like one of the starter's own beans before its bean is
 	 * registered, with the reason rather than as a name taken.
 	 */
-	private static void checkStarterBeanNames(Set<String> sets, Map<String, Set<String>> deviceSets) {
-		for (String name : sets) {
-			if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
-				throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + name, name,
-						RdmaPropertiesValidator.starterBeanName(name));
+	private static void checkStarterBeanNames(Collection<String> sets, Map<String, Set<String>> deviceSets) {
+		forEachSet(sets, deviceSets, (property, device, set) -> {
+			if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(set)) {
+				throw new InvalidConfigurationPropertyValueException(property, set,
+						RdmaPropertiesValidator.starterBeanName(set));
 			}
+		});
+	}
+
+	/**
+	 * Call the action for each set of {@code rdma.counter-sets}, then for each set of
+	 * {@code rdma.devices.<device>.counter-sets}, with the set's property.
+	 */
+	private static void forEachSet(Collection<String> sets, Map<String, Set<String>> deviceSets, SetAction action) {
+		for (String set : sets) {
+			action.accept(COUNTER_SETS + "." + set, null, set);
 		}
 		deviceSets.forEach((device, names) -> {
-			for (String name : names) {
-				if (RdmaPropertiesValidator.STARTER_BEAN_NAMES.contains(name)) {
-					throw new InvalidConfigurationPropertyValueException(
-							DEVICES + "." + device + ".counter-sets." + name, name,
-							RdmaPropertiesValidator.starterBeanName(name));
-				}
+			for (String set : names) {
+				action.accept(DEVICES + "." + device + ".counter-sets." + set, device, set);
 			}
 		});
 	}
@@ -255,21 +262,13 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		Map<String, Integer> uses = new HashMap<>();
 		names.forEach((name) -> uses.merge(name, 1, Integer::sum));
 		deviceSets.values().forEach((sets) -> sets.forEach((name) -> uses.merge(name, 1, Integer::sum)));
-		for (String name : names) {
-			String property = COUNTER_SETS + "." + name;
-			checkFree(registry, name, property);
-			register(registry, name, null, name);
-		}
-		deviceSets.forEach((device, sets) -> {
-			for (String set : sets) {
-				String property = DEVICES + "." + device + ".counter-sets." + set;
-				String beanName = device + "." + set;
-				checkFree(registry, beanName, property);
-				register(registry, beanName, device, set);
-				if (uses.get(set) == 1) {
-					checkFree(registry, set, property);
-					registry.registerAlias(beanName, set);
-				}
+		forEachSet(names, deviceSets, (property, device, set) -> {
+			String beanName = (device != null) ? device + "." + set : set;
+			checkFree(registry, beanName, property);
+			register(registry, beanName, device, set);
+			if (device != null && uses.get(set) == 1) {
+				checkFree(registry, set, property);
+				registry.registerAlias(beanName, set);
 			}
 		});
 	}
@@ -510,6 +509,23 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		}
 		throw new IllegalStateException("Counter set '" + name + "' is configured under " + COUNTER_SETS
 				+ " but no managed device has it; devices: " + registry.devices());
+	}
+
+	/**
+	 * What to do with one configured set.
+	 */
+	@FunctionalInterface
+	private interface SetAction {
+
+		/**
+		 * Act on a set.
+		 * @param property the set's property, e.g. {@code rdma.counter-sets.roce}
+		 * @param device the device of a set of {@code rdma.devices}, or {@code null} for
+		 * a set of {@code rdma.counter-sets}
+		 * @param set the set's name
+		 */
+		void accept(String property, @Nullable String device, String set);
+
 	}
 
 }
