@@ -96,10 +96,7 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean(RdmaBackend.class)
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
-		Map<String, RdmaProperties.SimulatedDevice> devices = properties.getSimulated().getDevices();
-		if (devices.isEmpty()) {
-			devices = Map.of(RdmaProperties.Simulated.DEFAULT_DEVICE_NAME, new RdmaProperties.SimulatedDevice());
-		}
+		Map<String, RdmaProperties.SimulatedDevice> devices = properties.getSimulated().effectiveDevices();
 		List<SimulatedDeviceSpec> specs = new ArrayList<>();
 		long guid = 0x0c42a10300650f2cL;
 		for (Map.Entry<String, RdmaProperties.SimulatedDevice> entry : devices.entrySet()) {

@@ -265,6 +265,16 @@ public class RdmaProperties extends RdmaDeviceProperties {
 			return this.devices;
 		}
 
+		/**
+		 * Return the simulated devices of the backend: those of {@link #getDevices()}, or
+		 * the one device {@value #DEFAULT_DEVICE_NAME} with the defaults when none is
+		 * configured. Not named like a getter, so it is no configuration property.
+		 * @return the devices by name
+		 */
+		Map<String, SimulatedDevice> effectiveDevices() {
+			return this.devices.isEmpty() ? Map.of(DEFAULT_DEVICE_NAME, new SimulatedDevice()) : this.devices;
+		}
+
 		// The deprecated single-device properties: bound into the entry deviceName of
 		// devices; their metadata (description, default, replacement) is in
 		// additional-spring-configuration-metadata.json.

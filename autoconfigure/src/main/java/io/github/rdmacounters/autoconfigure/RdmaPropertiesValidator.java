@@ -336,9 +336,7 @@ final class RdmaPropertiesValidator {
 	 */
 	private void checkShorthandPort(RdmaProperties properties) {
 		RdmaProperties.Simulated simulated = properties.getSimulated();
-		Map<String, RdmaProperties.SimulatedDevice> devices = simulated.getDevices().isEmpty()
-				? Map.of(RdmaProperties.Simulated.DEFAULT_DEVICE_NAME, new RdmaProperties.SimulatedDevice())
-				: simulated.getDevices();
+		Map<String, RdmaProperties.SimulatedDevice> devices = simulated.effectiveDevices();
 		String name = isBlank(properties.getDevice()) ? null : properties.getDevice().trim();
 		if (name == null && devices.size() == 1) {
 			name = devices.keySet().iterator().next();
