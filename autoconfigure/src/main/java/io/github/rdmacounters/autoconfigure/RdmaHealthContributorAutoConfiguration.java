@@ -6,7 +6,6 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
@@ -31,12 +30,11 @@ import io.github.rdmacounters.core.RdmaRegistry;
 @ConditionalOnClass({ ConditionalOnEnabledHealthIndicator.class, HealthContributor.class })
 @ConditionalOnBean(RdmaRegistry.class)
 @ConditionalOnEnabledHealthIndicator("rdma")
-@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = { "rdmaHealthIndicator", "rdmaHealthContributor" })
-	HealthContributor rdmaHealthContributor(RdmaRegistry registry, RdmaProperties properties,
+	HealthContributor rdmaHealthContributor(RdmaRegistry registry,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		return new RdmaHealthContributor(registry, hostPortCounters.getIfAvailable());
 	}
