@@ -87,8 +87,9 @@ final class RdmaPropertiesValidator {
 	 */
 	static final Set<String> STARTER_BEAN_NAMES = Set.of("rdmaBackend", CountersBeanRegistrar.MANAGED_DEVICE_BEAN,
 			CountersBeanRegistrar.REGISTRY_BEAN, "rdmaEndpoint", "rdmaHealthContributor", "rdmaHealthIndicator",
-			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic", "rdmaDevices",
-			"rdmaHostPortCounters");
+			"rdmaFlowMetrics", "rdmaPortCountersMetrics", "rdmaSyntheticTraffic", "rdmaDevices", "rdmaHostPortCounters",
+			"rdmaCountersBeanRegistrar", "rdmaPropertiesChecks", "rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi",
+			"rdmaUiRoutes");
 
 	/**
 	 * A counter set name: a bean name, a meter tag and a path segment of

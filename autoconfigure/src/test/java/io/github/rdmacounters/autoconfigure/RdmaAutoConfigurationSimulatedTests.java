@@ -1,6 +1,8 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,13 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -178,6 +183,47 @@ class RdmaAutoConfigurationSimulatedTests {
 						"Invalid value 'rdmaRegistry' for configuration property 'rdma.counter-sets.rdmaRegistry'",
 						"starter's own beans");
 		});
+	}
+
+	@Test
+	void setsNamedLikeTheNewerStarterBeansFailStartupNamingTheSet() {
+		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaPropertiesChecks.flow.protocol=udp")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains("Invalid value 'rdmaPropertiesChecks' for configuration property "
+						+ "'rdma.counter-sets.rdmaPropertiesChecks'", "starter's own beans"));
+		this.simulatedRunner
+			.withPropertyValues("rdma.devices.sim_mlx5_0.counter-sets.rdmaEventPublisher.flow.protocol=udp")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains("Invalid value 'rdmaEventPublisher' for configuration property "
+						+ "'rdma.devices.sim_mlx5_0.counter-sets.rdmaEventPublisher'", "starter's own beans"));
+	}
+
+	@Test
+	void everyBeanNameOfTheStartersAutoConfigurationsThatASetCouldTakeIsAStarterBeanName() throws Exception {
+		List<Class<?>> starter = new ArrayList<>();
+		for (String name : ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())) {
+			if (name.startsWith("io.github.rdmacounters.")) {
+				starter.add(Class.forName(name));
+			}
+		}
+		assertThat(starter).contains(RdmaAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
+				RdmaUiAutoConfiguration.class);
+		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(starter.toArray(Class<?>[]::new)))
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("rdma.backend=simulated", "rdma.ui.enabled=true", "rdma.simulated.traffic.enabled=true",
+					"management.endpoints.web.exposure.include=rdma")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				List<String> names = Arrays.stream(context.getBeanDefinitionNames())
+					.filter((name) -> name.startsWith("rdma")
+							&& RdmaPropertiesValidator.SET_NAME.matcher(name).matches())
+					.toList();
+				assertThat(names).contains("rdmaRegistry", "rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi",
+						"rdmaSyntheticTraffic", "rdmaEndpoint");
+				assertThat(RdmaPropertiesValidator.STARTER_BEAN_NAMES).containsAll(names);
+			});
 	}
 
 	@Test

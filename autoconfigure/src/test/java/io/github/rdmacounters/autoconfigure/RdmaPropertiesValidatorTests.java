@@ -288,7 +288,9 @@ class RdmaPropertiesValidatorTests {
 
 	@Test
 	void counterSetNamedLikeOneOfTheStartersBeansIsRejected() {
-		for (String name : List.of("rdmaRegistry", "rdmaManagedDevice", "rdmaBackend", "rdmaFlowMetrics")) {
+		for (String name : List.of("rdmaRegistry", "rdmaManagedDevice", "rdmaBackend", "rdmaFlowMetrics",
+				"rdmaPropertiesChecks", "rdmaCountersBeanRegistrar", "rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi",
+				"rdmaUiRoutes")) {
 			this.values.clear();
 			this.values.put("rdma.counter-sets." + name + ".flow.protocol", "udp");
 			assertThat(problems()).singleElement().satisfies((problem) -> {
