@@ -1,9 +1,9 @@
 package io.github.rdmacounters.event;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
@@ -35,9 +35,10 @@ public class RdmaEventPublisher implements AutoCloseable {
 
 	private final boolean refuseTrafficOnPortDown;
 
-	private final Set<String> downPorts = ConcurrentHashMap.newKeySet();
-
 	private final Object readinessLock = new Object();
+
+	// guarded by readinessLock
+	private final Set<String> downPorts = new HashSet<>();
 
 	private final List<Runnable> removals = new ArrayList<>();
 
