@@ -13,6 +13,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -167,10 +168,12 @@ class RdmaConfigurationCheckTests {
 					Thread.sleep(50);
 				}
 				for (CounterSet set : sets) {
-					long packets = set.read().value(CounterType.PACKETS);
+					// one reading: the traffic goes on between two reads
+					CounterSetReading reading = set.read();
+					long packets = reading.value(CounterType.PACKETS);
 					assertThat(packets).as("%s on %s port %d", set.name(), set.deviceName(), set.port()).isPositive();
 					long size = set.name().equals("storage") ? 200 : 1024;
-					assertThat(set.read().value(CounterType.BYTES)).as("bytes of %s", set.name())
+					assertThat(reading.value(CounterType.BYTES)).as("bytes of %s", set.name())
 						.isEqualTo(packets * size);
 				}
 				context.close();
