@@ -1,7 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +33,6 @@ import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.NameFilter;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -208,20 +205,9 @@ class MultiDeviceHostTests {
 	@Test
 	void setsOnTwoDevicesAndTwoPortsWithOneDeviceFailingComeUpAsConfigured() throws Exception {
 		HostSysfs host = HostSysfs.fourKinds(this.temp);
-		this.fake.device("mlx5_0").add();
-		this.fake.device("mlx5_1").ports(2).portState(1, PortState.DOWN).add();
-		this.runner
-			.withPropertyValues("rdma.native.library=" + this.fake.libraryPath(),
-					"rdma.port-counters.sysfs-root=" + host.root(),
-					"rdma.devices.mlx5_0.counter-sets.vxlan.flow.protocol=udp",
-					"rdma.devices.mlx5_0.counter-sets.vxlan.flow.destination-port=4789",
-					"rdma.devices.mlx5_1.counter-sets.vxlan.flow.protocol=udp",
-					"rdma.devices.mlx5_1.counter-sets.vxlan.flow.destination-port=4789",
-					"rdma.devices.mlx5_1.counter-sets.https.flow.protocol=tcp",
-					"rdma.devices.mlx5_1.counter-sets.https.flow.destination-port=443",
-					"rdma.devices.mlx5_9.fail-on-unavailable=false",
-					"rdma.devices.mlx5_9.counter-sets.nvme.flow.protocol=tcp",
-					"rdma.devices.mlx5_9.counter-sets.nvme.flow.destination-port=4420")
+		FakeDeviceSets.addDevices(this.fake);
+		this.runner.withPropertyValues(FakeDeviceSets.properties(this.fake))
+			.withPropertyValues("rdma.port-counters.sysfs-root=" + host.root())
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context).doesNotHaveBean(ManagedDevice.class);
@@ -236,12 +222,7 @@ class MultiDeviceHostTests {
 				assertThat(mlx51.counterSets()).extracting(CounterSet::port).containsOnly(2);
 				assertThat(registry.device("mlx5_9").isAvailable()).isFalse();
 
-				InetAddress a = InetAddress.getByName("192.168.1.1");
-				InetAddress b = InetAddress.getByName("192.168.1.2");
-				this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4789, 1024));
-				this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
-				this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
-				this.fake.deliver("mlx5_1", 2, Packet.tcp(a, 40000, b, 443, 100));
+				FakeDeviceSets.deliverTraffic(this.fake);
 				assertThat(mlx50.counterSets().get(0).read().value(CounterType.PACKETS)).isEqualTo(1);
 				assertThat(mlx51.counterSets().get(0).read().value(CounterType.PACKETS)).isEqualTo(2);
 				assertThat(mlx51.counterSets().get(1).read().value(CounterType.BYTES)).isEqualTo(100);

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
 
@@ -19,8 +18,6 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
-import io.github.rdmacounters.core.Packet;
-import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
@@ -43,16 +40,8 @@ class RdmaDevicesCountersBeansTests {
 
 	private final ApplicationContextRunner nativeRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
-		.withPropertyValues("rdma.native.library=" + this.fake.libraryPath(), "rdma.port-counters.enabled=false",
-				"rdma.devices.mlx5_0.counter-sets.vxlan.flow.protocol=udp",
-				"rdma.devices.mlx5_0.counter-sets.vxlan.flow.destination-port=4789",
-				"rdma.devices.mlx5_1.counter-sets.vxlan.flow.protocol=udp",
-				"rdma.devices.mlx5_1.counter-sets.vxlan.flow.destination-port=4789",
-				"rdma.devices.mlx5_1.counter-sets.https.flow.protocol=tcp",
-				"rdma.devices.mlx5_1.counter-sets.https.flow.destination-port=443",
-				"rdma.devices.mlx5_9.fail-on-unavailable=false",
-				"rdma.devices.mlx5_9.counter-sets.nvme.flow.protocol=tcp",
-				"rdma.devices.mlx5_9.counter-sets.nvme.flow.destination-port=4420");
+		.withPropertyValues(FakeDeviceSets.properties(this.fake))
+		.withPropertyValues("rdma.port-counters.enabled=false");
 
 	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
@@ -62,8 +51,7 @@ class RdmaDevicesCountersBeansTests {
 	@BeforeEach
 	void addDevices() {
 		this.fake.reset();
-		this.fake.device("mlx5_0").add();
-		this.fake.device("mlx5_1").ports(2).portState(1, PortState.DOWN).add();
+		FakeDeviceSets.addDevices(this.fake);
 	}
 
 	@AfterEach
@@ -86,12 +74,7 @@ class RdmaDevicesCountersBeansTests {
 			assertThat(set(registry, "mlx5_1", "vxlan").port()).as("first ACTIVE port").isEqualTo(2);
 			assertThat(set(registry, "mlx5_1", "https").port()).isEqualTo(2);
 
-			InetAddress a = InetAddress.getByName("192.168.1.1");
-			InetAddress b = InetAddress.getByName("192.168.1.2");
-			this.fake.deliver("mlx5_0", 1, Packet.udp(a, 40000, b, 4789, 1024));
-			this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
-			this.fake.deliver("mlx5_1", 2, Packet.udp(a, 40000, b, 4789, 512));
-			this.fake.deliver("mlx5_1", 2, Packet.tcp(a, 40000, b, 443, 100));
+			FakeDeviceSets.deliverTraffic(this.fake);
 			assertThat(packets(beans.get("mlx5_0.vxlan"))).isEqualTo(1);
 			assertThat(packets(beans.get("mlx5_1.vxlan"))).isEqualTo(2);
 			assertThat(packets(beans.get("mlx5_1.https"))).isEqualTo(1);
