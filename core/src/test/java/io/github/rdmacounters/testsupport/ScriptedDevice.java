@@ -48,8 +48,6 @@ public final class ScriptedDevice implements RdmaDevice {
 
 	private volatile @Nullable RuntimeException portFailure;
 
-	private final AtomicInteger portQueries = new AtomicInteger();
-
 	/**
 	 * Create a device.
 	 * @param name the device name
@@ -75,14 +73,6 @@ public final class ScriptedDevice implements RdmaDevice {
 		createFlow(1, spec, handle);
 		return new CounterSet(name, this.name, 1, spec, Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
 				ReadMode.FRESH, handle, ttl, Clock.systemUTC());
-	}
-
-	/**
-	 * Return how many port queries ({@code ibv_query_port} on a real device) were made.
-	 * @return the number of {@link #queryPort(int)} calls
-	 */
-	public int portQueries() {
-		return this.portQueries.get();
 	}
 
 	/**
@@ -128,7 +118,6 @@ public final class ScriptedDevice implements RdmaDevice {
 
 	@Override
 	public PortAttributes queryPort(int port) {
-		this.portQueries.incrementAndGet();
 		checkOpen();
 		RuntimeException failure = this.portFailure;
 		if (failure != null) {
