@@ -19,7 +19,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 
@@ -222,11 +221,6 @@ class RdmaEventsAutoConfigurationTests {
 		@Override
 		public void onApplicationEvent(ApplicationEvent event) {
 			this.events.add(event);
-		}
-
-		@Bean
-		Object marker() {
-			return new Object();
 		}
 
 	}
