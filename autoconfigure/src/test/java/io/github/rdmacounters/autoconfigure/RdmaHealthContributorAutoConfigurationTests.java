@@ -70,10 +70,9 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void manyHealthRequestsWithinOneReadCacheTtlQueryThePortOnceThroughTheDevicesQueryCache() {
-		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
-		ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
-			.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
-		SimulatedBackendControl control = SimulatedBackendControl.of(backend);
+		CachedDevice cached = CachedDevice.open();
+		ManagedDevice device = cached.device();
+		SimulatedBackendControl control = cached.control();
 		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device))).run((context) -> {
 			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
 					CompositeHealthContributor.class);
@@ -95,10 +94,9 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void portQueryFailureIsReusedForTheReadCacheTtlToo() {
-		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
-		ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
-			.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
-		SimulatedBackendControl control = SimulatedBackendControl.of(backend);
+		CachedDevice cached = CachedDevice.open();
+		ManagedDevice device = cached.device();
+		SimulatedBackendControl control = cached.control();
 		control.failNext("ibv_query_port", Errno.EINVAL);
 		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of(device))).run((context) -> {
 			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
@@ -159,6 +157,22 @@ class RdmaHealthContributorAutoConfigurationTests {
 		@Bean
 		HealthIndicator rdmaHealthIndicator() {
 			return () -> null;
+		}
+
+	}
+
+	/**
+	 * The simulated device mlx5_0, opened with a read cache time-to-live of ten minutes,
+	 * and the control of its backend, which records the verbs called.
+	 */
+	private record CachedDevice(ManagedDevice device, SimulatedBackendControl control) {
+
+		static CachedDevice open() {
+			SimulatedBackend backend = new SimulatedBackend(
+					List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+			ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
+				.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
+			return new CachedDevice(device, SimulatedBackendControl.of(backend));
 		}
 
 	}
