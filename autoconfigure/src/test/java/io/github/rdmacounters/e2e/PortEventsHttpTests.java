@@ -17,6 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
+import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
@@ -34,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = EndToEndApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "spring.main.banner-mode=off", "rdma.backend=simulated",
-				"rdma.simulated.ports=2", "rdma.read-cache-ttl=10m", "rdma.counter-sets.vxlan.flow.protocol=udp",
-				"rdma.counter-sets.vxlan.flow.destination-port=4789",
+				"rdma.simulated.devices.sim_mlx5_0.ports=2", "rdma.read-cache-ttl=10m",
+				"rdma.counter-sets.vxlan.flow.protocol=udp", "rdma.counter-sets.vxlan.flow.destination-port=4789",
 				"management.endpoints.web.exposure.include=health,rdma",
 				"management.endpoint.health.show-details=always" })
 class PortEventsHttpTests {
@@ -88,7 +89,7 @@ class PortEventsHttpTests {
 	void manyHealthAndEndpointRequestsWithinTheTimeToLiveQueryThePortOnceAndTheDeviceNever() throws Exception {
 		SimulatedBackendControl control = SimulatedBackendControl.of(this.backend);
 		// a port event drops the port's query: the first request after it asks the device
-		this.backend.raiseEvent(DEVICE, io.github.rdmacounters.core.DeviceEvent.Type.LID_CHANGE, 1);
+		this.backend.raiseEvent(DEVICE, DeviceEvent.Type.LID_CHANGE, 1);
 		control.clearVerbCalls();
 		for (int i = 0; i < 20; i++) {
 			json("/actuator/health/rdma/" + DEVICE, 200);
