@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.core.CounterSet;
@@ -31,6 +32,7 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
 @AutoConfiguration(after = RdmaAutoConfiguration.class)
 @ConditionalOnBean({ SimulatedBackend.class, RdmaRegistry.class })
 @ConditionalOnBooleanProperty("rdma.simulated.traffic.enabled")
+@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaSimulatedTrafficAutoConfiguration {
 
 	@Bean

@@ -17,6 +17,8 @@ import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,6 +109,17 @@ class RdmaConfigurationCheckTests {
 	@Test
 	void syntheticTrafficIsOffByDefault() {
 		this.simulatedRunner.run((context) -> assertThat(context).doesNotHaveBean(SyntheticTraffic.class));
+	}
+
+	@Test
+	void syntheticTrafficRunsOnTheApplicationsOwnBackendAndRegistryWithTheStarterOff() {
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RdmaSimulatedTrafficAutoConfiguration.class))
+			.withBean(SimulatedBackend.class, () -> backend)
+			.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
+			.withPropertyValues("rdma.enabled=false", "rdma.simulated.traffic.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(SyntheticTraffic.class));
 	}
 
 	@Test
