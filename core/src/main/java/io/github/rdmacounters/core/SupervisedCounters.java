@@ -1,5 +1,7 @@
 package io.github.rdmacounters.core;
 
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @author rdma-counters
  */
 final class SupervisedCounters implements Counters {
+
+	private static final Logger logger = System.getLogger(SupervisedCounters.class.getName());
 
 	private final SupervisedDevice owner;
 
@@ -49,7 +53,8 @@ final class SupervisedCounters implements Counters {
 	/**
 	 * Create the counters handle with its points and the flow that feeds it on a device,
 	 * and read from it from now on, carrying forward the values read so far. On failure
-	 * nothing created is left behind.
+	 * nothing created is left behind, nor when the set was closed meanwhile: the new
+	 * counters are closed again.
 	 * @param device the open device
 	 */
 	void bind(RdmaDevice device) {
@@ -71,8 +76,17 @@ final class SupervisedCounters implements Counters {
 			}
 			throw ex;
 		}
+		boolean stored;
 		synchronized (this.lock) {
-			this.binding = new Binding(counters, this.last.clone());
+			// a set closed meanwhile (install() binds a snapshot of the sets) does not
+			// keep the handle: nobody would close it before the context
+			stored = !this.closed;
+			if (stored) {
+				this.binding = new Binding(counters, this.last.clone());
+			}
+		}
+		if (!stored) {
+			closeQuietly(counters);
 		}
 	}
 
@@ -132,7 +146,9 @@ final class SupervisedCounters implements Counters {
 			values[i] += offset[i];
 		}
 		synchronized (this.lock) {
-			if (this.binding == current) {
+			// also when the device failed under this read (unbind() ran): the next bind()
+			// carries forward what this read returned
+			if (this.binding == current || this.binding == null) {
 				int n = Math.min(this.last.length, values.length);
 				for (int i = 0; i < n; i++) {
 					this.last[i] = Math.max(this.last[i], values[i]);
@@ -160,6 +176,18 @@ final class SupervisedCounters implements Counters {
 		this.owner.forget(this);
 		if (current != null) {
 			current.counters().close();
+		}
+	}
+
+	private void closeQuietly(Counters counters) {
+		try {
+			// destroys the flow first (the kernel refuses to destroy counters in use)
+			counters.close();
+		}
+		catch (RuntimeException ex) {
+			// the context releases the handle when it is closed
+			logger.log(Level.DEBUG,
+					"Closing the counters of a closed set on " + this.owner.name() + " failed: " + ex.getMessage());
 		}
 	}
 
