@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -75,8 +74,6 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private final Duration readCacheTtl;
 
-	private final LongSupplier nanoTime;
-
 	private final DeviceEventTracker tracker;
 
 	/** The attributes of the current context, asked once per context. */
@@ -103,36 +100,16 @@ public final class SupervisedDevice implements RdmaDevice {
 	/** When the device was last reopened ({@link System#nanoTime()}); guarded by lock. */
 	private long reopenedAt;
 
-	private boolean reopenedOnce;
-
 	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff,
-			Duration readCacheTtl, LongSupplier nanoTime) {
-		if (readCacheTtl.isNegative()) {
-			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
-		}
+			Duration readCacheTtl) {
 		this.backend = backend;
 		this.name = device.name();
 		this.backendName = device.backend();
 		this.initialBackoff = initialBackoff;
 		this.maxBackoff = maxBackoff;
 		this.readCacheTtl = readCacheTtl;
-		this.nanoTime = nanoTime;
 		this.tracker = new DeviceEventTracker(this.name);
 		this.current = device;
-	}
-
-	/**
-	 * Open a device and follow its events.
-	 * @param backend the backend that opens it, and reopens it after a failure
-	 * @param name the device name
-	 * @param initialBackoff the wait before the first reopen attempt, doubled after each
-	 * failed attempt
-	 * @param maxBackoff the longest wait between attempts
-	 * @return the supervised device, whose port queries are not reused
-	 */
-	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff,
-			Duration maxBackoff) {
-		return open(backend, name, initialBackoff, maxBackoff, Duration.ZERO);
 	}
 
 	/**
@@ -149,20 +126,11 @@ public final class SupervisedDevice implements RdmaDevice {
 	 */
 	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
 			Duration readCacheTtl) {
-		return open(backend, name, initialBackoff, maxBackoff, readCacheTtl, System::nanoTime);
-	}
-
-	static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
-			Duration readCacheTtl, LongSupplier nanoTime) {
+		if (readCacheTtl.isNegative()) {
+			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
+		}
 		RdmaDevice device = backend.open(name);
-		SupervisedDevice supervised;
-		try {
-			supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl, nanoTime);
-		}
-		catch (RuntimeException ex) {
-			device.close();
-			throw ex;
-		}
+		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl);
 		try {
 			device.addEventListener(supervised.forwarder);
 		}
@@ -310,7 +278,7 @@ public final class SupervisedDevice implements RdmaDevice {
 	}
 
 	private QueryMemo<PortAttributes> newMemo() {
-		return new QueryMemo<>(this.readCacheTtl, this.nanoTime);
+		return new QueryMemo<>(this.readCacheTtl, System::nanoTime);
 	}
 
 	/** Forget every query of the context that was current. */
@@ -414,7 +382,7 @@ public final class SupervisedDevice implements RdmaDevice {
 			// a device that fails again soon after a reopen (reads that keep failing) is
 			// retried ever more slowly, not every initial backoff
 			long initial = Math.max(1, this.initialBackoff.toMillis());
-			boolean soonAfterReopen = this.reopenedOnce
+			boolean soonAfterReopen = this.tracker.reopens() > 0
 					&& System.nanoTime() - this.reopenedAt < this.maxBackoff.toNanos() * 2;
 			this.backoffMillis = soonAfterReopen ? Math.min(this.backoffMillis * 2, maxBackoffMillis()) : initial;
 			Thread thread = new Thread(this::reopen, THREAD_PREFIX + this.name);
@@ -482,7 +450,6 @@ public final class SupervisedDevice implements RdmaDevice {
 				forgetQueries();
 				this.deviceQuery = new DeviceQuery(fresh, attributes);
 				this.reopenedAt = System.nanoTime();
-				this.reopenedOnce = true;
 				this.backoffMillis = backoffMillisAfterReopen();
 				this.tracker.reopened();
 			}
