@@ -23,6 +23,12 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		int activeSpeed, int activeWidth) {
 
 	/**
+	 * The highest port number: {@code phys_port_cnt} of {@code struct ibv_device_attr}
+	 * and the {@code port_num} of {@code ibv_query_port} are 8 bits.
+	 */
+	public static final int MAX_PORT = 255;
+
+	/**
 	 * Return the physical state the way the kernel names it in sysfs {@code phys_state}
 	 * ({@code 5: LinkUp}), e.g. {@code LinkUp} or {@code Phy Test}.
 	 * @return the name of the physical state, {@code <unknown>} for a code the kernel

@@ -54,9 +54,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SupervisedDevice implements RdmaDevice {
 
-	/** The highest port number ({@code phys_port_cnt} is 8 bits). */
-	private static final int MAX_PORT = 255;
-
 	/** The prefix of the reopening threads' names, followed by the device name. */
 	public static final String THREAD_PREFIX = "rdma-reopen-";
 
@@ -245,7 +242,7 @@ public final class SupervisedDevice implements RdmaDevice {
 			// the new memos, so these never get a query of an older context
 			Map<Integer, QueryMemo<PortAttributes>> memos = this.portQueries;
 			RdmaDevice context = current();
-			if (port < 1 || port > MAX_PORT) {
+			if (port < 1 || port > PortAttributes.MAX_PORT) {
 				return context.queryPort(port);
 			}
 			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> context.queryPort(port));

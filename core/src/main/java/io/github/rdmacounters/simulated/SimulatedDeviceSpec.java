@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 
 /**
@@ -47,8 +48,9 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 			throw new IllegalArgumentException(
 					"Simulated device name must be a non-blank file name, but was '" + name + "'");
 		}
-		if (ports.isEmpty() || ports.size() > 255) {
-			throw new IllegalArgumentException("A simulated device has 1 to 255 ports, but was " + ports.size());
+		if (ports.isEmpty() || ports.size() > PortAttributes.MAX_PORT) {
+			throw new IllegalArgumentException(
+					"A simulated device has 1 to " + PortAttributes.MAX_PORT + " ports, but was " + ports.size());
 		}
 		ports = List.copyOf(ports);
 	}
@@ -177,8 +179,9 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		 * @return this builder
 		 */
 		public Builder portCount(int count) {
-			if (count < 1 || count > 255) {
-				throw new IllegalArgumentException("A simulated device has 1 to 255 ports, but was " + count);
+			if (count < 1 || count > PortAttributes.MAX_PORT) {
+				throw new IllegalArgumentException(
+						"A simulated device has 1 to " + PortAttributes.MAX_PORT + " ports, but was " + count);
 			}
 			while (this.ports.size() > count) {
 				this.ports.remove(this.ports.size() - 1);

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceEventListeners;
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 
@@ -160,7 +162,7 @@ final class AsyncEventReader implements Runnable {
 				}
 				if (this.lib.ibv_get_async_event(this.context, this.event) != 0) {
 					int errno = Native.getLastError();
-					if (errno != LibC.EAGAIN && errno != LibC.EINTR) {
+					if (errno != Errno.EAGAIN && errno != LibC.EINTR) {
 						// e.g. EIO once the device is gone (disassociated): nothing more
 						// comes
 						logger.log(Level.DEBUG, "No more RDMA events from " + this.device.name() + ": "
@@ -189,7 +191,7 @@ final class AsyncEventReader implements Runnable {
 			logger.log(Level.DEBUG, "Acknowledged RDMA event " + nativeType + " of " + this.device.name());
 			return null;
 		}
-		if (type.isPortEvent() && (port < 1 || port > 255)) {
+		if (type.isPortEvent() && (port < 1 || port > PortAttributes.MAX_PORT)) {
 			logger.log(Level.DEBUG, "Dropped " + type.verbsName() + " of " + this.device.name()
 					+ " for a port number out of range: " + port);
 			return null;
@@ -225,14 +227,6 @@ final class AsyncEventReader implements Runnable {
 				Thread.currentThread().interrupt();
 			}
 		}
-	}
-
-	/**
-	 * Return the reader thread.
-	 * @return the thread
-	 */
-	Thread thread() {
-		return this.thread;
 	}
 
 }

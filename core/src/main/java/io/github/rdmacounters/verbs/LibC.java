@@ -5,6 +5,8 @@ import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.Errno;
+
 /**
  * The few C library functions the event reader needs, with their C names: the async event
  * file descriptor of a context is made non-blocking with {@code fcntl} and waited on with
@@ -40,7 +42,7 @@ interface LibC extends Library {
 	int POLLFD_REVENTS = 6;
 
 	/** {@code EAGAIN}. */
-	int EAGAIN = 11;
+	int EAGAIN = Errno.EAGAIN;
 
 	/** {@code EINTR}. */
 	int EINTR = 4;

@@ -147,8 +147,9 @@ final class NativeDevice implements RdmaDevice {
 	}
 
 	private static void checkPort(int port) {
-		if (port < 1 || port > 255) {
-			throw new IllegalArgumentException("Port numbers start at 1 and end at 255, but was " + port);
+		if (port < 1 || port > PortAttributes.MAX_PORT) {
+			throw new IllegalArgumentException(
+					"Port numbers start at 1 and end at " + PortAttributes.MAX_PORT + ", but was " + port);
 		}
 	}
 
