@@ -115,10 +115,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	@Override
 	public List<DeviceId> devices() {
 		this.faults.check("ibv_get_device_list");
-		return this.specs.stream()
-			.filter((spec) -> !this.events.isGone(spec.name()))
-			.map((spec) -> new DeviceId(spec.name(), spec.nodeGuid()))
-			.toList();
+		return presentDevices();
 	}
 
 	@Override
@@ -127,13 +124,24 @@ public final class SimulatedBackend implements RdmaBackend {
 		this.faults.check("ibv_get_device_list");
 		SimulatedHardware device = this.hardware.get(deviceName);
 		if (device == null || this.events.isGone(deviceName)) {
-			throw new DeviceNotFoundException(deviceName, devices().stream().map(DeviceId::name).toList());
+			throw new DeviceNotFoundException(deviceName, presentDevices().stream().map(DeviceId::name).toList());
 		}
 		this.faults.check("ibv_open_device");
 		SimulatedDevice opened = new SimulatedDevice(this, device);
 		track(opened);
 		this.events.opened(opened);
 		return opened;
+	}
+
+	/**
+	 * Return the devices that are not removed, in the order given, from the list that
+	 * {@code ibv_get_device_list} returned: the caller went through it once.
+	 */
+	private List<DeviceId> presentDevices() {
+		return this.specs.stream()
+			.filter((spec) -> !this.events.isGone(spec.name()))
+			.map((spec) -> new DeviceId(spec.name(), spec.nodeGuid()))
+			.toList();
 	}
 
 	/**

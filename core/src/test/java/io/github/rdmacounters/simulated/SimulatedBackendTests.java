@@ -134,6 +134,14 @@ class SimulatedBackendTests {
 	}
 
 	@Test
+	void openingADeviceThatIsNotThereListsTheDevicesOnce() {
+		this.backend.clearVerbCalls();
+		assertThatExceptionOfType(DeviceNotFoundException.class).isThrownBy(() -> this.backend.open("mlx5_9"))
+			.satisfies((ex) -> assertThat(ex.available()).containsExactly(DEVICE));
+		assertThat(this.backend.verbCalls()).containsExactly("ibv_get_device_list");
+	}
+
+	@Test
 	void closingTheDeviceDestroysInTheOrderRdmaCoreNeeds() {
 		Counters counters = packetsAndBytes();
 		this.device.createFlow(1, NVME_TCP, counters);
