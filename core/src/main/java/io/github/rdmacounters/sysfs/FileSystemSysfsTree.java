@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -17,6 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 
 /**
  * A {@link SysfsTree} on the file system, by default {@code /sys/class/infiniband}.
@@ -27,9 +28,10 @@ import org.jspecify.annotations.Nullable;
 public final class FileSystemSysfsTree implements SysfsTree {
 
 	/**
-	 * Where the kernel publishes RDMA devices.
+	 * Where the kernel publishes RDMA devices:
+	 * {@link ManagedDeviceFactory#DEFAULT_SYSFS_ROOT}.
 	 */
-	public static final Path DEFAULT_ROOT = Paths.get("/sys/class/infiniband");
+	public static final Path DEFAULT_ROOT = Path.of(ManagedDeviceFactory.DEFAULT_SYSFS_ROOT);
 
 	private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(() -> ByteBuffer.allocate(256));
 
