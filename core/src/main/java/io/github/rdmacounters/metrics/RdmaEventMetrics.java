@@ -50,7 +50,7 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the reopen counter. */
 	public static final String REOPENS = "rdma.device.reopens";
 
-	private final List<ManagedDevice> devices;
+	private final List<TrackedDevice> devices;
 
 	private final Iterable<Tag> tags;
 
@@ -73,7 +73,14 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 	 * @param tags tags added to every meter
 	 */
 	public RdmaEventMetrics(RdmaRegistry registry, Iterable<Tag> tags) {
-		this.devices = registry.devices().stream().filter((device) -> device.events() != null).toList();
+		List<TrackedDevice> tracked = new ArrayList<>();
+		for (ManagedDevice device : registry.devices()) {
+			DeviceEventTracker tracker = device.events();
+			if (tracker != null) {
+				tracked.add(new TrackedDevice(device, tracker));
+			}
+		}
+		this.devices = List.copyOf(tracked);
 		this.tags = tags;
 	}
 
@@ -86,11 +93,9 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 				}
 			}
 			List<Meter> meters = new ArrayList<>();
-			for (ManagedDevice device : this.devices) {
-				DeviceEventTracker tracker = device.events();
-				if (tracker == null) {
-					continue;
-				}
+			for (TrackedDevice tracked : this.devices) {
+				ManagedDevice device = tracked.device();
+				DeviceEventTracker tracker = tracked.tracker();
 				Tags deviceTags = Tags.of(this.tags).and("device", device.name());
 				for (DeviceEvent.Type type : DeviceEvent.Type.values()) {
 					if (!type.isPortEvent()) {
@@ -164,6 +169,15 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 			}
 			this.registrations.clear();
 		}
+	}
+
+	/**
+	 * A device that reports events, with the tracker of its events.
+	 *
+	 * @param device the device
+	 * @param tracker its tracker
+	 */
+	private record TrackedDevice(ManagedDevice device, DeviceEventTracker tracker) {
 	}
 
 }
