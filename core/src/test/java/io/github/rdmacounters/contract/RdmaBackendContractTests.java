@@ -326,36 +326,63 @@ public abstract class RdmaBackendContractTests {
 
 		@Test
 		void queriesRacingCloseFromOtherThreadsNeverReachAClosedContext() throws Exception {
-			for (int round = 0; round < 20; round++) {
-				ManagedDevice managed = managed(Duration.ZERO);
-				RdmaDevice device = managed.device();
-				ExecutorService executor = Executors.newFixedThreadPool(2);
-				CountDownLatch started = new CountDownLatch(2);
-				List<Future<Integer>> results = new ArrayList<>();
-				for (int t = 0; t < 2; t++) {
-					results.add(executor.submit(() -> {
-						started.countDown();
-						int answered = 0;
-						while (true) {
-							try {
-								device.queryPort(1 + (answered % 2));
-								device.queryDevice();
-								answered++;
-							}
-							catch (RdmaClosedException ex) {
-								return answered;
-							}
+			int threads = 2;
+			ExecutorService pool = Executors.newFixedThreadPool(threads);
+			try {
+				for (int round = 0; round < 20; round++) {
+					ManagedDevice managed = managed(Duration.ZERO);
+					RdmaDevice device = managed.device();
+					List<Future<Integer>> results = new ArrayList<>();
+					try {
+						CyclicBarrier start = new CyclicBarrier(threads + 1);
+						CountDownLatch someQueries = new CountDownLatch(threads);
+						for (int t = 0; t < threads; t++) {
+							results.add(pool.submit(() -> queryUntilClosed(device, start, someQueries)));
 						}
-					}));
+						start.await(10, TimeUnit.SECONDS);
+						assertThat(someQueries.await(10, TimeUnit.SECONDS)).isTrue();
+					}
+					finally {
+						managed.close();
+					}
+					for (Future<Integer> result : results) {
+						// a failure other than the closed exception fails the get
+						assertThat(result.get(10, TimeUnit.SECONDS)).as("queries answered before the close")
+							.isPositive();
+					}
+					assertThat(control().misuse()).as("calls on a closed context").isEmpty();
+					assertThat(control().liveObjects()).as("live: %s", control().liveDescription()).isZero();
 				}
-				started.await();
-				managed.close();
-				for (Future<Integer> result : results) {
-					assertThat(result.get(10, TimeUnit.SECONDS)).isNotNegative();
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+
+		/**
+		 * Query the device until it is closed, counting down once some queries were
+		 * answered; end with the number answered, or with any failure but the closed
+		 * exception.
+		 */
+		private int queryUntilClosed(RdmaDevice device, CyclicBarrier start, CountDownLatch someQueries)
+				throws Exception {
+			start.await();
+			int answered = 0;
+			while (true) {
+				try {
+					device.queryPort(1 + (answered % 2));
+					device.queryDevice();
+					answered++;
+					if (answered == 10) {
+						someQueries.countDown();
+					}
 				}
-				executor.shutdown();
-				assertThat(control().misuse()).as("calls on a closed context").isEmpty();
-				assertThat(control().liveObjects()).as("live: %s", control().liveDescription()).isZero();
+				catch (RdmaClosedException ex) {
+					if (answered < 10) {
+						someQueries.countDown();
+					}
+					return answered;
+				}
 			}
 		}
 

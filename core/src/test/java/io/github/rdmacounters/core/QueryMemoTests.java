@@ -1,8 +1,10 @@
 package io.github.rdmacounters.core;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Tests for {@link QueryMemo}, on a clock the tests move.
@@ -99,8 +102,11 @@ class QueryMemoTests {
 			return query();
 		}));
 		assertThat(inQuery.await(10, TimeUnit.SECONDS)).isTrue();
-		CompletableFuture<Integer> follower = CompletableFuture.supplyAsync(() -> this.memo.get(this::query));
-		Thread.sleep(50);
+		FutureTask<Integer> follower = new FutureTask<>(() -> this.memo.get(this::query));
+		Thread followerThread = new Thread(follower, "follower");
+		followerThread.start();
+		// the follower joined the query in flight, not the outcome after it
+		awaitWaitingInMemo(followerThread);
 		release.countDown();
 		assertThat(leader.get(10, TimeUnit.SECONDS)).isOne();
 		assertThat(follower.get(10, TimeUnit.SECONDS)).isOne();
@@ -122,6 +128,28 @@ class QueryMemoTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new QueryMemo<>(Duration.ofMillis(-1), this.now::get))
 			.withMessageContaining("time-to-live")
 			.withMessageContaining("PT-0.001S");
+	}
+
+	/**
+	 * Wait until a thread waits in the memo: a caller that came while a query is in
+	 * flight waits for it.
+	 */
+	private static void awaitWaitingInMemo(Thread thread) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!isWaitingInMemo(thread)) {
+			if (System.nanoTime() > deadline) {
+				fail("Timed out waiting until " + thread.getName() + " waits for the query in flight; it is "
+						+ thread.getState());
+			}
+			Thread.sleep(1);
+		}
+	}
+
+	private static boolean isWaitingInMemo(Thread thread) {
+		Thread.State state = thread.getState();
+		return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+				&& Arrays.stream(thread.getStackTrace())
+					.anyMatch((frame) -> frame.getClassName().equals(QueryMemo.class.getName()));
 	}
 
 	private static void await(CountDownLatch latch) {
