@@ -10,7 +10,7 @@ import io.github.rdmacounters.core.ManagedDevice;
  * context closes them (each device's sets, then the device) in reverse order.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class ManagedDevices implements AutoCloseable {
 

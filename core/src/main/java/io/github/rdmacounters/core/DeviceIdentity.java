@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param physicalFunction the PCI address of the physical function of a virtual function,
  * or {@code null}
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record DeviceIdentity(List<String> netdevs, @Nullable String pciAddress, boolean virtualFunction,
 		@Nullable String physicalFunction) {

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param devices the devices, by name
  * @param readAt when the files were read
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Instant readAt) {
 

@@ -9,7 +9,7 @@ import java.util.List;
  * per {@link #snapshot()} and memoise the result for their cache time-to-live.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public interface HostPortCountersSource {
 

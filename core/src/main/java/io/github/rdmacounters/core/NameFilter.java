@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * exclude entry matches it: exclude wins.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class NameFilter implements Predicate<String> {
 

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * {@code phys_state_to_str} in {@code drivers/infiniband/core/sysfs.c}).
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public enum PhysicalPortState {
 

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param rate the signalling rate ({@code 100 Gb/sec (4X EDR)})
  * @param linkLayer the link layer ({@code InfiniBand} or {@code Ethernet})
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record PortLink(@Nullable PortState state, @Nullable PhysicalPortState physicalState, @Nullable PortRate rate,
 		@Nullable LinkLayer linkLayer) {

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param bitsPerSecond the rate in bits per second, e.g. {@code 100e9}
  * @param text the text as printed, e.g. {@code 100 Gb/sec (4X EDR)}
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public record PortRate(double bitsPerSecond, String text) {
 

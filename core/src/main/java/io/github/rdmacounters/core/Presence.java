@@ -7,7 +7,7 @@ package io.github.rdmacounters.core;
  * series are reported as gone instead of frozen at their last values.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public enum Presence {
 

@@ -63,7 +63,7 @@ public interface RdmaBackend {
 	 * @param counterFilter which counter files are read, by file name
 	 * @param readCacheTtl how long a snapshot is reused
 	 * @return the source
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl);

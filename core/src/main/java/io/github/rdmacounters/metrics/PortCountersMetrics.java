@@ -317,7 +317,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	 * @param host the host's port counters
 	 * @param counterFilter which counters get a meter, by sysfs file name
 	 * @param tags tags added to every meter
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public PortCountersMetrics(HostPortCountersSource host, Predicate<String> counterFilter, Iterable<Tag> tags) {
 		this.sources = List.of();

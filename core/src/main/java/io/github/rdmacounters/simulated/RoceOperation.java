@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * responder counter ({@code hw_counters/}) it moves.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public enum RoceOperation {
 

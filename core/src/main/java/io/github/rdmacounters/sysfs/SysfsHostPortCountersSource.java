@@ -38,7 +38,7 @@ import io.github.rdmacounters.core.Presence;
  * read the tree once.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public final class SysfsHostPortCountersSource implements HostPortCountersSource {
 

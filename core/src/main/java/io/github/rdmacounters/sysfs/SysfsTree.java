@@ -78,7 +78,7 @@ public interface SysfsTree {
 	 * @param path the directory, relative to the root
 	 * @return the key, or {@code null} if the tree cannot tell or the directory does not
 	 * exist
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	default @Nullable Object directoryKey(String path) {
 		return null;

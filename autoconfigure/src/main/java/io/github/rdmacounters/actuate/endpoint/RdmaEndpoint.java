@@ -72,7 +72,7 @@ public class RdmaEndpoint {
 	 * @param host the host's port counters, or {@code null}
 	 * @param backend the backend name shown for devices that only have port counters,
 	 * e.g. {@code native} or {@code simulated}
-	 * @since 0.2.0
+	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
 		this.registry = registry;

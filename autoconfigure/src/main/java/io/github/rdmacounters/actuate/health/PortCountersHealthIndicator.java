@@ -20,7 +20,7 @@ import io.github.rdmacounters.core.Presence;
  * file read within the read cache time-to-live of a scrape.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 

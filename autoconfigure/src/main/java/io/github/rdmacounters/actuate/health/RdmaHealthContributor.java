@@ -26,7 +26,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * vanished is reported down.
  *
  * @author rdma-counters
- * @since 0.2.0
+ * @since 0.1.0
  */
 public class RdmaHealthContributor implements CompositeHealthContributor {
 
