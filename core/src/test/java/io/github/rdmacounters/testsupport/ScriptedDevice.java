@@ -48,6 +48,9 @@ public final class ScriptedDevice implements RdmaDevice {
 
 	private volatile @Nullable RuntimeException portFailure;
 
+	private volatile Runnable beforeCreateFlow = () -> {
+	};
+
 	/**
 	 * Create a device.
 	 * @param name the device name
@@ -136,12 +139,22 @@ public final class ScriptedDevice implements RdmaDevice {
 		return created;
 	}
 
+	/**
+	 * Run something at the start of each {@link #createFlow}, where another thread of a
+	 * race would come in.
+	 * @param action what to run
+	 */
+	public void beforeCreateFlow(Runnable action) {
+		this.beforeCreateFlow = action;
+	}
+
 	@Override
 	public Flow createFlow(int port, FlowSpec spec, Counters counters) {
 		checkOpen();
+		this.beforeCreateFlow.run();
 		ScriptedCounters scripted = (ScriptedCounters) counters;
 		scripted.bound.set(true);
-		return new Flow() {
+		Flow flow = new Flow() {
 
 			private final AtomicBoolean flowClosed = new AtomicBoolean();
 
@@ -166,6 +179,8 @@ public final class ScriptedDevice implements RdmaDevice {
 			}
 
 		};
+		scripted.flows.add(flow);
+		return flow;
 	}
 
 	@Override
@@ -203,7 +218,12 @@ public final class ScriptedDevice implements RdmaDevice {
 
 		private final AtomicBoolean closed = new AtomicBoolean();
 
+		private final List<Flow> flows = new CopyOnWriteArrayList<>();
+
 		private volatile @Nullable RuntimeException readFailure;
+
+		private volatile Runnable beforeRead = () -> {
+		};
 
 		ScriptedCounters(ScriptedDevice device) {
 			this.device = device;
@@ -225,6 +245,23 @@ public final class ScriptedDevice implements RdmaDevice {
 		 */
 		public void failReads(@Nullable RuntimeException failure) {
 			this.readFailure = failure;
+		}
+
+		/**
+		 * Run something in each read, after the checks and before the values are copied:
+		 * where the native call is, and another thread of a race would come in.
+		 * @param action what to run
+		 */
+		public void beforeRead(Runnable action) {
+			this.beforeRead = action;
+		}
+
+		/**
+		 * Return the flows created with these counters.
+		 * @return the flows, closed ones included
+		 */
+		public List<Flow> flows() {
+			return List.copyOf(this.flows);
 		}
 
 		/**
@@ -265,6 +302,7 @@ public final class ScriptedDevice implements RdmaDevice {
 			if (failure != null) {
 				throw failure;
 			}
+			this.beforeRead.run();
 			for (CounterPoint point : points()) {
 				values[point.index()] = this.values[point.type().nativeValue()].get();
 			}
@@ -284,6 +322,8 @@ public final class ScriptedDevice implements RdmaDevice {
 
 		@Override
 		public void close() {
+			// the flows first, as ibv_destroy_counters needs
+			this.flows.forEach(Flow::close);
 			this.closed.set(true);
 			this.bound.set(false);
 		}
