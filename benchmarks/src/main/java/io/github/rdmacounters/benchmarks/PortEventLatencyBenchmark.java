@@ -78,10 +78,10 @@ public class PortEventLatencyBenchmark {
 			this.simulated = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name(DEVICE).build()));
 			rdma = this.simulated;
 		}
-		CounterSetDefinition all = new CounterSetDefinition("all", Map.of(CounterType.PACKETS, 0), ReadMode.FRESH,
+		CounterSetDefinition all = new CounterSetDefinition("all", 1, Map.of(CounterType.PACKETS, 0), ReadMode.FRESH,
 				FlowSpec.any());
 		this.managed = new ManagedDeviceFactory(rdma, Duration.ofSeconds(1), Clock.systemUTC(), (name) -> null)
-			.create(new DeviceDefinition(DEVICE, 1, List.of(all), "rdma"), true);
+			.create(new DeviceDefinition(DEVICE, List.of(all), "rdma"), true);
 		this.indicator = new RdmaHealthIndicator(this.managed);
 	}
 

@@ -131,7 +131,7 @@ public class PrometheusScrapeBenchmark {
 				.tags(tags)
 				.register(this.constantRegistry);
 		}
-		this.managedDevice = new ManagedDevice(device, 1, this.counterSets, null);
+		this.managedDevice = new ManagedDevice(device, this.counterSets, null);
 		this.metrics = new RdmaFlowMetrics(new RdmaRegistry(List.of(this.managedDevice)));
 		this.metrics.bindTo(this.registry);
 		SimulatedBackendControl control = SimulatedBackendControl.of(backend);

@@ -7,7 +7,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks the counter sets of one port and places them where each counts every packet it
+ * Checks the counter sets of one device and places them where each counts every packet it
  * matches, as mlx5 steers (drivers/infiniband/hw/mlx5/fs.c).
  * <p>
  * Every set must count without trapping, at a priority mlx5 has: a flow without
@@ -44,7 +44,7 @@ final class CounterSetPlacement {
 		List<InvalidRdmaConfigurationException.Problem> problems = new ArrayList<>();
 		List<CounterSetDefinition> placed = new ArrayList<>();
 		for (CounterSetDefinition set : plan.counterSets()) {
-			String flow = plan.propertyPrefix() + ".counter-sets." + set.name() + ".flow";
+			String flow = plan.property(set.name(), "flow");
 			if (!set.spec().dontTrap()) {
 				problems.add(new InvalidRdmaConfigurationException.Problem(flow + ".dont-trap", false,
 						"must be true: a flow without don't-trap takes the packets it matches away from the kernel "
@@ -61,7 +61,7 @@ final class CounterSetPlacement {
 			}
 			List<String> shadowed = new ArrayList<>();
 			while (true) {
-				String overlapping = overlappingAt(placed, set.spec(), priority);
+				String overlapping = overlappingAt(placed, set.port(), set.spec(), priority);
 				if (overlapping == null) {
 					break;
 				}
@@ -83,13 +83,22 @@ final class CounterSetPlacement {
 		return placed;
 	}
 
-	private static @Nullable String overlappingAt(List<CounterSetDefinition> placed, FlowSpec spec, int priority) {
+	private static @Nullable String overlappingAt(List<CounterSetDefinition> placed, int port, FlowSpec spec,
+			int priority) {
 		for (CounterSetDefinition other : placed) {
-			if (other.spec().priority() == priority && overlap(other.spec(), spec)) {
+			if (other.spec().priority() == priority && samePort(other.port(), port) && overlap(other.spec(), spec)) {
 				return other.name();
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * Whether two sets may count on one port: a packet arrives on one port, but a set
+	 * left on the first ACTIVE port may end up on any.
+	 */
+	private static boolean samePort(int a, int b) {
+		return a == b || a == CounterSetDefinition.FIRST_ACTIVE_PORT || b == CounterSetDefinition.FIRST_ACTIVE_PORT;
 	}
 
 	/**
@@ -122,25 +131,7 @@ final class CounterSetPlacement {
 	}
 
 	private static FlowSpec withPriority(FlowSpec spec, int priority) {
-		if (spec.priority() == priority) {
-			return spec;
-		}
-		FlowSpec.Builder builder = FlowSpec.builder()
-			.sourceMac(spec.sourceMac())
-			.destinationMac(spec.destinationMac())
-			.vlanId(spec.vlanId())
-			.sourceIp(spec.sourceIp())
-			.destinationIp(spec.destinationIp())
-			.protocol(spec.protocol())
-			.sourcePort(spec.sourcePort())
-			.destinationPort(spec.destinationPort())
-			.priority(priority)
-			.dontTrap(spec.dontTrap());
-		if (spec.sourceIp() == null && spec.destinationIp() == null) {
-			// with a prefix, the Ethernet type is implied by its family
-			builder.etherType(spec.etherType());
-		}
-		return builder.build();
+		return (spec.priority() == priority) ? spec : spec.toBuilder().priority(priority).build();
 	}
 
 }

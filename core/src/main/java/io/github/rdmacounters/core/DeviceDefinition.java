@@ -5,36 +5,43 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A validated device configuration: which device, which port, which counter sets.
+ * A validated device configuration: which device and the counter sets on it, each on its
+ * own port.
  *
- * @param device the device name, or {@code null} to use the only device there is
- * @param port the port number, or {@link #FIRST_ACTIVE_PORT} for the device's first
- * ACTIVE port
+ * @param device the device name, or {@code null} for the host's only device with flow
+ * counters
  * @param counterSets the counter sets to create
- * @param propertyPrefix the prefix of the device's properties, e.g. {@code rdma}, for
- * messages
+ * @param propertyPrefix the prefix of the sets' properties, e.g. {@code rdma}, for
+ * messages that name {@code <prefix>.counter-sets.<name>}
  * @since 0.1.0
  */
-public record DeviceDefinition(@Nullable String device, int port, List<CounterSetDefinition> counterSets,
-		String propertyPrefix) {
+public record DeviceDefinition(@Nullable String device, List<CounterSetDefinition> counterSets, String propertyPrefix) {
+
+	public DeviceDefinition {
+		counterSets = List.copyOf(counterSets);
+	}
 
 	/**
-	 * Create a definition for a library user: messages name the device's settings
-	 * {@code device.port}, {@code device.counter-sets.<name>}, and so on.
-	 * @param device the device name, or {@code null} to use the only device there is
-	 * @param port the port the sets' flows attach to, from 1
+	 * Create a definition for a library user: messages name the sets
+	 * {@code device.counter-sets.<name>}.
+	 * @param device the device name, or {@code null} for the host's only device with flow
+	 * counters
 	 * @param counterSets the counter sets to create
 	 * @return the definition
 	 * @since 0.1.0
 	 */
-	public static DeviceDefinition of(@Nullable String device, int port, CounterSetDefinition... counterSets) {
-		return new DeviceDefinition(device, port, List.of(counterSets), "device");
+	public static DeviceDefinition of(@Nullable String device, CounterSetDefinition... counterSets) {
+		return new DeviceDefinition(device, List.of(counterSets), "device");
 	}
 
 	/**
-	 * The port of a definition that leaves the port to the device: its first ACTIVE port,
-	 * or port 1 if none is active.
+	 * Return the property of one of the sets, for messages.
+	 * @param set the set name
+	 * @param key the key below the set, e.g. {@code port}, or empty for the set itself
+	 * @return e.g. {@code rdma.counter-sets.storage.port}
 	 */
-	public static final int FIRST_ACTIVE_PORT = 0;
+	public String property(String set, String key) {
+		return this.propertyPrefix + ".counter-sets." + set + (key.isEmpty() ? "" : "." + key);
+	}
 
 }

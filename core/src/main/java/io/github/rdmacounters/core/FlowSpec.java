@@ -72,6 +72,26 @@ public final class FlowSpec {
 	}
 
 	/**
+	 * Start a builder with the fields of this spec, e.g. to move it to another priority.
+	 * @return a builder holding this spec's fields as set
+	 */
+	public Builder toBuilder() {
+		Builder builder = new Builder();
+		builder.etherType = this.etherType;
+		builder.sourceMac = this.sourceMac;
+		builder.destinationMac = this.destinationMac;
+		builder.vlanId = this.vlanId;
+		builder.sourceIp = this.sourceIp;
+		builder.destinationIp = this.destinationIp;
+		builder.protocol = this.protocol;
+		builder.sourcePort = this.sourcePort;
+		builder.destinationPort = this.destinationPort;
+		builder.priority = this.priority;
+		builder.dontTrap = this.dontTrap;
+		return builder;
+	}
+
+	/**
 	 * Return the Ethernet type to match: as set, or implied by the IP family.
 	 * @return the Ethernet type, or {@code null} for any
 	 */

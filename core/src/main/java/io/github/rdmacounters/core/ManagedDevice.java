@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A device the application asked for, with what the application made of it: the opened
- * device (or why it is unavailable), the configured port, the counter sets counting on it
- * and the source of its port counters. One per configured device; the unit that the
- * endpoint, health indicator and meters report on.
+ * device (or why it is unavailable), the counter sets counting on it, the ports they
+ * count on and the source of its port counters. One per configured device; the unit that
+ * the endpoint, health indicator and meters report on.
  * <p>
  * Closing it closes the counter sets (flows, then counters), then the device, which
  * closes its queue pair, completion queue and protection domain.
@@ -24,7 +24,7 @@ public final class ManagedDevice implements AutoCloseable {
 
 	private final String backend;
 
-	private final int port;
+	private final List<Integer> ports;
 
 	private final @Nullable RdmaDevice device;
 
@@ -41,26 +41,24 @@ public final class ManagedDevice implements AutoCloseable {
 	 * time-to-live and recovers from a fatal event, so that is the way to open one for
 	 * health checks and the endpoint.
 	 * @param device the device, owned by this object from now on
-	 * @param port the configured port
 	 * @param counterSets the counter sets on the device, owned by this object from now on
 	 * @param portCounters where its port counters come from, or {@code null} if nowhere
 	 */
-	public ManagedDevice(RdmaDevice device, int port, List<CounterSet> counterSets,
-			@Nullable PortCountersSource portCounters) {
+	public ManagedDevice(RdmaDevice device, List<CounterSet> counterSets, @Nullable PortCountersSource portCounters) {
 		this.name = device.name();
 		this.backend = device.backend();
-		this.port = port;
+		this.ports = ports(counterSets);
 		this.device = device;
 		this.unavailabilityCause = null;
 		this.counterSets = List.copyOf(counterSets);
 		this.portCounters = portCounters;
 	}
 
-	private ManagedDevice(String name, String backend, int port, RuntimeException cause,
+	private ManagedDevice(String name, String backend, RuntimeException cause,
 			@Nullable PortCountersSource portCounters, List<CounterSet> counterSets) {
 		this.name = name;
 		this.backend = backend;
-		this.port = port;
+		this.ports = ports(counterSets);
 		this.device = null;
 		this.unavailabilityCause = cause;
 		this.counterSets = List.copyOf(counterSets);
@@ -71,12 +69,11 @@ public final class ManagedDevice implements AutoCloseable {
 	 * Create a placeholder for a device the application was allowed to start without.
 	 * @param name the configured device name, or a description such as {@code (any)}
 	 * @param backend the backend name
-	 * @param port the configured port
 	 * @param cause why it is unavailable
 	 * @return the placeholder
 	 */
-	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause) {
-		return new ManagedDevice(name, backend, port, cause, null, List.of());
+	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause) {
+		return new ManagedDevice(name, backend, cause, null, List.of());
 	}
 
 	/**
@@ -85,14 +82,13 @@ public final class ManagedDevice implements AutoCloseable {
 	 * when the verbs library cannot be loaded.
 	 * @param name the configured device name, or a description such as {@code (any)}
 	 * @param backend the backend name
-	 * @param port the configured port
 	 * @param cause why it is unavailable
 	 * @param portCounters where its port counters come from, or {@code null} if nowhere
 	 * @return the placeholder
 	 */
-	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,
+	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause,
 			@Nullable PortCountersSource portCounters) {
-		return new ManagedDevice(name, backend, port, cause, portCounters, List.of());
+		return new ManagedDevice(name, backend, cause, portCounters, List.of());
 	}
 
 	/**
@@ -102,16 +98,15 @@ public final class ManagedDevice implements AutoCloseable {
 	 * can read.
 	 * @param name the configured device name, or a description such as {@code (any)}
 	 * @param backend the backend name
-	 * @param port the configured port
 	 * @param cause why it is unavailable
 	 * @param portCounters where its port counters come from, or {@code null} if nowhere
 	 * @param counterSets the configured sets, whose counters fail every read with the
 	 * reason, owned by this object from now on
 	 * @return the placeholder
 	 */
-	public static ManagedDevice unavailable(String name, String backend, int port, RuntimeException cause,
+	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause,
 			@Nullable PortCountersSource portCounters, List<CounterSet> counterSets) {
-		return new ManagedDevice(name, backend, port, cause, portCounters, counterSets);
+		return new ManagedDevice(name, backend, cause, portCounters, counterSets);
 	}
 
 	/**
@@ -131,11 +126,11 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
-	 * Return the configured port.
-	 * @return the port number
+	 * Return the ports the counter sets count on.
+	 * @return the port numbers, ascending, without repeats; empty without sets
 	 */
-	public int port() {
-		return this.port;
+	public List<Integer> ports() {
+		return this.ports;
 	}
 
 	/**
@@ -253,9 +248,13 @@ public final class ManagedDevice implements AutoCloseable {
 		}
 	}
 
+	private static List<Integer> ports(List<CounterSet> counterSets) {
+		return counterSets.stream().map(CounterSet::port).distinct().sorted().toList();
+	}
+
 	@Override
 	public String toString() {
-		return "ManagedDevice " + this.name + " (" + this.backend + ", port " + this.port
+		return "ManagedDevice " + this.name + " (" + this.backend + ", ports " + this.ports
 				+ (isAvailable() ? ")" : ", unavailable)");
 	}
 

@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * don't-trap it continues to the next priority). {@link CounterSet#priority()} shows
  * where a set went. Both problems are {@link InvalidRdmaConfigurationException}s naming
  * the property ({@code <prefix>.counter-sets.<name>.flow.dont-trap} or
- * {@code .flow.priority}).
+ * {@code .flow.priority}). A definition that names no device counts on the host's only
+ * device with flow counters ({@link #onlyFlowCapableDevice(String)}).
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -118,6 +119,42 @@ public final class ManagedDeviceFactory {
 	}
 
 	/**
+	 * Return the device a counter set that names none counts on: the backend's only
+	 * device, or else its only device with flow counters. With several devices each is
+	 * opened and asked for a counters handle ({@code ibv_create_counters}, which only
+	 * mlx5 implements), then closed again.
+	 * @param property the set's property, for the message, e.g.
+	 * {@code rdma.counter-sets.storage}
+	 * @return the device name
+	 * @throws NoUniqueRdmaDeviceException if no device, or several, have flow counters
+	 */
+	public String onlyFlowCapableDevice(String property) {
+		List<String> names = this.backend.devices().stream().map(DeviceId::name).toList();
+		if (names.size() == 1) {
+			return names.get(0);
+		}
+		List<String> capable = names.stream().filter(this::countsFlows).toList();
+		if (capable.size() != 1) {
+			throw new NoUniqueRdmaDeviceException(this.backend.name(), property, capable);
+		}
+		return capable.get(0);
+	}
+
+	private boolean countsFlows(String name) {
+		try (RdmaDevice device = this.backend.open(name)) {
+			if (!device.queryDevice().managedFlowSteering()) {
+				return false;
+			}
+			device.createCounters().close();
+			return true;
+		}
+		catch (RdmaException ex) {
+			logger.log(Level.DEBUG, "RDMA device " + name + " cannot count flows", ex);
+			return false;
+		}
+	}
+
+	/**
 	 * Check and place the counter sets, open the planned device and create its sets.
 	 * @param definition the validated configuration
 	 * @param failOnUnavailable whether a missing or unsupported device fails; otherwise
@@ -127,12 +164,13 @@ public final class ManagedDeviceFactory {
 	 * sets find no free priority, whatever {@code failOnUnavailable} says
 	 */
 	public ManagedDevice create(DeviceDefinition definition, boolean failOnUnavailable) {
-		DeviceDefinition plan = new DeviceDefinition(definition.device(), definition.port(),
-				CounterSetPlacement.place(definition), definition.propertyPrefix());
+		DeviceDefinition plan = new DeviceDefinition(definition.device(), CounterSetPlacement.place(definition),
+				definition.propertyPrefix());
 		String name = plan.device();
 		try {
 			if (name == null) {
-				name = onlyDevice();
+				name = onlyFlowCapableDevice(plan.counterSets().isEmpty() ? plan.propertyPrefix()
+						: plan.property(plan.counterSets().get(0).name(), ""));
 			}
 			return open(name, plan, failOnUnavailable);
 		}
@@ -164,21 +202,21 @@ public final class ManagedDeviceFactory {
 
 	private ManagedDevice unavailable(String name, DeviceDefinition plan, RuntimeException cause) {
 		String device = ANY_DEVICE.equals(name) ? "" : " " + name;
-		logger.log(Level.WARNING, "Starting without the RDMA device" + device + " (" + plan.propertyPrefix()
-				+ ".fail-on-unavailable=false): " + cause.getMessage());
+		logger.log(Level.WARNING,
+				"Starting without the RDMA device" + device + " (fail-on-unavailable=false): " + cause.getMessage());
 		PortCountersSource source = ANY_DEVICE.equals(name) ? null : portCountersOrNull(name);
 		List<CounterSet> sets = new ArrayList<>();
 		for (CounterSetDefinition definition : plan.counterSets()) {
 			Counters counters = UnavailableCounters.deviceUnavailable(definition.name(), name, cause);
-			sets.add(new CounterSet(definition.name(), name, port(plan), definition.spec(), definition.indexes(),
-					definition.readMode(), counters, this.readCacheTtl, this.clock));
+			sets.add(new CounterSet(definition.name(), name, reportedPort(definition), definition.spec(),
+					definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock));
 		}
-		return ManagedDevice.unavailable(name, this.backend.name(), port(plan), cause, source, sets);
+		return ManagedDevice.unavailable(name, this.backend.name(), cause, source, sets);
 	}
 
-	/** The port an unavailable device reports: the configured one, else port 1. */
-	private static int port(DeviceDefinition plan) {
-		return (plan.port() == DeviceDefinition.FIRST_ACTIVE_PORT) ? 1 : plan.port();
+	/** The port an unavailable device reports for a set: the configured one, else 1. */
+	private static int reportedPort(CounterSetDefinition set) {
+		return (set.port() == CounterSetDefinition.FIRST_ACTIVE_PORT) ? 1 : set.port();
 	}
 
 	private @Nullable PortCountersSource portCountersOrNull(String name) {
@@ -191,38 +229,35 @@ public final class ManagedDeviceFactory {
 		}
 	}
 
-	private String onlyDevice() {
-		List<String> names = this.backend.devices().stream().map(DeviceId::name).toList();
-		if (names.size() != 1) {
-			throw new NoUniqueRdmaDeviceException(this.backend.name(), names);
-		}
-		return names.get(0);
-	}
-
-	private ManagedDevice open(String name, DeviceDefinition configured, boolean failOnUnavailable) {
+	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
 		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
 				this.reopenMaxBackoff, this.readCacheTtl);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
-			DeviceDefinition plan = configured;
-			if (plan.port() == DeviceDefinition.FIRST_ACTIVE_PORT) {
-				plan = new DeviceDefinition(plan.device(), firstActivePort(device), plan.counterSets(),
-						plan.propertyPrefix());
-			}
-			checkPort(device, plan);
+			int ports = device.queryDevice().physicalPortCount();
+			int firstActive = 0;
 			for (CounterSetDefinition definition : plan.counterSets()) {
+				CounterSetDefinition set = definition;
+				if (set.port() == CounterSetDefinition.FIRST_ACTIVE_PORT) {
+					firstActive = (firstActive != 0) ? firstActive : firstActivePort(device, ports);
+					set = set.withPort(firstActive);
+				}
+				else if (set.port() > ports) {
+					throw new InvalidRdmaConfigurationException(plan.property(set.name(), "port"), set.port(),
+							"must be 1 to " + ports + ": " + name + " has " + ports
+									+ ((ports == 1) ? " port" : " ports"));
+				}
 				try {
-					sets.add(createSet(device, plan.port(), definition));
+					sets.add(createSet(device, set));
 				}
 				catch (CounterSetCreationException ex) {
 					if (failOnUnavailable || !(ex.getCause() instanceof RdmaException)) {
 						throw ex;
 					}
-					sets.add(unavailableSet(device, plan, definition, ex));
+					sets.add(unavailableSet(device, set, ex));
 				}
 			}
-			PortCountersSource source = this.portCounters.apply(name);
-			return new ManagedDevice(device, plan.port(), sets, source);
+			return new ManagedDevice(device, sets, this.portCounters.apply(name));
 		}
 		catch (RuntimeException ex) {
 			for (int i = sets.size() - 1; i >= 0; i--) {
@@ -237,8 +272,7 @@ public final class ManagedDeviceFactory {
 	 * Return the first port whose logical state is ACTIVE, as {@code ibv_devinfo} lists
 	 * them ({@code ibv_query_port} for 1 to {@code phys_port_cnt}); port 1 if none is.
 	 */
-	private static int firstActivePort(RdmaDevice device) {
-		int ports = device.queryDevice().physicalPortCount();
+	private static int firstActivePort(RdmaDevice device, int ports) {
 		for (int port = 1; port <= ports; port++) {
 			PortState state = device.queryPort(port).state();
 			if (state == PortState.ACTIVE || state == PortState.ACTIVE_DEFER) {
@@ -248,15 +282,8 @@ public final class ManagedDeviceFactory {
 		return 1;
 	}
 
-	private static void checkPort(RdmaDevice device, DeviceDefinition plan) {
-		int ports = device.queryDevice().physicalPortCount();
-		if (plan.port() > ports) {
-			throw new InvalidRdmaConfigurationException(plan.propertyPrefix() + ".port", plan.port(), "must be 1 to "
-					+ ports + ": " + device.name() + " has " + ports + ((ports == 1) ? " port" : " ports"));
-		}
-	}
-
-	private CounterSet createSet(SupervisedDevice device, int port, CounterSetDefinition definition) {
+	private CounterSet createSet(SupervisedDevice device, CounterSetDefinition definition) {
+		int port = definition.port();
 		try {
 			// a stable handle: recreated with its flow when the device is reopened
 			Counters counters = device.createSupervisedCounters(port, definition.spec(), definition.indexes());
@@ -268,13 +295,13 @@ public final class ManagedDeviceFactory {
 		}
 	}
 
-	private CounterSet unavailableSet(RdmaDevice device, DeviceDefinition plan, CounterSetDefinition definition,
+	private CounterSet unavailableSet(RdmaDevice device, CounterSetDefinition definition,
 			CounterSetCreationException cause) {
-		logger.log(Level.WARNING, "Starting without RDMA counter set '" + definition.name() + "' ("
-				+ plan.propertyPrefix() + ".fail-on-unavailable=false): " + cause.getMessage());
+		logger.log(Level.WARNING, "Starting without RDMA counter set '" + definition.name()
+				+ "' (fail-on-unavailable=false): " + cause.getMessage());
 		Counters counters = UnavailableCounters.setUnavailable(definition.name(), device.name(), cause);
-		return new CounterSet(definition.name(), device.name(), plan.port(), definition.spec(), definition.indexes(),
-				definition.readMode(), counters, this.readCacheTtl, this.clock);
+		return new CounterSet(definition.name(), device.name(), definition.port(), definition.spec(),
+				definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock);
 	}
 
 	private static void closeQuietly(AutoCloseable closeable, RuntimeException failure) {

@@ -3,8 +3,8 @@ package io.github.rdmacounters.core;
 import java.util.List;
 
 /**
- * {@code rdma.device} is not set and the backend does not see exactly one device to
- * choose.
+ * A counter set names no device and the backend does not see exactly one device with flow
+ * counters to choose.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -15,19 +15,33 @@ public class NoUniqueRdmaDeviceException extends RdmaException {
 
 	private final String backend;
 
+	private final String property;
+
 	private final List<String> devices;
 
 	/**
 	 * Create an exception.
 	 * @param backend the backend name
-	 * @param devices the names of the devices the backend sees: none or several
+	 * @param property the property of the set that names no device, e.g.
+	 * {@code rdma.counter-sets.storage}
+	 * @param devices the names of the devices to choose from: none, or several with flow
+	 * counters
 	 */
-	public NoUniqueRdmaDeviceException(String backend, List<String> devices) {
-		super(devices.isEmpty() ? "rdma.device is not set and the " + backend + " backend finds no RDMA device"
-				: "rdma.device is not set and the " + backend + " backend finds " + devices.size() + " RDMA devices: "
-						+ String.join(", ", devices));
+	public NoUniqueRdmaDeviceException(String backend, String property, List<String> devices) {
+		super(property + " names no device and the " + backend + " backend finds "
+				+ (devices.isEmpty() ? "no RDMA device with flow counters"
+						: devices.size() + " RDMA devices with flow counters: " + String.join(", ", devices)));
 		this.backend = backend;
+		this.property = property;
 		this.devices = List.copyOf(devices);
+	}
+
+	/**
+	 * Return the property of the set that names no device.
+	 * @return e.g. {@code rdma.counter-sets.storage}
+	 */
+	public String property() {
+		return this.property;
 	}
 
 	/**
@@ -39,7 +53,7 @@ public class NoUniqueRdmaDeviceException extends RdmaException {
 	}
 
 	/**
-	 * Return the names of the devices the backend sees.
+	 * Return the names of the devices to choose from.
 	 * @return the device names, none or several
 	 */
 	public List<String> devices() {

@@ -138,7 +138,7 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 
 	/**
 	 * Return every port of the device, 1 to {@code phys_port_cnt} (the device query is
-	 * asked once per open context); the configured port alone if the query fails.
+	 * asked once per open context); the ports of its sets alone if the query fails.
 	 */
 	private static List<Integer> ports(ManagedDevice device) {
 		int count;
@@ -146,15 +146,13 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 			count = device.device().queryDevice().physicalPortCount();
 		}
 		catch (RuntimeException ex) {
-			return List.of(device.port());
+			return device.ports();
 		}
 		List<Integer> ports = new ArrayList<>();
 		for (int port = 1; port <= count; port++) {
 			ports.add(port);
 		}
-		if (!ports.contains(device.port())) {
-			ports.add(device.port());
-		}
+		device.ports().stream().filter((port) -> !ports.contains(port)).forEach(ports::add);
 		return ports;
 	}
 

@@ -243,7 +243,7 @@ public abstract class RdmaBackendContractTests {
 		private ManagedDevice managed(Duration readCacheTtl) {
 			control(TestDevice.mlx5(DEVICE).withPorts(2));
 			return new ManagedDeviceFactory(control().backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
-				.create(new DeviceDefinition(DEVICE, 1, List.of(), "rdma"), true);
+				.create(new DeviceDefinition(DEVICE, List.of(), "rdma"), true);
 		}
 
 		private void askLikeHealthAndEndpoint(RdmaDevice device) {

@@ -203,7 +203,7 @@ class CounterSetTests {
 		List<String> order = new ArrayList<>();
 		this.counters.onClose = () -> order.add("counters");
 		RecordingDevice device = new RecordingDevice(() -> order.add("device"));
-		ManagedDevice managed = new ManagedDevice(device, 1, List.of(set(Duration.ZERO)), null);
+		ManagedDevice managed = new ManagedDevice(device, List.of(set(Duration.ZERO)), null);
 		assertThat(managed.isAvailable()).isTrue();
 		managed.close();
 		assertThat(order).containsExactly("counters", "device");
@@ -213,7 +213,7 @@ class CounterSetTests {
 	@Test
 	void registryFindsSetsAndDevicesByName() {
 		ManagedDevice managed = new ManagedDevice(new RecordingDevice(() -> {
-		}), 1, List.of(set(Duration.ZERO)), null);
+		}), List.of(set(Duration.ZERO)), null);
 		RdmaRegistry registry = new RdmaRegistry(List.of(managed));
 		assertThat(registry.counterSet("roce")).isNotNull();
 		assertThat(registry.counterSet("other")).isNull();
@@ -225,7 +225,7 @@ class CounterSetTests {
 	void unavailableDeviceHasNoSetsAndKeepsTheCause() {
 		RdmaUnavailableException cause = new RdmaUnavailableException(RdmaUnavailableException.Reason.NO_KERNEL_STACK,
 				"no stack", null);
-		ManagedDevice managed = ManagedDevice.unavailable("mlx5_0", "native", 1, cause);
+		ManagedDevice managed = ManagedDevice.unavailable("mlx5_0", "native", cause);
 		assertThat(managed.isAvailable()).isFalse();
 		assertThat(managed.unavailabilityCause()).isSameAs(cause);
 		assertThat(managed.counterSets()).isEmpty();

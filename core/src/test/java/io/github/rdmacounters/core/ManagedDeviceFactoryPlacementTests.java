@@ -32,12 +32,12 @@ class ManagedDeviceFactoryPlacementTests {
 			Clock.systemUTC(), (name) -> null);
 
 	private static CounterSetDefinition set(String name, FlowSpec spec) {
-		return new CounterSetDefinition(name, Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH,
+		return new CounterSetDefinition(name, 1, Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH,
 				spec);
 	}
 
 	private static DeviceDefinition plan(CounterSetDefinition... sets) {
-		return new DeviceDefinition(DEVICE, 1, List.of(sets), "rdma");
+		return new DeviceDefinition(DEVICE, List.of(sets), "rdma");
 	}
 
 	private static Packet tcp(String destination, int port, int length) throws Exception {
@@ -121,7 +121,7 @@ class ManagedDeviceFactoryPlacementTests {
 		for (int i = 0; i < 17; i++) {
 			sets.add(set("s" + i, FlowSpec.builder().protocol(L4Protocol.TCP).build()));
 		}
-		DeviceDefinition plan = new DeviceDefinition(DEVICE, 1, sets, "rdma");
+		DeviceDefinition plan = new DeviceDefinition(DEVICE, sets, "rdma");
 		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
 			.isThrownBy(() -> this.factory.create(plan, true))
 			.satisfies((ex) -> assertThat(ex.problems()).singleElement()

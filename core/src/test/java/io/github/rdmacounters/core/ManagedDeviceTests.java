@@ -19,7 +19,7 @@ class ManagedDeviceTests {
 	@Test
 	void deviceOfAnUnavailableDeviceThrowsNamingTheDeviceAndTheCause() {
 		RuntimeException cause = new DeviceNotFoundException("mlx5_9", List.of("mlx5_0"));
-		ManagedDevice managed = ManagedDevice.unavailable("mlx5_9", "native", 1, cause);
+		ManagedDevice managed = ManagedDevice.unavailable("mlx5_9", "native", cause);
 		assertThat(managed.openedDevice()).isEmpty();
 		assertThatIllegalStateException().isThrownBy(managed::device)
 			.withMessageStartingWith("RDMA device mlx5_9 (native backend) is unavailable, so it has no opened device: ")
@@ -31,7 +31,7 @@ class ManagedDeviceTests {
 	void deviceOfAnOpenedDeviceIsTheDevice() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		RdmaDevice device = backend.open("sim_mlx5_0");
-		try (ManagedDevice managed = new ManagedDevice(device, 1, List.of(), null)) {
+		try (ManagedDevice managed = new ManagedDevice(device, List.of(), null)) {
 			assertThat(managed.device()).isSameAs(device);
 			assertThat(managed.openedDevice()).containsSame(device);
 		}

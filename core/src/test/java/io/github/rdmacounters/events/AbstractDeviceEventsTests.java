@@ -396,11 +396,11 @@ abstract class AbstractDeviceEventsTests {
 	}
 
 	private ManagedDevice createManaged(Duration backoff, Duration readCacheTtl) {
-		CounterSetDefinition all = new CounterSetDefinition("all", Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
-				ReadMode.FRESH, FlowSpec.any());
+		CounterSetDefinition all = new CounterSetDefinition("all", 1,
+				Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH, FlowSpec.any());
 		return new ManagedDeviceFactory(backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
 			.reopenBackoff(backoff, backoff)
-			.create(new DeviceDefinition(DEVICE, 1, List.of(all), "rdma"), true);
+			.create(new DeviceDefinition(DEVICE, List.of(all), "rdma"), true);
 	}
 
 	static Packet packet(int length) {

@@ -37,8 +37,7 @@ public final class PlainJavaExample {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		ManagedDeviceFactory factory = ManagedDeviceFactory.of(backend, Duration.ofSeconds(1));
 		FlowSpec nvmeTcp = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(4420).build();
-		DeviceDefinition definition = DeviceDefinition.of("sim_mlx5_0", 1,
-				CounterSetDefinition.of("nvme-tcp", nvmeTcp));
+		DeviceDefinition definition = DeviceDefinition.of("sim_mlx5_0", CounterSetDefinition.of("nvme-tcp", nvmeTcp));
 		try (ManagedDevice device = factory.create(definition, true)) {
 			InetAddress host = InetAddress.getByName("192.0.2.10");
 			InetAddress target = InetAddress.getByName("192.0.2.20");

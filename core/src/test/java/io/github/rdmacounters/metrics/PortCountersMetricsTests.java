@@ -55,7 +55,7 @@ class PortCountersMetricsTests {
 
 	private RdmaRegistry registryWith(PortCountersSource source) {
 		this.registry = new RdmaRegistry(
-				List.of(new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), source)));
+				List.of(new ManagedDevice(this.backend.open("sim_mlx5_0"), List.of(), source)));
 		return this.registry;
 	}
 
@@ -231,8 +231,8 @@ class PortCountersMetricsTests {
 	@Test
 	void devicesWithoutPortCountersGetNoMeters() {
 		RdmaRegistry withoutSource = new RdmaRegistry(
-				List.of(ManagedDevice.unavailable("mlx5_0", "native", 1, new IllegalStateException("no device")),
-						new ManagedDevice(this.backend.open("sim_mlx5_0"), 1, List.of(), null)));
+				List.of(ManagedDevice.unavailable("mlx5_0", "native", new IllegalStateException("no device")),
+						new ManagedDevice(this.backend.open("sim_mlx5_0"), List.of(), null)));
 		this.registry = withoutSource;
 		new PortCountersMetrics(withoutSource, ALL).bindTo(this.meters);
 		assertThat(this.meters.getMeters()).isEmpty();

@@ -34,10 +34,9 @@ class RdmaEventMetricsTests {
 	private final ManagedDeviceFactory factory = new ManagedDeviceFactory(this.backend, Duration.ofSeconds(1),
 			Clock.systemUTC(), (name) -> null);
 
-	private final ManagedDevice first = this.factory.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
+	private final ManagedDevice first = this.factory.create(new DeviceDefinition("mlx5_0", List.of(), "rdma"), true);
 
-	private final ManagedDevice second = this.factory.create(new DeviceDefinition("mlx5_1", 1, List.of(), "rdma"),
-			true);
+	private final ManagedDevice second = this.factory.create(new DeviceDefinition("mlx5_1", List.of(), "rdma"), true);
 
 	private final MeterRegistry registry = new SimpleMeterRegistry();
 

@@ -195,7 +195,7 @@ class RdmaFlowMetricsTests {
 		for (String set : sets) {
 			counterSets.add(this.device.counterSet(set, set.equals("roce") ? ROCE : HTTPS, ttl));
 		}
-		return new RdmaRegistry(List.of(new ManagedDevice(this.device, 1, counterSets, null)));
+		return new RdmaRegistry(List.of(new ManagedDevice(this.device, counterSets, null)));
 	}
 
 	private FunctionCounter counter(String name, String set) {
