@@ -16,21 +16,16 @@ class DeviceNotFoundFailureAnalyzer extends AbstractFailureAnalyzer<DeviceNotFou
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, DeviceNotFoundException cause) {
 		String found = cause.available().isEmpty() ? "none" : String.join(", ", cause.available());
-		DeviceStartupException configured = findCause(rootFailure, DeviceStartupException.class);
-		if (configured != null) {
-			String prefix = configured.propertyPrefix();
-			String description = "The RDMA device '" + cause.deviceName() + "' (" + prefix
-					+ ") was not found. Devices found: " + found + ".";
-			String action = "Rename " + prefix + " to one of the devices found (" + found + "), or set " + prefix
-					+ ".fail-on-unavailable=false (or rdma.device-defaults.fail-on-unavailable=false) to start the "
-					+ "other devices without it and report it through health.";
-			return new FailureAnalysis(description, action, cause);
+		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
+		String sets = (startup != null) ? String.join(", ", startup.sets()) : "a counter set";
+		String description = "The RDMA device '" + cause.deviceName() + "' that " + sets
+				+ " counts on was not found. Devices found: " + found + ".";
+		if (cause.available().isEmpty()) {
+			return new FailureAnalysis(description, RdmaFailureActions.NO_DEVICE, cause);
 		}
-		String description = "The RDMA device '" + cause.deviceName() + "' (rdma.device) was not found. Devices found: "
-				+ found + ".";
-		String action = cause.available().isEmpty() ? RdmaFailureActions.NO_DEVICE
-				: "Set rdma.device to one of the devices found (" + found + "), or remove rdma.device when there is "
-						+ "only one. " + RdmaFailureActions.START_WITHOUT;
+		String action = "Set the device of " + sets + " to one of the devices found (" + found
+				+ "), or name it by its network interface (netdev). "
+				+ ((startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT);
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -1,10 +1,14 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.RdmaException;
 
 /**
- * A device of {@code rdma.devices} that failed startup, wrapping why, so that the failure
- * analysis names the device's properties instead of the shorthand's.
+ * A device that counter sets count on failed startup, wrapping why, so that the failure
+ * analysis names the sets' own properties.
  *
  * @author rdma-counters
  */
@@ -12,19 +16,42 @@ class DeviceStartupException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
-	private final String propertyPrefix;
+	private final @Nullable String device;
 
-	DeviceStartupException(String propertyPrefix, RdmaException cause) {
-		super("RDMA device " + propertyPrefix + " could not be started: " + cause.getMessage(), cause);
-		this.propertyPrefix = propertyPrefix;
+	private final List<String> sets;
+
+	DeviceStartupException(@Nullable String device, List<String> sets, RdmaException cause) {
+		super("RDMA device " + ((device != null) ? device : "(any)") + " of " + String.join(", ", sets)
+				+ " could not be started: " + cause.getMessage(), cause);
+		this.device = device;
+		this.sets = List.copyOf(sets);
 	}
 
 	/**
-	 * Return the prefix of the device's properties.
-	 * @return e.g. {@code rdma.devices.mlx5_1}
+	 * Return the device, or {@code null} when the sets name none.
+	 * @return e.g. {@code mlx5_1}
 	 */
-	String propertyPrefix() {
-		return this.propertyPrefix;
+	@Nullable String device() {
+		return this.device;
+	}
+
+	/**
+	 * Return the properties of the sets on the device.
+	 * @return e.g. {@code [rdma.counter-sets.storage]}
+	 */
+	List<String> sets() {
+		return this.sets;
+	}
+
+	/**
+	 * Say how to start without the device.
+	 * @return the advice
+	 */
+	String startWithout() {
+		return "To start without it and report it through health instead, set "
+				+ ((this.device != null)
+						? RdmaProperties.PREFIX + ".devices." + this.device + ".fail-on-unavailable=false (or " : "(")
+				+ RdmaProperties.PREFIX + ".fail-on-unavailable=false for every device).";
 	}
 
 }

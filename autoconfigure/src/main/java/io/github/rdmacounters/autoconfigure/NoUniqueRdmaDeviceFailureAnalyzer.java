@@ -16,15 +16,13 @@ class NoUniqueRdmaDeviceFailureAnalyzer extends AbstractFailureAnalyzer<NoUnique
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, NoUniqueRdmaDeviceException cause) {
 		if (cause.devices().isEmpty()) {
-			String description = "rdma.device is not set and the " + cause.backend() + " backend found no RDMA device.";
-			return new FailureAnalysis(description, RdmaFailureActions.NO_DEVICE, cause);
+			return new FailureAnalysis(cause.getMessage() + ".", RdmaFailureActions.NO_DEVICE, cause);
 		}
 		String found = String.join(", ", cause.devices());
-		String description = "rdma.device is not set and the " + cause.backend() + " backend found "
-				+ cause.devices().size() + " RDMA devices: " + found + ".";
-		String action = "Set rdma.device to the device to open, e.g. rdma.device=" + cause.devices().get(0)
-				+ " (one of " + found + ").";
-		return new FailureAnalysis(description, action, cause);
+		String action = "Set " + cause.property() + ".device to the device to count on, e.g. " + cause.property()
+				+ ".device=" + cause.devices().get(0) + " (one of " + found + "), or " + cause.property()
+				+ ".netdev to its network interface.";
+		return new FailureAnalysis(cause.getMessage() + ".", action, cause);
 	}
 
 }

@@ -33,16 +33,16 @@ import io.github.rdmacounters.metrics.RdmaEventMetrics;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean(RdmaRegistry.class)
-@ConditionalOnBooleanProperty(prefix = RdmaEventsProperties.PREFIX, name = "enabled", matchIfMissing = true)
-@EnableConfigurationProperties(RdmaEventsProperties.class)
+@ConditionalOnBooleanProperty(name = "rdma.events.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaEventPublisher rdmaEventPublisher(RdmaRegistry registry, ApplicationEventPublisher publisher,
-			RdmaEventsProperties properties) {
+			RdmaProperties properties) {
 		return new RdmaEventPublisher(registry, publisher,
-				properties.getPortDownReadiness() == RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
+				properties.getEvents().getPortDownReadiness() == RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
 	}
 
 	@Configuration(proxyBeanMethods = false)

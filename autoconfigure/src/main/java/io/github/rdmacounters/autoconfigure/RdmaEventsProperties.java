@@ -2,19 +2,13 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
-
 /**
- * Configuration properties of RDMA device events ({@code rdma.events}).
+ * Asynchronous events of the devices that counter sets count on ({@code rdma.events}).
  *
  * @since 0.1.0
  * @author rdma-counters
  */
-@ConfigurationProperties(RdmaEventsProperties.PREFIX)
 public class RdmaEventsProperties {
-
-	/** The prefix of the properties. */
-	public static final String PREFIX = "rdma.events";
 
 	/**
 	 * Whether the asynchronous events of the devices are published as Spring application

@@ -11,7 +11,7 @@ final class RdmaFailureActions {
 	 * How to start without the device.
 	 */
 	static final String START_WITHOUT = "To start without the device and report it through health instead, set "
-			+ "rdma.fail-on-unavailable=false.";
+			+ "rdma.devices.<device>.fail-on-unavailable=false, or rdma.fail-on-unavailable=false for every device.";
 
 	/**
 	 * How to develop without hardware.

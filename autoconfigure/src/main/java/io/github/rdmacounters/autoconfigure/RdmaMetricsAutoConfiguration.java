@@ -51,7 +51,7 @@ public final class RdmaMetricsAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
 	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		RdmaDeviceProperties.PortCounters portCounters = properties.getPortCounters();
+		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
 		Predicate<String> filter = PortCountersMetrics.filter(portCounters.getInclude(), portCounters.getExclude());
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
 		return (host != null) ? new PortCountersMetrics(host, filter, Tags.empty())

@@ -47,9 +47,8 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					where + " failed: " + cause.getMessage()
 							+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
 							+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
-					"Remove rdma.counter-sets to keep only the port counters of this device, set rdma.device to an "
-							+ "mlx5 device, or set rdma.fail-on-unavailable=false to start without the device and "
-							+ "report it through health.",
+					"Set " + setProperty(set) + ".device to an mlx5 device, or remove the set: the port counters "
+							+ "of every device are read without sets. " + RdmaFailureActions.START_WITHOUT,
 					cause);
 		}
 		if ("ibv_create_flow".equals(verb) && errno == Errno.EINVAL) {
@@ -92,7 +91,11 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 	}
 
 	private static String flowProperty(@Nullable CounterSetCreationException set) {
-		return (set != null) ? "rdma.counter-sets." + set.setName() + ".flow" : "rdma.counter-sets";
+		return (set != null) ? setProperty(set) + ".flow" : "rdma.counter-sets";
+	}
+
+	private static String setProperty(@Nullable CounterSetCreationException set) {
+		return (set != null) ? "rdma.counter-sets." + set.setName() : "rdma.counter-sets.<set>";
 	}
 
 	private static String where(@Nullable CounterSetCreationException set) {

@@ -1,163 +1,476 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.beans.PropertyDescriptor;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeanUtils;
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.BoundConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.context.ApplicationContext;
-import org.springframework.context.ApplicationContextAware;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
 
-import io.github.rdmacounters.autoconfigure.RdmaPropertiesValidator.RawValues;
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 /**
- * Checks {@link RdmaProperties} once Boot has bound them, before any bean of the starter
- * uses them: {@link RdmaPropertiesValidator#validatePlan(RdmaProperties, RawValues)} with
- * the values as written, and its warnings, keeping the {@link #plan(RdmaProperties) plan}
- * for the beans that open the devices; likewise the reopen backoff of
- * {@link RdmaEventsProperties}, once for every device. Once every singleton is created it
- * warns, naming the closest known property, of each {@code rdma.*} key that no binding
- * used and that is not a property of {@link RdmaProperties}, {@link RdmaUiProperties} or
- * {@link RdmaEventsProperties} (whose auto-configuration may be off). The keys used come
- * from Boot's {@link BoundConfigurationProperties}, which records every property a
- * {@code @ConfigurationProperties} binding used, so the properties are bound once per
- * start: binding them a second time cost about as much as the first, some 7 ms with 8
- * devices of 8 sets ({@code benchmarks/results/multi-device.md}).
+ * What Boot's binder cannot check in {@link RdmaProperties}: ranges, combinations and the
+ * flow rules of {@link FlowSpec.Builder}, each problem naming the property and the value
+ * as written. Runs once, when Boot has bound the properties, and keeps the {@link #plan()
+ * plan} of the counter sets for the beans that open the devices. One problem is an
+ * {@link InvalidConfigurationPropertyValueException} (Boot's analysis adds its origin);
+ * several are one {@link InvalidRdmaConfigurationException} listing all.
  *
  * @author rdma-counters
  */
-final class RdmaPropertiesChecks implements BeanPostProcessor, SmartInitializingSingleton, ApplicationContextAware {
+final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private static final Log logger = LogFactory.getLog(RdmaPropertiesChecks.class);
 
-	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
+	private static final String PREFIX = RdmaProperties.PREFIX;
+
+	/**
+	 * A counter set name: a bean name, a meter tag and a path segment of
+	 * {@code /actuator/rdma/{set}} at once.
+	 */
+	static final Pattern SET_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+
+	private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
+
+	/** The highest counter index: a read allocates one value per index up to it. */
+	static final int MAX_COUNTER_INDEX = 255;
+
+	static final Duration MIN_READ_CACHE_TTL = Duration.ofMillis(100);
+
+	static final Duration MAX_READ_CACHE_TTL = Duration.ofMinutes(10);
+
+	static final Duration MAX_REOPEN_BACKOFF = Duration.ofHours(1);
 
 	private final Environment environment;
 
-	private @Nullable ApplicationContext context;
+	private final List<Problem> problems = new ArrayList<>();
 
-	private @Nullable RdmaProperties checked;
-
-	private RdmaPropertiesValidator.@Nullable Plan plan;
+	private @Nullable List<SetPlan> plan;
 
 	RdmaPropertiesChecks(Environment environment) {
 		this.environment = environment;
 	}
 
 	@Override
-	public void setApplicationContext(ApplicationContext context) {
-		this.context = context;
-	}
-
-	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
 		if (bean instanceof RdmaProperties properties) {
-			RdmaPropertiesValidator.Plan plan = RdmaPropertiesValidator.validatePlan(properties,
-					RawValues.of(this.environment));
-			RdmaPropertiesValidator.warn(properties);
+			List<SetPlan> checked = check(properties);
 			synchronized (this) {
-				this.checked = properties;
-				this.plan = plan;
+				this.plan = checked;
 			}
-		}
-		else if (bean instanceof RdmaEventsProperties events) {
-			RdmaPropertiesValidator.validateReopenBackoff(events, RawValues.of(this.environment));
 		}
 		return bean;
 	}
 
 	/**
-	 * The plan of the devices: the one made when Boot bound these properties, so that the
-	 * beans that open the devices do not validate them again (some 15 ms of a first start
-	 * with 8 devices of 8 sets), or a new one for properties this did not check.
-	 * @param properties the properties
-	 * @return the plan
+	 * Return the counter sets as checked when Boot bound the properties.
+	 * @return the sets, in configuration order
 	 */
-	RdmaPropertiesValidator.Plan plan(RdmaProperties properties) {
-		synchronized (this) {
-			if (properties == this.checked && this.plan != null) {
-				return this.plan;
+	synchronized List<SetPlan> plan() {
+		if (this.plan == null) {
+			throw new IllegalStateException("The rdma properties have not been bound");
+		}
+		return this.plan;
+	}
+
+	/**
+	 * Check the properties.
+	 * @param properties the bound properties
+	 * @return the counter sets, in configuration order
+	 * @throws InvalidConfigurationPropertyValueException for one problem
+	 * @throws InvalidRdmaConfigurationException listing every problem, for several
+	 */
+	synchronized List<SetPlan> check(RdmaProperties properties) {
+		this.problems.clear();
+		checkEnvironmentDevices();
+		checkCommon(properties);
+		checkPortCounters(properties);
+		List<SetPlan> sets = new ArrayList<>();
+		properties.getCounterSets().forEach((name, set) -> {
+			SetPlan plan = checkSet(name, set);
+			if (plan != null) {
+				sets.add(plan);
 			}
+		});
+		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
+			checkSimulated(properties);
 		}
-		return RdmaPropertiesValidator.validatePlan(properties, RawValues.of(this.environment));
+		if (this.problems.size() == 1) {
+			Problem problem = this.problems.get(0);
+			throw new InvalidConfigurationPropertyValueException(problem.property(), problem.value(),
+					problem.requirement());
+		}
+		if (!this.problems.isEmpty()) {
+			throw new InvalidRdmaConfigurationException(List.copyOf(this.problems));
+		}
+		return List.copyOf(sets);
 	}
 
-	@Override
-	public void afterSingletonsInstantiated() {
-		ApplicationContext context = this.context;
-		if (context != null) {
-			warnUnknownKeys(BoundConfigurationProperties.get(context));
-		}
-	}
-
-	private void warnUnknownKeys(@Nullable BoundConfigurationProperties boundProperties) {
-		if (boundProperties == null) {
+	/**
+	 * Refuse device options given as environment variables: Boot maps {@code _} to
+	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name the device
+	 * {@code mlx5_0}.
+	 */
+	private void checkEnvironmentDevices() {
+		if (!(this.environment instanceof ConfigurableEnvironment configurable) || !(configurable.getPropertySources()
+			.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> env)) {
 			return;
 		}
-		Set<String> bound = boundProperties.getAll()
-			.keySet()
-			.stream()
-			.map(ConfigurationPropertyName::toString)
-			.collect(Collectors.toSet());
-		Set<String> unknown = new LinkedHashSet<>();
-		ConfigurationPropertyName rdma = ConfigurationPropertyName.of(RdmaProperties.PREFIX);
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(rdma::isAncestorOf).forEach((name) -> unknown.add(name.toString()));
+		for (String name : env.getPropertyNames()) {
+			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_")) {
+				problem(name, env.getProperty(name),
+						"cannot name a device: an environment variable turns every '_' "
+								+ "into '.', and device names such as mlx5_0 have '_'. Set rdma.devices.<name> in "
+								+ "SPRING_APPLICATION_JSON instead, e.g. "
+								+ "{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
 			}
 		}
-		unknown.removeIf((name) -> bound.contains(name) || name.startsWith(COUNTER_SETS + ".")
-				|| name.startsWith(COUNTER_SETS + "["));
-		if (unknown.isEmpty()) {
+	}
+
+	private void checkCommon(RdmaProperties properties) {
+		Duration ttl = properties.getReadCacheTtl();
+		if (ttl == null || ttl.compareTo(MIN_READ_CACHE_TTL) < 0 || ttl.compareTo(MAX_READ_CACHE_TTL) > 0) {
+			problem(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
+					+ "and the port counters several times and the cache keeps that to one read; a longer one only "
+					+ "repeats stale values");
+		}
+		if (properties.getBackend() == null || isBlankRaw(PREFIX + ".backend")) {
+			problem(PREFIX + ".backend", properties.getBackend(),
+					"must be native (libibverbs) or simulated (devices in the JVM)");
+		}
+		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE
+				&& isBlank(properties.getNative().getLibrary())) {
+			problem(PREFIX + ".native.library", properties.getNative().getLibrary(),
+					"must name the library to load, e.g. libibverbs.so.1 or a path to it");
+		}
+		properties.getDevices().forEach((name, device) -> {
+			if (!validDeviceName(name)) {
+				problem(PREFIX + ".devices." + name, name, "must be an RDMA device name such as mlx5_0");
+			}
+		});
+		RdmaEventsProperties.ReopenBackoff backoff = properties.getEvents().getReopenBackoff();
+		String prefix = PREFIX + ".events.reopen-backoff";
+		Duration initial = backoff.getInitial();
+		Duration max = backoff.getMax();
+		boolean initialValid = initial != null && initial.compareTo(Duration.ofMillis(1)) >= 0;
+		if (!initialValid) {
+			problem(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the first "
+					+ "attempt to reopen a failed device, doubled after each failed attempt");
+		}
+		if (max == null || max.compareTo(MAX_REOPEN_BACKOFF) > 0) {
+			problem(prefix + ".max", max,
+					"must be at most 1h, e.g. 30s: a device that is back is reopened only at " + "the next attempt");
+		}
+		else if (initialValid && max.compareTo(initial) < 0) {
+			Object written = raw(prefix + ".initial");
+			problem(prefix + ".max", max, "must be at least " + prefix + ".initial ("
+					+ ((written != null) ? written : DurationStyle.SIMPLE.print(initial)) + "), e.g. 30s");
+		}
+	}
+
+	private void checkPortCounters(RdmaProperties properties) {
+		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
+		if (!portCounters.isEnabled()) {
 			return;
 		}
-		Set<String> known = knownProperties();
-		unknown.removeAll(known);
-		for (String name : unknown) {
-			String closest = CountersBeanRegistrar.closest(name, known);
-			logger.warn("Unknown property " + name + " is ignored"
-					+ ((closest != null) ? "; did you mean " + closest + "?" : "")
-					+ " The rdma properties are listed in the README's configuration reference.");
+		String prefix = PREFIX + ".port-counters";
+		String root = portCounters.getSysfsRoot();
+		boolean hostSysfs = properties.getBackend() != RdmaProperties.Backend.SIMULATED;
+		if (isBlank(root)) {
+			problem(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}
-	}
-
-	static Set<String> knownProperties() {
-		Set<String> names = new TreeSet<>();
-		collect(RdmaProperties.PREFIX, RdmaProperties.class, names);
-		collect(RdmaUiProperties.PREFIX, RdmaUiProperties.class, names);
-		collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, names);
-		return names;
-	}
-
-	private static void collect(String prefix, Class<?> type, Set<String> names) {
-		for (PropertyDescriptor descriptor : BeanUtils.getPropertyDescriptors(type)) {
-			if (descriptor.getReadMethod() == null || "class".equals(descriptor.getName())) {
-				continue;
-			}
-			String name = prefix + "." + RdmaPropertiesValidator.kebab(descriptor.getName());
-			Class<?> propertyType = descriptor.getPropertyType();
-			if (propertyType.getName().startsWith(RdmaProperties.class.getPackageName()) && !propertyType.isEnum()) {
-				collect(name, propertyType, names);
+		else if (hostSysfs && !Files.isDirectory(Path.of(root))) {
+			if (raw(prefix + ".sysfs-root") != null) {
+				problem(prefix + ".sysfs-root", root,
+						notADirectory(root) + "; it must be the directory holding one "
+								+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix
+								+ ".enabled=false");
 			}
 			else {
-				names.add(name);
+				logger.info("No RDMA devices on this host: " + root + " " + notADirectory(root)
+						+ ", so there are no port counters to read");
 			}
 		}
+		checkGlobs(portCounters.getInclude(), prefix + ".include", "a port counter file name", "port_*");
+		checkGlobs(portCounters.getExclude(), prefix + ".exclude", "a port counter file name", "port_*");
+		checkGlobs(portCounters.getDevices().getInclude(), prefix + ".devices.include", "an RDMA device name",
+				"mlx5_*");
+		checkGlobs(portCounters.getDevices().getExclude(), prefix + ".devices.exclude", "an RDMA device name",
+				"mlx5_*");
+	}
+
+	private void checkGlobs(List<String> globs, String property, String what, String example) {
+		for (int i = 0; i < globs.size(); i++) {
+			String glob = globs.get(i);
+			if (glob != null && !glob.isBlank() && !GLOB.matcher(glob.trim()).matches()) {
+				problem(property + "[" + i + "]", glob, "must be " + what + " or a glob of letters, digits, '_', '*' "
+						+ "(any run) and '?' (one character), e.g. " + example + "; it can match nothing");
+			}
+		}
+	}
+
+	private @Nullable SetPlan checkSet(String name, @Nullable CounterSetProperties set) {
+		String prefix = PREFIX + ".counter-sets." + name;
+		int before = this.problems.size();
+		if (!SET_NAME.matcher(name).matches()) {
+			problem(prefix, name, "a counter set name must start with a letter and have only letters, digits, "
+					+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
+		}
+		if (set == null) {
+			problem(prefix, null, "must configure device, netdev, port, counters, read-mode or flow");
+			return null;
+		}
+		String device = trimmed(set.getDevice());
+		String netdev = trimmed(set.getNetdev());
+		if (device != null && netdev != null) {
+			problem(prefix + ".netdev", set.getNetdev(), "names the device a second time (" + prefix + ".device is "
+					+ device + "): set either device or netdev");
+		}
+		else if (set.getDevice() != null && (device == null || !validDeviceName(device))) {
+			problem(prefix + ".device", set.getDevice(), "must be an RDMA device name such as mlx5_0, or left out "
+					+ "for the host's only device with flow counters");
+		}
+		else if (set.getNetdev() != null && (netdev == null || netdev.contains("/"))) {
+			problem(prefix + ".netdev", set.getNetdev(), "must be a network interface name such as ens1f0np0");
+		}
+		Integer port = set.getPort();
+		if (port != null && (port < 1 || port > PortAttributes.MAX_PORT)) {
+			problem(prefix + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
+					+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
+		}
+		Map<CounterType, Integer> indexes = checkCounters(set.getCounters(), prefix + ".counters");
+		if (set.getReadMode() == null || isBlankRaw(prefix + ".read-mode")) {
+			problem(prefix + ".read-mode", set.getReadMode(), "must be fresh or prefer-cached");
+		}
+		FlowSpec spec = checkFlow(set.getFlow(), prefix + ".flow");
+		if (this.problems.size() > before || spec == null) {
+			return null;
+		}
+		int planned = (port != null) ? port : CounterSetDefinition.FIRST_ACTIVE_PORT;
+		CounterSetDefinition definition = new CounterSetDefinition(name, planned, indexes, set.getReadMode(), spec);
+		return new SetPlan(definition, device, netdev);
+	}
+
+	private Map<CounterType, Integer> checkCounters(Map<CounterType, Integer> counters, String prefix) {
+		if (counters.isEmpty()) {
+			return CounterSetDefinition.DEFAULT_COUNTERS;
+		}
+		Map<Integer, CounterType> byIndex = new LinkedHashMap<>();
+		counters.forEach((type, index) -> {
+			String property = prefix + "." + type.name().toLowerCase(Locale.ROOT);
+			if (index == null || index < 0 || index > MAX_COUNTER_INDEX) {
+				problem(property, index, "must be an index from 0 to " + MAX_COUNTER_INDEX);
+				return;
+			}
+			CounterType other = byIndex.putIfAbsent(index, type);
+			if (other != null) {
+				problem(property, index, "index " + index + " is already used by "
+						+ other.name().toLowerCase(Locale.ROOT) + "; give each counter type its own index");
+			}
+		});
+		return new LinkedHashMap<>(counters);
+	}
+
+	/**
+	 * Map the flow properties onto {@link FlowSpec.Builder}, whose exceptions name the
+	 * field at fault; only the field is turned into the property here.
+	 */
+	private @Nullable FlowSpec checkFlow(CounterSetProperties.Flow flow, String prefix) {
+		if (flow.getProtocol() == null && isBlankRaw(prefix + ".protocol")) {
+			problem(prefix + ".protocol", null, "must be tcp or udp");
+			return null;
+		}
+		int before = this.problems.size();
+		FlowSpec.Builder builder = FlowSpec.builder();
+		field(prefix, (b) -> b.etherType(flow.getEtherType()), builder);
+		field(prefix, (b) -> b.sourceMac(flow.getSourceMac()), builder);
+		field(prefix, (b) -> b.destinationMac(flow.getDestinationMac()), builder);
+		field(prefix, (b) -> b.vlanId(flow.getVlanId()), builder);
+		field(prefix, (b) -> b.sourceIp(flow.getSourceIp()), builder);
+		field(prefix, (b) -> b.destinationIp(flow.getDestinationIp()), builder);
+		field(prefix, (b) -> b.protocol(flow.getProtocol()), builder);
+		field(prefix, (b) -> b.sourcePort(flow.getSourcePort()), builder);
+		field(prefix, (b) -> b.destinationPort(flow.getDestinationPort()), builder);
+		field(prefix, (b) -> b.priority(flow.getPriority()), builder);
+		field(prefix, (b) -> b.dontTrap(flow.isDontTrap()), builder);
+		if (this.problems.size() > before) {
+			return null;
+		}
+		try {
+			return builder.build();
+		}
+		catch (FlowSpec.InvalidFieldException ex) {
+			if ("protocol".equals(ex.field())) {
+				// a port without a protocol: report the port the user wrote
+				boolean destination = flow.getDestinationPort() != null;
+				problem(prefix + (destination ? ".destination-port" : ".source-port"),
+						destination ? flow.getDestinationPort() : flow.getSourcePort(),
+						"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
+			}
+			else {
+				problem(prefix + "." + kebab(ex.field()), ex.value(),
+						ex.reason()
+							.replace("sourceIp (", prefix + ".source-ip (")
+							.replace("destinationIp (", prefix + ".destination-ip ("));
+			}
+			return null;
+		}
+	}
+
+	private void field(String prefix, Consumer<FlowSpec.Builder> setter, FlowSpec.Builder builder) {
+		try {
+			setter.accept(builder);
+		}
+		catch (FlowSpec.InvalidFieldException ex) {
+			problem(prefix + "." + kebab(ex.field()), ex.value(), ex.reason());
+		}
+	}
+
+	private void checkSimulated(RdmaProperties properties) {
+		String prefix = PREFIX + ".simulated";
+		properties.getSimulated().getDevices().forEach((name, device) -> {
+			String property = prefix + ".devices." + name;
+			if (!validDeviceName(name)) {
+				problem(property, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
+			}
+			if (device == null) {
+				return;
+			}
+			if (device.getPorts() < 1 || device.getPorts() > PortAttributes.MAX_PORT) {
+				problem(property + ".ports", device.getPorts(),
+						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
+			}
+			if (device.getLinkLayer() == null || isBlankRaw(property + ".link-layer")) {
+				problem(property + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
+			}
+		});
+		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
+		String trafficPrefix = prefix + ".traffic";
+		Duration interval = traffic.getInterval();
+		if (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
+				|| interval.compareTo(Duration.ofMinutes(1)) > 0) {
+			problem(trafficPrefix + ".interval", interval, "must be 1ms to 1m, e.g. 100ms");
+		}
+		checkRate(trafficPrefix + ".packets-per-second", traffic.getPacketsPerSecond());
+		checkPacketSize(trafficPrefix + ".packet-size", traffic.getPacketSize());
+		traffic.getSets().forEach((name, set) -> {
+			String setPrefix = trafficPrefix + ".sets." + name;
+			if (!properties.getCounterSets().containsKey(name)) {
+				problem(setPrefix, name, "must name a counter set of " + PREFIX + ".counter-sets; configured: "
+						+ properties.getCounterSets().keySet());
+			}
+			else if (set != null) {
+				if (set.getPacketsPerSecond() != null) {
+					checkRate(setPrefix + ".packets-per-second", set.getPacketsPerSecond());
+				}
+				if (set.getPacketSize() != null) {
+					checkPacketSize(setPrefix + ".packet-size", set.getPacketSize());
+				}
+			}
+		});
+	}
+
+	private void checkRate(String property, double rate) {
+		if (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND) {
+			problem(property, rate,
+					"must be 0 to 1000000 packets per second (each packet is a call into the simulator)");
+		}
+	}
+
+	private void checkPacketSize(String property, int size) {
+		if (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE) {
+			problem(property, size, "must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
+		}
+	}
+
+	private static boolean validDeviceName(String name) {
+		return !name.isBlank() && !name.contains("/") && !name.contains(" ");
+	}
+
+	private static String notADirectory(String root) {
+		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
+	}
+
+	static String kebab(String camel) {
+		StringBuilder kebab = new StringBuilder();
+		for (char c : camel.toCharArray()) {
+			kebab.append(Character.isUpperCase(c) ? "-" + Character.toLowerCase(c) : String.valueOf(c));
+		}
+		return kebab.toString();
+	}
+
+	private void problem(String property, @Nullable Object value, String requirement) {
+		Object written = raw(property);
+		this.problems.add(new Problem(property, (written != null) ? written : value, requirement));
+	}
+
+	private boolean isBlankRaw(String property) {
+		return raw(property) instanceof CharSequence text && text.toString().isBlank();
+	}
+
+	/**
+	 * The value of a property as written, before conversion: {@code 10ms} rather than
+	 * {@code PT0.01S}.
+	 */
+	private @Nullable Object raw(String name) {
+		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
+		if (property == null) {
+			return null;
+		}
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty value = source.getConfigurationProperty(property);
+			if (value != null) {
+				return value.getValue();
+			}
+		}
+		return null;
+	}
+
+	private static boolean isBlank(@Nullable String text) {
+		return text == null || text.isBlank();
+	}
+
+	private static @Nullable String trimmed(@Nullable String text) {
+		return isBlank(text) ? null : text.trim();
+	}
+
+	/**
+	 * A checked counter set and where it counts.
+	 *
+	 * @param definition the set, with its port
+	 * @param device the device it names, or {@code null}
+	 * @param netdev the network interface it names instead, or {@code null}
+	 */
+	record SetPlan(CounterSetDefinition definition, @Nullable String device, @Nullable String netdev) {
+
 	}
 
 }

@@ -38,21 +38,22 @@ public final class RdmaSimulatedTrafficAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	SyntheticTraffic rdmaSyntheticTraffic(SimulatedBackend backend, RdmaRegistry registry, RdmaProperties properties) {
-		RdmaProperties.Traffic traffic = properties.getSimulated().getTraffic();
+		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
 		List<SyntheticTraffic.Stream> streams = new ArrayList<>();
 		for (ManagedDevice device : registry.devices()) {
 			for (CounterSet set : device.counterSets()) {
-				RdmaProperties.SetTraffic own = traffic.getSets().get(set.name());
+				SimulatedProperties.SetTraffic own = traffic.getSets().get(set.name());
 				double rate = (own != null && own.getPacketsPerSecond() != null) ? own.getPacketsPerSecond()
 						: traffic.getPacketsPerSecond();
 				int size = (own != null && own.getPacketSize() != null) ? own.getPacketSize() : traffic.getPacketSize();
 				streams.add(new SyntheticTraffic.Stream(device.name(), set.name(), set.port(), set.spec(), rate, size));
 			}
-			if (device.counterSets().isEmpty()) {
-				streams.add(new SyntheticTraffic.Stream(device.name(), "port", device.port(), FlowSpec.any(),
-						traffic.getPacketsPerSecond(), traffic.getPacketSize()));
-			}
 		}
+		// devices without sets still see traffic, in their port counters
+		backend.devices().stream().filter((device) -> registry.device(device.name()) == null).forEach((device) -> {
+			streams.add(new SyntheticTraffic.Stream(device.name(), "port", 1, FlowSpec.any(),
+					traffic.getPacketsPerSecond(), traffic.getPacketSize()));
+		});
 		return SyntheticTraffic.start(backend, streams, traffic.getInterval());
 	}
 

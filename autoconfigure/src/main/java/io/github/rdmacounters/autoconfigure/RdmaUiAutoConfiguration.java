@@ -33,8 +33,8 @@ import io.github.rdmacounters.ui.RdmaUi;
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass(RouterFunctions.class)
-@ConditionalOnBooleanProperty(RdmaUiProperties.PREFIX + ".enabled")
-@EnableConfigurationProperties(RdmaUiProperties.class)
+@ConditionalOnBooleanProperty("rdma.ui.enabled")
+@EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaUiAutoConfiguration {
 
 	private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(250);
@@ -43,11 +43,12 @@ public final class RdmaUiAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RdmaUi rdmaUi(RdmaUiProperties properties, Environment environment) {
+	RdmaUi rdmaUi(RdmaProperties rdma, Environment environment) {
+		RdmaUiProperties properties = rdma.getUi();
 		String path = validPath(properties.getPath());
 		Duration pollInterval = properties.getPollInterval();
 		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {
-			throw new InvalidRdmaConfigurationException(RdmaUiProperties.PREFIX + ".poll-interval", pollInterval,
+			throw new InvalidRdmaConfigurationException("rdma.ui.poll-interval", pollInterval,
 					"must be at least 250ms; every poll reads each counter set and the port counters");
 		}
 		String endpointPath = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"))
@@ -69,7 +70,7 @@ public final class RdmaUiAutoConfiguration {
 		String trimmed = trimSlash(path);
 		if (!path.startsWith("/") || trimmed.isEmpty() || trimmed.contains("*") || trimmed.contains("{")
 				|| trimmed.contains("//")) {
-			throw new InvalidRdmaConfigurationException(RdmaUiProperties.PREFIX + ".path", path,
+			throw new InvalidRdmaConfigurationException("rdma.ui.path", path,
 					"must be a path of its own below the context path, such as /rdma-ui: start with '/', "
 							+ "not be '/' alone, and hold no '*', '{' or '//'");
 		}

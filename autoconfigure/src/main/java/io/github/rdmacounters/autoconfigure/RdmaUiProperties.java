@@ -2,21 +2,13 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
-
 /**
- * Configuration properties of the live counters page ({@code rdma.ui.*}).
+ * The live counters page ({@code rdma.ui}).
  *
  * @since 0.1.0
  * @author rdma-counters
  */
-@ConfigurationProperties(RdmaUiProperties.PREFIX)
 public class RdmaUiProperties {
-
-	/**
-	 * Prefix of the live counters page properties.
-	 */
-	public static final String PREFIX = "rdma.ui";
 
 	/**
 	 * Whether to serve the live counters page. It shows what the rdma Actuator endpoint

@@ -29,11 +29,13 @@ import io.github.rdmacounters.core.PortState;
  * seen by the port counters and {@code hw_counters/} but by no flow
  * @param linuxBefore58 whether the device behaves like Linux before 5.8, where a
  * don't-trap flow with a count action fails with {@code EINVAL}
+ * @param netdevs the network interfaces of the device's function, listed in sysfs under
+ * {@code device/net}; none by default
  * @since 0.1.0
  */
 public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVersion, String boardId, String hcaType,
 		int vendorId, int vendorPartId, List<SimulatedPortSpec> ports, boolean countersSupported,
-		boolean managedFlowSteering, boolean roceEnabled, boolean linuxBefore58) {
+		boolean managedFlowSteering, boolean roceEnabled, boolean linuxBefore58, List<String> netdevs) {
 
 	/** The name of the default device. */
 	public static final String DEFAULT_NAME = "sim_mlx5_0";
@@ -53,6 +55,7 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 					"A simulated device has 1 to " + PortAttributes.MAX_PORT + " ports, but was " + ports.size());
 		}
 		ports = List.copyOf(ports);
+		netdevs = List.copyOf(netdevs);
 	}
 
 	/**
@@ -107,6 +110,8 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		private boolean roceEnabled = true;
 
 		private boolean linuxBefore58;
+
+		private List<String> netdevs = List.of();
 
 		private Builder() {
 		}
@@ -291,6 +296,16 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 			return this;
 		}
 
+		/**
+		 * Give the device network interfaces, as a PCI function with netdevs has.
+		 * @param netdevs the interface names, e.g. {@code ens1f0np0}
+		 * @return this builder
+		 */
+		public Builder netdevs(List<String> netdevs) {
+			this.netdevs = List.copyOf(netdevs);
+			return this;
+		}
+
 		private void checkPort(int port) {
 			if (port < 1 || port > this.ports.size()) {
 				throw new IllegalArgumentException(
@@ -305,7 +320,7 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		public SimulatedDeviceSpec build() {
 			return new SimulatedDeviceSpec(this.name, this.nodeGuid, this.firmwareVersion, this.boardId, this.hcaType,
 					this.vendorId, this.vendorPartId, this.ports, this.countersSupported, this.managedFlowSteering,
-					this.roceEnabled, this.linuxBefore58);
+					this.roceEnabled, this.linuxBefore58, this.netdevs);
 		}
 
 	}

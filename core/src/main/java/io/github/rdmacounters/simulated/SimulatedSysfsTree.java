@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.Guids;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
@@ -41,6 +43,10 @@ final class SimulatedSysfsTree implements SysfsTree {
 		SimulatedHardware hardware = hardware(parts, path);
 		if (parts.length == 1) {
 			return DEVICE_ENTRIES;
+		}
+		if (parts.length == 3 && "device".equals(parts[1]) && "net".equals(parts[2])
+				&& !hardware.spec().netdevs().isEmpty()) {
+			return hardware.spec().netdevs();
 		}
 		if (!"ports".equals(parts[1])) {
 			throw notADirectory(path, parts.length == 2 && DEVICE_ENTRIES.contains(parts[1]));
@@ -121,6 +127,20 @@ final class SimulatedSysfsTree implements SysfsTree {
 	@Override
 	public String describe() {
 		return "the simulated device's sysfs tree";
+	}
+
+	/**
+	 * Resolve the {@code device} link of a device that has netdevs, to a name that is no
+	 * PCI address: its netdevs are then listed, as {@code SysfsDeviceReader} reads them.
+	 */
+	@Override
+	public @Nullable String resolvedName(String path) {
+		String[] parts = split(path);
+		if (parts.length == 2 && "device".equals(parts[1])) {
+			SimulatedHardware hardware = this.devices.get(parts[0]);
+			return (hardware != null && !hardware.spec().netdevs().isEmpty()) ? "simulated" : null;
+		}
+		return null;
 	}
 
 	private static boolean isPortFile(String name) {

@@ -178,12 +178,23 @@ public final class SyntheticTraffic implements AutoCloseable {
 	 */
 	public record Stream(String device, String name, int port, FlowSpec spec, double packetsPerSecond, int packetSize) {
 
+		/** The shortest frame: the Ethernet minimum without the frame check sequence. */
+		public static final int MIN_PACKET_SIZE = 60;
+
+		/** The longest frame: a jumbo frame. */
+		public static final int MAX_PACKET_SIZE = 9000;
+
+		/** The highest rate of one stream: each packet is one call into the simulator. */
+		public static final double MAX_PACKETS_PER_SECOND = 1_000_000;
+
 		public Stream {
-			if (packetsPerSecond < 0 || Double.isNaN(packetsPerSecond)) {
-				throw new IllegalArgumentException("packetsPerSecond must be 0 or more, but was " + packetsPerSecond);
+			if (packetsPerSecond < 0 || Double.isNaN(packetsPerSecond) || packetsPerSecond > MAX_PACKETS_PER_SECOND) {
+				throw new IllegalArgumentException("packetsPerSecond must be 0 to " + (long) MAX_PACKETS_PER_SECOND
+						+ ", but was " + packetsPerSecond);
 			}
-			if (packetSize < 60 || packetSize > 9000) {
-				throw new IllegalArgumentException("packetSize must be 60 to 9000, but was " + packetSize);
+			if (packetSize < MIN_PACKET_SIZE || packetSize > MAX_PACKET_SIZE) {
+				throw new IllegalArgumentException(
+						"packetSize must be " + MIN_PACKET_SIZE + " to " + MAX_PACKET_SIZE + ", but was " + packetSize);
 			}
 		}
 

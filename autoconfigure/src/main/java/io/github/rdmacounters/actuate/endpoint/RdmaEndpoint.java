@@ -1,7 +1,6 @@
 package io.github.rdmacounters.actuate.endpoint;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -103,36 +101,15 @@ public class RdmaEndpoint {
 	}
 
 	/**
-	 * Describe one counter set, as Boot's caches endpoint addresses a cache: by name,
-	 * qualified by its device when two devices have a set of that name.
+	 * Describe one counter set by its name, which is unique: it is the set's key in
+	 * {@code rdma.counter-sets}.
 	 * @param set the set name
-	 * @param device the device name, or {@code null} for any device
-	 * @return the set, or {@code null} (a 404 over HTTP) if no set has that name (on that
-	 * device)
-	 * @throws InvalidEndpointRequestException (a 400 over HTTP) if sets of that name are
-	 * on several devices and no device is given
+	 * @return the set, or {@code null} (a 404 over HTTP) if no set has that name
 	 */
 	@ReadOperation
-	public @Nullable CounterSetDescriptor counterSet(@Selector String set, @Nullable String device) {
-		List<CounterSet> found = new ArrayList<>();
-		for (ManagedDevice managed : this.registry.devices()) {
-			if (device != null && !managed.name().equals(device)) {
-				continue;
-			}
-			for (CounterSet counterSet : managed.counterSets()) {
-				if (counterSet.name().equals(set)) {
-					found.add(counterSet);
-				}
-			}
-		}
-		if (found.size() > 1) {
-			List<String> devices = found.stream().map(CounterSet::deviceName).toList();
-			throw new InvalidEndpointRequestException(
-					"Multiple counter sets named '" + set + "' found on devices " + devices
-							+ ": add ?device=<name> to choose one",
-					"Multiple counter sets named '" + set + "'; add ?device=<name>");
-		}
-		return found.isEmpty() ? null : describe(found.get(0));
+	public @Nullable CounterSetDescriptor counterSet(@Selector String set) {
+		CounterSet found = this.registry.counterSet(set);
+		return (found != null) ? describe(found) : null;
 	}
 
 	private DeviceDescriptor describe(PortCountersSnapshot snapshot) {
@@ -195,16 +172,17 @@ public class RdmaEndpoint {
 			}
 		}
 		if (device != null) {
-			PortStatus status = (snapshot != null) ? snapshot.port(managed.port()) : null;
-			PortDescriptor port;
-			try {
-				port = PortDescriptor.of(device.queryPort(managed.port()), null, status);
+			for (int number : managed.ports()) {
+				PortStatus status = (snapshot != null) ? snapshot.port(number) : null;
+				PortDescriptor port;
+				try {
+					port = PortDescriptor.of(device.queryPort(number), null, status);
+				}
+				catch (RuntimeException ex) {
+					port = PortDescriptor.of(null, ex.getMessage(), status);
+				}
+				ports.put(number, port.withEvents(managed.events(), managed.portEventState(number), number));
 			}
-			catch (RuntimeException ex) {
-				port = PortDescriptor.of(null, ex.getMessage(), status);
-			}
-			ports.put(managed.port(),
-					port.withEvents(managed.events(), managed.portEventState(managed.port()), managed.port()));
 		}
 		return ports;
 	}

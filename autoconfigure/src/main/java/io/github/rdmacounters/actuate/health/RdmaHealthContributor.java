@@ -9,7 +9,9 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
 
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
@@ -46,14 +48,32 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 		this.host = host;
 	}
 
+	/**
+	 * The one entry of a host without RDMA devices: UNKNOWN, since nothing is wrong with
+	 * the application, rather than no {@code rdma} component at all.
+	 */
+	static final String NO_DEVICES = "devices";
+
+	private static final HealthIndicator NO_DEVICES_INDICATOR = () -> Health.unknown()
+		.withDetail("reason", "No RDMA device on this host: none in sysfs and no counter set configured")
+		.build();
+
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
-		return names().contains(name) ? contributor(name) : null;
+		Set<String> names = names();
+		if (names.isEmpty()) {
+			return NO_DEVICES.equals(name) ? NO_DEVICES_INDICATOR : null;
+		}
+		return names.contains(name) ? contributor(name) : null;
 	}
 
 	@Override
 	public Stream<Entry> stream() {
-		return names().stream().map((name) -> new Entry(name, contributor(name)));
+		Set<String> names = names();
+		if (names.isEmpty()) {
+			return Stream.of(new Entry(NO_DEVICES, NO_DEVICES_INDICATOR));
+		}
+		return names.stream().map((name) -> new Entry(name, contributor(name)));
 	}
 
 	private HealthContributor contributor(String name) {

@@ -57,7 +57,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 	protected void doHealthCheck(Health.Builder builder) {
 		builder.withDetail("backend", this.device.backend())
 			.withDetail("device", this.device.name())
-			.withDetail("port", this.device.port());
+			.withDetail("ports", this.device.ports());
 		RdmaDevice opened = this.device.openedDevice().orElse(null);
 		if (opened == null || !this.device.isAvailable()) {
 			RuntimeException cause = this.device.unavailabilityCause();
@@ -79,8 +79,16 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 		if (failure != null) {
 			problems.add("Device failed (" + failure + "); it is reopened when it is present again");
 		}
-		else if (!checkPortFromEvents(builder, problems)) {
-			checkPort(opened, builder, problems);
+		else {
+			Map<String, Object> ports = new LinkedHashMap<>();
+			for (int port : this.device.ports()) {
+				Map<String, Object> detail = new LinkedHashMap<>();
+				if (!checkPortFromEvents(port, detail, problems)) {
+					checkPort(opened, port, detail, problems);
+				}
+				ports.put(Integer.toString(port), detail);
+			}
+			builder.withDetail("portStates", ports);
 		}
 		checkPortCounters(builder);
 		Map<String, Object> sets = new LinkedHashMap<>();
@@ -102,32 +110,33 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 	 * since).
 	 * @return whether an event had set it
 	 */
-	private boolean checkPortFromEvents(Health.Builder builder, List<String> problems) {
-		PortEventState state = this.device.portEventState(this.device.port());
+	private boolean checkPortFromEvents(int port, Map<String, Object> detail, List<String> problems) {
+		PortEventState state = this.device.portEventState(port);
 		if (state == null) {
 			return false;
 		}
-		builder.withDetail("portState", state.state().name())
-			.withDetail("portStateChangedAt", state.changedAt().toString())
-			.withDetail("portStateSource", state.event().verbsName());
+		detail.put("state", state.state().name());
+		detail.put("changedAt", state.changedAt().toString());
+		detail.put("source", state.event().verbsName());
 		if (!state.isActive()) {
-			problems.add("Port " + this.device.port() + " is " + state.state() + " (" + state.event().verbsName()
-					+ " at " + state.changedAt() + ")");
+			problems.add("Port " + port + " is " + state.state() + " (" + state.event().verbsName() + " at "
+					+ state.changedAt() + ")");
 		}
 		return true;
 	}
 
-	private void checkPort(RdmaDevice opened, Health.Builder builder, List<String> problems) {
+	private void checkPort(RdmaDevice opened, int number, Map<String, Object> detail, List<String> problems) {
 		try {
-			PortAttributes port = opened.queryPort(this.device.port());
-			builder.withDetail("portState", port.state().name()).withDetail("physicalState", port.physicalStateName());
+			PortAttributes port = opened.queryPort(number);
+			detail.put("state", port.state().name());
+			detail.put("physicalState", port.physicalStateName());
 			if (port.state() != PortState.ACTIVE && port.state() != PortState.ACTIVE_DEFER) {
-				problems.add("Port " + this.device.port() + " is " + port.state() + " (physical state "
-						+ port.physicalStateName() + ")");
+				problems.add("Port " + number + " is " + port.state() + " (physical state " + port.physicalStateName()
+						+ ")");
 			}
 		}
 		catch (RuntimeException ex) {
-			problems.add("Port " + this.device.port() + " could not be queried: " + ex.getMessage());
+			problems.add("Port " + number + " could not be queried: " + ex.getMessage());
 		}
 	}
 
