@@ -31,6 +31,7 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * End-to-end scenarios over real HTTP, run against each backend by a subclass: the
@@ -42,6 +43,12 @@ abstract class AbstractEndToEndTests {
 	 * The shortest read cache time-to-live the starter accepts.
 	 */
 	static final Duration READ_CACHE_TTL = Duration.ofMillis(100);
+
+	/**
+	 * How long a test waits for a condition: reads cached before a change expire after
+	 * {@link #READ_CACHE_TTL}.
+	 */
+	static final Duration WAIT = Duration.ofSeconds(10);
 
 	static final Packet VXLAN = packet(true, 4789, 1024);
 
@@ -201,17 +208,17 @@ abstract class AbstractEndToEndTests {
 			.contains("Port 1 is DOWN");
 		setPortState(app, PortState.ACTIVE);
 		// the port query is reused for the read cache time-to-live
-		awaitReadCacheExpiry();
-		assertThat(app.json("/actuator/health", 200)
-			.at("/components/rdma/components/" + deviceName() + "/status")
-			.asString()).isEqualTo("UP");
+		await("health UP once the port is ACTIVE again").atMost(WAIT)
+			.untilAsserted(() -> assertThat(app.json("/actuator/health", 200)
+				.at("/components/rdma/components/" + deviceName() + "/status")
+				.asString()).isEqualTo("UP"));
 	}
 
 	@Test
 	void healthIsDownWithTheErrnoWhenReadsFail() throws Exception {
 		RunningApplication app = start();
 		failAlways(app, "ibv_read_counters", Errno.EIO);
-		awaitReadCacheExpiry();
+		await("health DOWN once reads fail").atMost(WAIT).untilAsserted(() -> app.json("/actuator/health", 503));
 
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma/components/" + deviceName());
 
@@ -267,11 +274,11 @@ abstract class AbstractEndToEndTests {
 		assertThat(vxlan.path("lastError").asString())
 			.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_9")
 			.contains("No RDMA device named 'mlx5_9'");
-		awaitReadCacheExpiry();
-		String prometheus = app.get("/actuator/prometheus").body();
 		String tags = "{device=\"mlx5_9\",port=\"1\",set=\"vxlan\"}";
-		assertThat(prometheus).contains("rdma_flow_packets_total" + tags + " 0.0")
-			.containsPattern("rdma_flow_read_failures_total\\{device=\"mlx5_9\",port=\"1\",set=\"vxlan\"} [1-9]");
+		await("a failed read of vxlan in Prometheus").atMost(WAIT)
+			.untilAsserted(() -> assertThat(app.get("/actuator/prometheus").body())
+				.contains("rdma_flow_packets_total" + tags + " 0.0")
+				.containsPattern("rdma_flow_read_failures_total\\{device=\"mlx5_9\",port=\"1\",set=\"vxlan\"} [1-9]"));
 	}
 
 	@Test
@@ -280,13 +287,16 @@ abstract class AbstractEndToEndTests {
 		deliverTraffic(app);
 		app.get("/actuator/prometheus");
 		failAlways(app, "ibv_read_counters", Errno.EIO);
-		awaitReadCacheExpiry();
+		String failed = "rdma_flow_read_failures_total\\{device=\"" + deviceName()
+				+ "\",port=\"1\",set=\"vxlan\"} [1-9]";
+		await("a failed read of vxlan in Prometheus").atMost(WAIT)
+			.untilAsserted(() -> assertThat(app.get("/actuator/prometheus").body()).containsPattern(failed));
 
 		String body = app.get("/actuator/prometheus").body();
 
 		String tags = "{device=\"" + deviceName() + "\",port=\"1\",set=\"vxlan\"}";
 		assertThat(body).contains("rdma_flow_packets_total" + tags + " 3.0");
-		assertThat(body).doesNotContain("rdma_flow_read_failures_total" + tags + " 0.0");
+		assertThat(body).containsPattern(failed);
 	}
 
 	@Test
@@ -329,10 +339,13 @@ abstract class AbstractEndToEndTests {
 			});
 		}
 		running.await();
-		Thread.sleep(300);
+		await("scrapes answered before the close").atMost(WAIT)
+			.until(() -> !failures.isEmpty() || calls.get() >= 2 * threads);
 
 		app.close();
-		Thread.sleep(100);
+		int callsAtClose = calls.get();
+		await("scrapes answered after the close").atMost(WAIT)
+			.until(() -> !failures.isEmpty() || calls.get() >= callsAtClose + 2 * threads);
 		stop.set(true);
 		pool.shutdown();
 
@@ -366,21 +379,12 @@ abstract class AbstractEndToEndTests {
 			deliver(app, HTTPS);
 		}
 		deliver(app, DNS);
-		awaitReadCacheExpiry();
-	}
-
-	/**
-	 * Wait until reads cached before a change (traffic, an injected failure) have
-	 * expired, so that the next request reads the device and sysfs again.
-	 */
-	static void awaitReadCacheExpiry() {
-		try {
-			Thread.sleep(READ_CACHE_TTL.toMillis() + 50);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		await("the delivered traffic in the rdma endpoint").atMost(WAIT).untilAsserted(() -> {
+			JsonNode device = app.json("/actuator/rdma", 200).path("devices").path(deviceName());
+			assertThat(device.at("/counterSets/vxlan/values/packets").asLong()).as("vxlan packets").isEqualTo(3);
+			assertThat(device.at("/counterSets/https/values/packets").asLong()).as("https packets").isEqualTo(2);
+			assertThat(device.at("/ports/1/counters/port_rcv_data").asLong()).as("port_rcv_data").isPositive();
+		});
 	}
 
 	private static Packet packet(boolean udp, int destinationPort, int length) {

@@ -21,6 +21,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Builds an application from the README's Getting started section only (its first YAML
@@ -49,13 +50,12 @@ class GettingStartedTests {
 			assertThat(health.at("/components/rdma/components/sim_mlx5_0/details/device").asString())
 				.isEqualTo("sim_mlx5_0");
 			long first = json(port, "/actuator/rdma/nvme-tcp").path("values").path("packets").asLong();
-			long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-			long later = first;
-			while (later <= first && System.nanoTime() < deadline) {
-				Thread.sleep(200);
-				later = json(port, "/actuator/rdma/nvme-tcp").path("values").path("packets").asLong();
-			}
-			assertThat(later).as("nvme-tcp packets after synthetic traffic").isGreaterThan(first);
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(200))
+				.untilAsserted(
+						() -> assertThat(json(port, "/actuator/rdma/nvme-tcp").path("values").path("packets").asLong())
+							.as("nvme-tcp packets after synthetic traffic")
+							.isGreaterThan(first));
 			assertThat(json(port, "/actuator/rdma/https").path("values").path("packets").asLong()).isPositive();
 			String prometheus = get(port, "/actuator/prometheus").body();
 			assertThat(prometheus).contains("set=\"nvme-tcp\"");

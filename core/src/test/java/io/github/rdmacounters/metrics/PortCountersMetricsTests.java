@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -215,27 +216,40 @@ class PortCountersMetricsTests {
 	}
 
 	@Test
-	void closeRemovesTheMetersFromEveryRegistry() {
+	void closeRemovesTheMetersFromEveryRegistryAndNoOtherMeter() {
 		PortCountersMetrics binder = new PortCountersMetrics(
 				registryWith(fixture("mlx5-roce", "mlx5_1", Duration.ZERO)), ALL);
 		MeterRegistry other = new SimpleMeterRegistry();
+		Meter unrelated = Counter.builder("other.meter").register(this.meters);
 		binder.bindTo(this.meters);
 		binder.bindTo(other);
-		assertThat(this.meters.getMeters()).isNotEmpty();
+		for (MeterRegistry registry : List.of(this.meters, other)) {
+			assertThat(registry.find("rdma.port.data.received").tag("device", "mlx5_1").meters())
+				.extracting((meter) -> meter.getId().getTag("port"))
+				.containsExactlyInAnyOrder("1", "2");
+			assertThat(registry.find(PortCountersMetrics.STATE).tag("device", "mlx5_1").meters()).hasSize(2);
+			assertThat(registry.find(PortCountersMetrics.INFO).tag("device", "mlx5_1").meters()).hasSize(1);
+		}
+		assertThat(other.getMeters()).hasSize(this.meters.getMeters().size() - 1).hasSizeGreaterThan(100);
 		binder.close();
-		assertThat(this.meters.getMeters()).isEmpty();
+		assertThat(this.meters.getMeters()).containsExactly(unrelated);
 		assertThat(other.getMeters()).isEmpty();
 		binder.close();
 	}
 
 	@Test
-	void devicesWithoutPortCountersGetNoMeters() {
-		RdmaRegistry withoutSource = new RdmaRegistry(
+	void devicesWithoutPortCountersGetNoMetersNextToOneThatHasThem() {
+		RdmaRegistry registry = new RdmaRegistry(
 				List.of(ManagedDevice.unavailable("mlx5_0", "native", new IllegalStateException("no device")),
-						new ManagedDevice(this.backend.open("sim_mlx5_0"), List.of(), null)));
-		this.registry = withoutSource;
-		new PortCountersMetrics(withoutSource, ALL).bindTo(this.meters);
-		assertThat(this.meters.getMeters()).isEmpty();
+						new ManagedDevice(this.backend.open("sim_mlx5_0"), List.of(), null),
+						new ManagedDevice(this.backend.open("sim_mlx5_0"), List.of(),
+								fixture("mlx5-roce", "mlx5_1", Duration.ZERO))));
+		this.registry = registry;
+		new PortCountersMetrics(registry, ALL).bindTo(this.meters);
+		assertThat(this.meters.find(PortCountersMetrics.STATE).meters()).hasSize(2);
+		assertThat(this.meters.getMeters()).hasSizeGreaterThan(100)
+			.allSatisfy((meter) -> assertThat(meter.getId().getTag("device")).as(meter.getId().toString())
+				.isEqualTo("mlx5_1"));
 	}
 
 	@Test

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -89,10 +91,32 @@ class RdmaEventMetricsTests {
 	}
 
 	@Test
-	void closeRemovesTheMetersOfEveryPort() {
+	void closeRemovesTheMetersOfEveryPortAndDeviceAndNoOtherMeter() {
+		Counter other = Counter.builder("other.meter").register(this.registry);
 		this.metrics.bindTo(this.registry);
+		List<String> ports = List.of("mlx5_0/1", "mlx5_0/2", "mlx5_1/1", "mlx5_1/2", "mlx5_1/3");
+		assertThat(this.registry.find(RdmaEventMetrics.EVENTS).tag("event", "port_err").meters())
+			.extracting(RdmaEventMetricsTests::devicePort)
+			.containsExactlyInAnyOrderElementsOf(ports);
+		assertThat(this.registry.find(RdmaEventMetrics.LAST_STATE_CHANGE).meters())
+			.extracting(RdmaEventMetricsTests::devicePort)
+			.containsExactlyInAnyOrderElementsOf(ports);
+		assertThat(this.registry.find(RdmaEventMetrics.EVENTS).tag("event", "device_fatal").meters())
+			.extracting(RdmaEventMetricsTests::devicePort)
+			.containsExactlyInAnyOrder("mlx5_0/0", "mlx5_1/0");
+		for (String name : List.of(RdmaEventMetrics.FAILED, RdmaEventMetrics.REOPENS)) {
+			assertThat(this.registry.find(name).meters()).as(name)
+				.extracting((meter) -> meter.getId().getTag("device"))
+				.containsExactlyInAnyOrder("mlx5_0", "mlx5_1");
+		}
+
 		this.metrics.close();
-		assertThat(this.registry.getMeters()).isEmpty();
+
+		assertThat(this.registry.getMeters()).containsExactly(other);
+	}
+
+	private static String devicePort(Meter meter) {
+		return meter.getId().getTag("device") + "/" + meter.getId().getTag("port");
 	}
 
 }

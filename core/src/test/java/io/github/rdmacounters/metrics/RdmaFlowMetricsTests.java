@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -97,12 +99,17 @@ class RdmaFlowMetricsTests {
 	}
 
 	@Test
-	void closeRemovesTheMeters() {
-		RdmaFlowMetrics metrics = bind(Duration.ZERO, "roce");
+	void closeRemovesTheMetersOfEverySetAndNoOtherMeter() {
+		Counter other = Counter.builder("other.meter").register(this.meterRegistry);
+		RdmaFlowMetrics metrics = bind(Duration.ZERO, "roce", "https");
+		assertThat(this.meterRegistry.getMeters()).extracting(RdmaFlowMetricsTests::nameAndSet)
+			.containsExactlyInAnyOrder("rdma.flow.packets roce", "rdma.flow.bytes roce", "rdma.flow.read.failures roce",
+					"rdma.flow.packets https", "rdma.flow.bytes https", "rdma.flow.read.failures https",
+					"other.meter null");
 
 		metrics.close();
 
-		assertThat(this.meterRegistry.getMeters()).isEmpty();
+		assertThat(this.meterRegistry.getMeters()).containsExactly(other);
 	}
 
 	@Test
@@ -168,6 +175,8 @@ class RdmaFlowMetricsTests {
 		PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		RdmaFlowMetrics metrics = new RdmaFlowMetrics(registry(Duration.ZERO, "roce"));
 		metrics.bindTo(prometheus);
+		assertThat(prometheus.scrape())
+			.contains("rdma_flow_packets_total{device=\"mlx5_0\",port=\"1\",set=\"roce\"} 0.0");
 		metrics.close();
 		assertThat(prometheus.getMeters()).isEmpty();
 		assertThat(prometheus.scrape()).doesNotContain("rdma_flow");
@@ -200,6 +209,10 @@ class RdmaFlowMetricsTests {
 
 	private FunctionCounter counter(String name, String set) {
 		return this.meterRegistry.get(name).tag("set", set).functionCounter();
+	}
+
+	private static String nameAndSet(Meter meter) {
+		return meter.getId().getName() + " " + meter.getId().getTag("set");
 	}
 
 	private ScriptedCounters counters(int index) {

@@ -5,8 +5,10 @@ import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Level;
 
 import javax.imageio.ImageIO;
@@ -19,6 +21,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.fail;
 
@@ -94,11 +97,15 @@ final class HeadlessChromium implements AutoCloseable {
 	 * Save a PNG of the page down to its footer.
 	 * @param files where to write it
 	 * @throws IOException if a file cannot be written
-	 * @throws InterruptedException if interrupted while the page lays out
 	 */
-	void screenshot(File... files) throws IOException, InterruptedException {
+	void screenshot(File... files) throws IOException {
 		this.driver.manage().window().setSize(new Dimension(1360, 1600));
-		Thread.sleep(1_000);
+		new WebDriverWait(this.driver, Duration.ofSeconds(10))
+			.withMessage(() -> "the page did not see its window grow to 1600 px: " + windowHeights())
+			.until((d) -> windowHeights().get("outer").intValue() >= 1600);
+		// the browser painted a frame in the new size
+		this.driver.executeAsyncScript(
+				"const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(done))");
 		Number bottom = (Number) this.driver
 			.executeScript("return Math.ceil(document.querySelector('footer').getBoundingClientRect().bottom"
 					+ " * window.devicePixelRatio)");
@@ -107,6 +114,12 @@ final class HeadlessChromium implements AutoCloseable {
 		for (File file : files) {
 			ImageIO.write(page, "png", file);
 		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private Map<String, Number> windowHeights() {
+		return (Map<String, Number>) this.driver
+			.executeScript("return { outer: window.outerHeight, inner: window.innerHeight }");
 	}
 
 	@Override

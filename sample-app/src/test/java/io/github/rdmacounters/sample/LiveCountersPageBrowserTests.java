@@ -142,11 +142,16 @@ class LiveCountersPageBrowserTests {
 		return rate != null && Double.parseDouble(rate.toString()) > 0;
 	}
 
-	private void keepScreenshot() throws IOException, InterruptedException {
+	private void keepScreenshot() throws IOException {
 		String requested = System.getProperty("rdma.ui.screenshot");
 		if (requested != null && !requested.isBlank()) {
-			// Let the sparklines fill before a screenshot for the documentation.
-			Thread.sleep(25_000);
+			// Let the sparklines fill before a screenshot for the documentation: from 20
+			// readings on, a line spans the whole sparkline.
+			new WebDriverWait(driver, Duration.ofSeconds(60))
+				.withMessage("sparklines of the page did not span their width (20 readings) within 60 s")
+				.until((d) -> (Boolean) driver.executeScript("const sparks = document.querySelectorAll('svg.spark');"
+						+ " return sparks.length > 0 && Array.from(sparks).every((s) =>"
+						+ " (s.querySelector('polyline')?.getAttribute('points') ?? '').startsWith('0.0,'))"));
 		}
 		driver.executeScript("document.querySelectorAll('details[data-key]').forEach((d) => d.open = true)");
 		File target = new File("target", "rdma-ui.png");
