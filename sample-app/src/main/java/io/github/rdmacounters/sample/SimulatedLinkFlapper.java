@@ -55,8 +55,8 @@ public class SimulatedLinkFlapper {
 	 * @param scheduler the scheduler that brings the port back up, so that the down time
 	 * holds no scheduler thread (the traffic generator runs on the same one)
 	 */
-	public SimulatedLinkFlapper(RdmaBackend backend, @Value("${rdma.device:sim_mlx5_0}") String device,
-			@Value("${rdma.port:1}") int port, @Value("${sample.link-flap.down-ms:5000}") long downMillis,
+	public SimulatedLinkFlapper(RdmaBackend backend, @Value("${sample.link-flap.device:sim_mlx5_0}") String device,
+			@Value("${sample.link-flap.port:1}") int port, @Value("${sample.link-flap.down-ms:5000}") long downMillis,
 			TaskScheduler scheduler) {
 		if (!(backend instanceof SimulatedBackend simulated)) {
 			throw new IllegalStateException("sample.link-flap.enabled needs rdma.backend=simulated, not " + backend);

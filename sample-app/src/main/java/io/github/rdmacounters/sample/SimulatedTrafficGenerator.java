@@ -48,8 +48,8 @@ public class SimulatedTrafficGenerator {
 	 * @param port the port to deliver to
 	 * @throws UnknownHostException never: the addresses are literals
 	 */
-	public SimulatedTrafficGenerator(RdmaBackend backend, @Value("${rdma.device:sim_mlx5_0}") String device,
-			@Value("${rdma.port:1}") int port) throws UnknownHostException {
+	public SimulatedTrafficGenerator(RdmaBackend backend, @Value("${sample.traffic.device:sim_mlx5_0}") String device,
+			@Value("${sample.traffic.port:1}") int port) throws UnknownHostException {
 		if (!(backend instanceof SimulatedBackend simulated)) {
 			throw new IllegalStateException("rdma.backend is simulated but the RdmaBackend bean is " + backend);
 		}
