@@ -34,7 +34,7 @@ import org.springframework.context.annotation.Configuration;
  * time).
  * <p>
  * The application: {@code devices} simulated devices with two ports each and eight
- * counter sets per device ({@code rdma.devices.<name>.counter-sets}), the actuator with
+ * counter sets per device ({@code rdma.counter-sets.<set>.device}), the actuator with
  * health and Micrometer with Prometheus, and the starter ({@code starter=true}) or not
  * ({@code rdma.enabled=false}, which turns every auto-configuration of the starter off);
  * with {@link WebApplicationType#SERVLET}, Spring MVC on Tomcat on a random loopback port
@@ -55,7 +55,12 @@ public final class MultiDeviceBenchmark {
 
 	static ConfigurableApplicationContext start(int devices, boolean starter, WebApplicationType web,
 			Map<String, Object> more) {
-		Map<String, Object> properties = properties(devices, starter);
+		return start(devices, 2, SETS_PER_DEVICE, starter, web, more);
+	}
+
+	static ConfigurableApplicationContext start(int devices, int ports, int setsPerDevice, boolean starter,
+			WebApplicationType web, Map<String, Object> more) {
+		Map<String, Object> properties = properties(devices, ports, setsPerDevice, starter);
 		properties.putAll(more);
 		return new SpringApplicationBuilder(HostApplication.class).web(web)
 			.logStartupInfo(false)
@@ -63,7 +68,7 @@ public final class MultiDeviceBenchmark {
 			.run();
 	}
 
-	static Map<String, Object> properties(int devices, boolean starter) {
+	static Map<String, Object> properties(int devices, int ports, int setsPerDevice, boolean starter) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("logging.level.root", "warn");
@@ -75,11 +80,12 @@ public final class MultiDeviceBenchmark {
 		properties.put("management.endpoints.web.exposure.include", "health,prometheus,rdma");
 		for (int d = 0; d < devices; d++) {
 			String name = "sim_mlx5_" + d;
-			properties.put("rdma.simulated.devices." + name + ".ports", 2);
-			for (int s = 0; s < SETS_PER_DEVICE; s++) {
-				String set = "rdma.devices." + name + ".counter-sets.s" + s + ".flow.";
-				properties.put(set + "protocol", "tcp");
-				properties.put(set + "destination-port", 4000 + s);
+			properties.put("rdma.simulated.devices." + name + ".ports", ports);
+			for (int s = 0; s < setsPerDevice; s++) {
+				String set = "rdma.counter-sets.d" + d + "-s" + s + ".";
+				properties.put(set + "device", name);
+				properties.put(set + "flow.protocol", "tcp");
+				properties.put(set + "flow.destination-port", 4000 + s);
 			}
 		}
 		return properties;

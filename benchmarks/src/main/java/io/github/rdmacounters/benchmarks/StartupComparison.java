@@ -21,9 +21,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code warm <rounds> <warm-up rounds> <devices>...}: per device count, rounds of one
  * start without and one with the starter (in alternating order, ABBA), after the warm-up
  * rounds; prints one line per device count and web type with the median of each and their
- * ratio. {@code cold <true|false> [devices [property=value...]]}: one start in this new
- * JVM, class loading included, with the given properties added; prints its time
- * ({@code benchmarks/scripts/startup.sh} runs it alternately).
+ * ratio. {@code cold <true|false> <devices> <ports> <sets per device> [property=value...]}:
+ * one start in this new JVM, class loading included, with the given properties added;
+ * prints its time ({@code benchmarks/scripts/startup.sh} runs it alternately).
  *
  * @author rdma-counters
  */
@@ -36,8 +36,10 @@ public final class StartupComparison {
 		if (args.length >= 2 && args[0].equals("cold")) {
 			boolean starter = Boolean.parseBoolean(args[1]);
 			int devices = (args.length > 2) ? Integer.parseInt(args[2]) : 8;
+			int ports = (args.length > 3) ? Integer.parseInt(args[3]) : 2;
+			int sets = (args.length > 4) ? Integer.parseInt(args[4]) : 8;
 			Map<String, Object> more = new LinkedHashMap<>();
-			for (int i = 3; i < args.length; i++) {
+			for (int i = 5; i < args.length; i++) {
 				int equals = args[i].indexOf('=');
 				if (equals < 1) {
 					throw new IllegalArgumentException("Expected property=value, got '" + args[i] + "'");
@@ -45,16 +47,17 @@ public final class StartupComparison {
 				more.put(args[i].substring(0, equals), args[i].substring(equals + 1));
 			}
 			long start = System.nanoTime();
-			ConfigurableApplicationContext context = MultiDeviceBenchmark.start(devices, starter,
+			ConfigurableApplicationContext context = MultiDeviceBenchmark.start(devices, ports, sets, starter,
 					WebApplicationType.SERVLET, more);
 			double millis = (System.nanoTime() - start) / 1e6;
 			context.close();
-			System.out.printf("cold devices=%d starter=%s %.1f%n", devices, starter, millis);
+			System.out.printf("cold devices=%d starter=%s %.1f ports=%d sets=%d%n", devices, starter, millis, ports,
+					sets);
 			return;
 		}
 		if (args.length < 4 || !args[0].equals("warm")) {
 			throw new IllegalArgumentException(
-					"Usage: StartupComparison warm <rounds> <warm-up rounds> <devices>... | cold <true|false> [devices [property=value...]]");
+					"Usage: StartupComparison warm <rounds> <warm-up rounds> <devices>... | cold <true|false> <devices> <ports> <sets per device> [property=value...]");
 		}
 		int rounds = Integer.parseInt(args[1]);
 		int warmUp = Integer.parseInt(args[2]);
