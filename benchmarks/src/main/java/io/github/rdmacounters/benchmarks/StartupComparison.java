@@ -21,9 +21,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code warm <rounds> <warm-up rounds> <devices>...}: per device count, rounds of one
  * start without and one with the starter (in alternating order, ABBA), after the warm-up
  * rounds; prints one line per device count and web type with the median of each and their
- * ratio. {@code cold <true|false> <devices> <ports> <sets per device> [property=value...]}:
- * one start in this new JVM, class loading included, with the given properties added;
- * prints its time ({@code benchmarks/scripts/startup.sh} runs it alternately).
+ * ratio.
+ * {@code cold <true|false> <devices> <ports> <sets per device> [property=value...]}: one
+ * start in this new JVM, class loading included, with the given properties added; prints
+ * its time ({@code benchmarks/scripts/startup.sh} runs it alternately).
  *
  * @author rdma-counters
  */

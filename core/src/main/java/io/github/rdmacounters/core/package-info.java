@@ -8,8 +8,8 @@
  * {@code ibv_get_device_list} lists it (name, node GUID); nothing is opened.</li>
  * <li>{@link io.github.rdmacounters.core.DeviceIdentity}: what sysfs says the device is
  * (netdevs, PCI address, virtual function); read with the port counters.</li>
- * <li>{@link io.github.rdmacounters.core.DeviceAttributes}: {@code ibv_query_device} of an
- * opened device.</li>
+ * <li>{@link io.github.rdmacounters.core.DeviceAttributes}: {@code ibv_query_device} of
+ * an opened device.</li>
  * <li>{@link io.github.rdmacounters.core.RdmaDevice}: an opened device context
  * ({@code ibv_context}) that creates counters and flows; a backend implements it.</li>
  * <li>{@link io.github.rdmacounters.core.SupervisedDevice}: an {@code RdmaDevice} that
