@@ -6,8 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every device the application manages and the counter sets on them: what the endpoint,
- * health indicator and meters report on. Built for several devices, though the
- * auto-configuration manages one today.
+ * health indicator and meters report on.
  *
  * @param devices the managed devices
  * @since 0.1.0
