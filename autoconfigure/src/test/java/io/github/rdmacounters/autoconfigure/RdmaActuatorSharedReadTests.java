@@ -104,10 +104,9 @@ class RdmaActuatorSharedReadTests {
 
 		@Bean
 		RdmaRegistry rdmaRegistry(ScriptedDevice device) {
-			return new RdmaRegistry(List.of(new ManagedDevice(device, 1,
-					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ofMinutes(1)),
-							device.counterSet("https", FlowSpec.any(), Duration.ofMinutes(1))),
-					null)));
+			return new RdmaRegistry(List
+				.of(new ManagedDevice(device, List.of(device.counterSet("roce", FlowSpec.any(), Duration.ofMinutes(1)),
+						device.counterSet("https", FlowSpec.any(), Duration.ofMinutes(1))), null)));
 		}
 
 		@Bean

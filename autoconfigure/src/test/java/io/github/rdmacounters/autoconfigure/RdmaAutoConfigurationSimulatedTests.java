@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,25 +19,34 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
+import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
@@ -48,6 +58,8 @@ import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.testsupport.ScriptedDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -69,16 +81,30 @@ class RdmaAutoConfigurationSimulatedTests {
 			"rdma.counter-sets.tcp.counters.packets=0", "rdma.counter-sets.tcp.flow.protocol=tcp",
 			"rdma.counter-sets.tcp.flow.destination-ip=10.0.0.0/24");
 
+	/**
+	 * The sets of {@link #contextRunner} on mlx5_7, a device the simulated host lacks.
+	 */
+	private final ApplicationContextRunner onMissingDeviceRunner = this.contextRunner
+		.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_7", "rdma.counter-sets.tcp.device=mlx5_7");
+
+	/** A simulated host of two mlx5 devices, each with its network interface. */
+	private final ApplicationContextRunner twoDevicesRunner = this.simulatedRunner.withPropertyValues(
+			"rdma.simulated.devices.mlx5_0.netdevs=ens1f0np0", "rdma.simulated.devices.mlx5_1.netdevs=ens2f0np0");
+
 	@Test
 	void runWithSimulatedBackendCreatesDeviceRegistryAndOneCountersBeanPerSet() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(RdmaBackend.class)
-				.hasSingleBean(ManagedDevice.class)
-				.hasSingleBean(RdmaRegistry.class);
+				.hasSingleBean(ManagedDevices.class)
+				.hasSingleBean(RdmaRegistry.class)
+				.doesNotHaveBean(ManagedDevice.class);
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
 			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "tcp");
-			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(context.getBean(ManagedDevices.class).devices())
+				.isEqualTo(context.getBean(RdmaRegistry.class).devices());
+			ManagedDevice device = onlyDevice(context);
 			assertThat(device.name()).isEqualTo("sim_mlx5_0");
+			assertThat(device.ports()).as("the first ACTIVE port").containsExactly(1);
 			assertThat(device.backend()).isEqualTo("simulated");
 			assertThat(device.isAvailable()).isTrue();
 			assertThat(device.portCounters()).isNotNull();
@@ -118,7 +144,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			assertThat(SimulatedBackendControl.of(backend).liveObjects()).isGreaterThan(0);
 			Counters vxlan = context.getBean("vxlan", Counters.class);
-			ManagedDevice device = context.getBean(ManagedDevice.class);
+			ManagedDevice device = onlyDevice(context);
 			context.close();
 			assertThat(vxlan.isClosed()).isTrue();
 			assertThat(device.device().isClosed()).isTrue();
@@ -136,32 +162,38 @@ class RdmaAutoConfigurationSimulatedTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RdmaBackend.class);
 				assertThat(context.getBean(RdmaBackend.class)).isSameAs(backend);
-				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+				assertThat(onlyDevice(context).isAvailable()).isTrue();
+				assertThat(SimulatedBackendControl.of(backend).verbCalls()).contains("ibv_create_counters");
 			});
 	}
 
 	@Test
-	void userDefinedManagedDeviceAndRegistryBackOff() {
-		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		this.simulatedRunner
-			.withBean("myDevice", ManagedDevice.class,
-					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
+	void userDefinedManagedDevicesAndRegistryBackOff() {
+		this.simulatedRunner.withBean("myDevices", ManagedDevices.class, () -> new ManagedDevices(List.of()))
 			.withBean("myRegistry", RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
 			.run((context) -> {
-				assertThat(context).hasSingleBean(ManagedDevice.class).hasSingleBean(RdmaRegistry.class);
-				assertThat(context).hasBean("myDevice").hasBean("myRegistry").doesNotHaveBean("rdmaManagedDevice");
+				assertThat(context).hasSingleBean(ManagedDevices.class).hasSingleBean(RdmaRegistry.class);
+				assertThat(context).hasBean("myDevices")
+					.hasBean("myRegistry")
+					.doesNotHaveBean("rdmaDevices")
+					.doesNotHaveBean("rdmaRegistry");
 			});
 	}
 
 	@Test
-	void userDefinedManagedDeviceBacksOffTheCountersBeansOfTheConfiguredSets() {
+	void userDefinedManagedDevicesWithTheConfiguredSetBackTheCountersBeanOfThatSet() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
-		this.contextRunner
-			.withBean("myDevice", ManagedDevice.class,
-					() -> new ManagedDevice(backend.open("sim_mlx5_0"), 1, List.of(), null))
+		this.simulatedRunner.withPropertyValues("rdma.counter-sets.vxlan.flow.protocol=udp")
+			.withBean(SimulatedBackend.class, () -> backend)
+			.withBean("myDevices", ManagedDevices.class,
+					() -> new ManagedDevices(List.of(ManagedDeviceFactory.of(backend, Duration.ofSeconds(1))
+						.create(DeviceDefinition.of("sim_mlx5_0",
+								CounterSetDefinition.of("vxlan", FlowSpec.builder().protocol(L4Protocol.UDP).build())),
+								true))))
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class).hasBean("myDevice");
-				assertThat(context).doesNotHaveBean(Counters.class);
+				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevices.class).hasBean("myDevices");
+				ManagedDevice mine = context.getBean(ManagedDevices.class).devices().get(0);
+				assertThat(context.getBean("vxlan")).isSameAs(mine.counterSets().get(0).counters());
 			});
 	}
 
@@ -175,33 +207,18 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
-	void counterSetNamedLikeAStarterBeanFailsStartupNamingTheSet() {
+	void counterSetNamedLikeAStarterBeanFailsStartupNamingTheSetAndTheBean() {
 		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaRegistry.flow.protocol=udp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
 				.descriptionContains(
 						"Invalid value 'rdmaRegistry' for configuration property 'rdma.counter-sets.rdmaRegistry'",
-						"starter's own beans");
+						"A bean named 'rdmaRegistry' (factory method rdmaRegistry of", "rename the set");
 		});
 	}
 
 	@Test
-	void setsNamedLikeTheNewerStarterBeansFailStartupNamingTheSet() {
-		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaPropertiesChecks.flow.protocol=udp")
-			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("Invalid value 'rdmaPropertiesChecks' for configuration property "
-						+ "'rdma.counter-sets.rdmaPropertiesChecks'", "starter's own beans"));
-		this.simulatedRunner
-			.withPropertyValues("rdma.devices.sim_mlx5_0.counter-sets.rdmaEventPublisher.flow.protocol=udp")
-			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("Invalid value 'rdmaEventPublisher' for configuration property "
-						+ "'rdma.devices.sim_mlx5_0.counter-sets.rdmaEventPublisher'", "starter's own beans"));
-	}
-
-	@Test
-	void everyBeanNameOfTheStartersAutoConfigurationsThatASetCouldTakeIsAStarterBeanName() throws Exception {
+	void aSetNamedLikeAnyBeanOfTheStartersAutoConfigurationsFailsStartupNamingTheSetAndTheBean() throws Exception {
 		List<Class<?>> starter = new ArrayList<>();
 		for (String name : ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader())) {
 			if (name.startsWith("io.github.rdmacounters.")) {
@@ -210,20 +227,27 @@ class RdmaAutoConfigurationSimulatedTests {
 		}
 		assertThat(starter).contains(RdmaAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
 				RdmaUiAutoConfiguration.class);
-		new WebApplicationContextRunner().withConfiguration(AutoConfigurations.of(starter.toArray(Class<?>[]::new)))
+		WebApplicationContextRunner runner = new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(starter.toArray(Class<?>[]::new)))
 			.withBean(SimpleMeterRegistry.class)
 			.withPropertyValues("rdma.backend=simulated", "rdma.ui.enabled=true", "rdma.simulated.traffic.enabled=true",
-					"management.endpoints.web.exposure.include=rdma")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				List<String> names = Arrays.stream(context.getBeanDefinitionNames())
-					.filter((name) -> name.startsWith("rdma")
-							&& RdmaPropertiesValidator.SET_NAME.matcher(name).matches())
-					.toList();
-				assertThat(names).contains("rdmaRegistry", "rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi",
-						"rdmaSyntheticTraffic", "rdmaEndpoint");
-				assertThat(RdmaPropertiesValidator.STARTER_BEAN_NAMES).containsAll(names);
-			});
+					"management.endpoints.web.exposure.include=rdma");
+		List<String> names = new ArrayList<>();
+		runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			Arrays.stream(context.getBeanDefinitionNames())
+				.filter((name) -> name.startsWith("rdma") && RdmaPropertiesChecks.SET_NAME.matcher(name).matches())
+				.forEach(names::add);
+		});
+		assertThat(names).contains("rdmaRegistry", "rdmaDevices", "rdmaHostPortCounters", "rdmaPropertiesChecks",
+				"rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi", "rdmaSyntheticTraffic", "rdmaEndpoint");
+		for (String name : names) {
+			runner.withPropertyValues("rdma.counter-sets." + name + ".flow.protocol=udp")
+				.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+					.descriptionContains("for configuration property 'rdma.counter-sets." + name + "'",
+							"A bean named '" + name + "'", "rename the set"));
+		}
 	}
 
 	@Test
@@ -241,7 +265,8 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withPropertyValues("rdma.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(RdmaBackend.class)
-				.doesNotHaveBean(ManagedDevice.class)
+				.doesNotHaveBean(ManagedDevices.class)
+				.doesNotHaveBean(HostPortCountersSource.class)
 				.doesNotHaveBean(RdmaRegistry.class)
 				.doesNotHaveBean(Counters.class)
 				.doesNotHaveBean(RdmaProperties.class);
@@ -255,7 +280,8 @@ class RdmaAutoConfigurationSimulatedTests {
 					"org.springframework.boot.health", "io.micrometer"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
-					.hasSingleBean(ManagedDevice.class)
+					.hasSingleBean(ManagedDevices.class)
+					.hasSingleBean(HostPortCountersSource.class)
 					.doesNotHaveBean("rdmaEndpoint")
 					.doesNotHaveBean("rdmaHealthContributor")
 					.doesNotHaveBean("rdmaFlowMetrics");
@@ -265,9 +291,12 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void simulatedPortCountersShareOneSysfsReadWithinTheReadCacheTtl() {
-		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=5m").run((context) -> {
-			PortCountersSource source = context.getBean(ManagedDevice.class).portCounters();
-			assertThat(source.snapshot()).isSameAs(source.snapshot());
+		this.contextRunner.withPropertyValues("rdma.read-cache-ttl=5m").run((context) -> {
+			HostPortCountersSource host = context.getBean(HostPortCountersSource.class);
+			assertThat(host.snapshot()).isSameAs(host.snapshot());
+			PortCountersSource source = onlyDevice(context).portCounters();
+			assertThat(source).isNotNull();
+			assertThat(source.snapshot()).isSameAs(source.snapshot()).isSameAs(host.snapshot().device("sim_mlx5_0"));
 		});
 	}
 
@@ -277,35 +306,43 @@ class RdmaAutoConfigurationSimulatedTests {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
 				.descriptionContains("Invalid value '0' for configuration property 'rdma.read-cache-ttl'",
-						"at least 100ms");
+						"must be 100ms to 10m");
 		});
 	}
 
 	@Test
-	void runWithoutCounterSetsOpensTheDeviceWithPortCountersOnly() {
-		this.simulatedRunner.run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			assertThat(device.counterSets()).isEmpty();
+	void runWithoutCounterSetsOpensNoDeviceAndServesThePortCountersFromSysfs() {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		this.simulatedRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
+			assertThat(context.getBean(ManagedDevices.class).devices()).isEmpty();
+			assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
 			assertThat(context).doesNotHaveBean(Counters.class);
-			assertThat(device.portCounters().snapshot().port(1)).isNotNull();
+			assertThat(context.getBean(HostPortCountersSource.class).snapshot().device("sim_mlx5_0").port(1))
+				.isNotNull();
+			assertThat(SimulatedBackendControl.of(backend).verbCalls()).as("no verbs call").isEmpty();
+			assertThat(SimulatedBackendControl.of(backend).liveObjects()).isZero();
 		});
 	}
 
 	@Test
-	void disablingPortCountersLeavesTheDeviceWithoutASource() {
-		this.contextRunner.withPropertyValues("rdma.port-counters.enabled=false")
-			.run((context) -> assertThat(context.getBean(ManagedDevice.class).portCounters()).isNull());
+	void disablingPortCountersLeavesTheHostAndTheSetsDeviceWithoutASource() {
+		this.contextRunner.withPropertyValues("rdma.port-counters.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(HostPortCountersSource.class);
+			assertThat(onlyDevice(context).isAvailable()).isTrue();
+			assertThat(onlyDevice(context).portCounters()).isNull();
+		});
 	}
 
 	@Test
 	void simulatedPropertiesShapeTheSimulatedDevice() {
 		this.simulatedRunner
 			.withPropertyValues("rdma.simulated.devices.sim_ib_0.ports=2",
-					"rdma.simulated.devices.sim_ib_0.link-layer=infiniband", "rdma.port=2")
+					"rdma.simulated.devices.sim_ib_0.link-layer=infiniband", "rdma.counter-sets.ib.port=2")
 			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
+				ManagedDevice device = onlyDevice(context);
 				assertThat(device.name()).isEqualTo("sim_ib_0");
-				assertThat(device.port()).isEqualTo(2);
+				assertThat(device.ports()).containsExactly(2);
+				assertThat(context.getBean(RdmaRegistry.class).counterSet("ib").port()).isEqualTo(2);
 				assertThat(device.device().queryDevice().physicalPortCount()).isEqualTo(2);
 				assertThat(device.device().queryPort(2).linkLayer().name()).isEqualTo("INFINIBAND");
 			});
@@ -320,7 +357,8 @@ class RdmaAutoConfigurationSimulatedTests {
 				analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
 					.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
 							"EOPNOTSUPP (95)", "only the mlx5", "provider")
-					.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
+					.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device, or remove the set",
+							"rdma.devices.<device>.fail-on-unavailable=false", "rdma.fail-on-unavailable=false");
 			});
 	}
 
@@ -334,7 +372,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
-				ManagedDevice device = context.getBean(ManagedDevice.class);
+				ManagedDevice device = onlyDevice(context);
 				assertThat(device.isAvailable()).isTrue();
 				assertThat(device.unavailabilityCause()).isNull();
 				assertThat(device.portCounters()).isNotNull();
@@ -357,12 +395,17 @@ class RdmaAutoConfigurationSimulatedTests {
 					.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
 					.getContributor(device.name())).health();
 				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-				assertThat(health.getDetails()).containsEntry("portState", "ACTIVE");
+				assertThat(health.getDetails().get("portStates")).asInstanceOf(InstanceOfAssertFactories.MAP)
+					.extractingByKey("1")
+					.asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsEntry("state", "ACTIVE");
 				assertThat(String.valueOf(health.getDetails().get("reason")))
 					.contains("Counter set 'vxlan' could not be read", "EOPNOTSUPP");
 				MeterRegistry meters = new SimpleMeterRegistry();
 				context.getBean(PortCountersMetrics.class).bindTo(meters);
-				assertThat(meters.get(PortCountersMetrics.STATE).tag("port", "1").gauge().value()).isEqualTo(4.0);
+				assertThat(
+						meters.get(PortCountersMetrics.STATE).tags("device", "sim_mlx5_0", "port", "1").gauge().value())
+					.isEqualTo(4.0);
 				assertThat(SimulatedBackendControl.of(backend).liveObjects())
 					.as("only the device: %s", SimulatedBackendControl.of(backend).liveObjectDescriptions())
 					.isGreaterThan(0);
@@ -375,8 +418,8 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void unknownDeviceStartsUnavailableWithoutPortCountersWhenAllowed() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
+		this.onMissingDeviceRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
+			ManagedDevice device = onlyDevice(context);
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.portCounters()).as("the simulated backend has no tree for mlx5_7").isNull();
 			Counters vxlan = context.getBean("vxlan", Counters.class);
@@ -388,48 +431,49 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void unknownDeviceAllowedAtStartupKeepsItsConfiguredSetsUnavailableInEndpointHealthAndMeters() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "tcp");
-			CounterSet vxlan = registry.counterSet("vxlan");
-			assertThat(vxlan).isNotNull();
-			assertThat(vxlan.deviceName()).isEqualTo("mlx5_7");
-			assertThat(vxlan.spec().destinationPort()).isEqualTo(4789);
-			assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
-			assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
+		this.onMissingDeviceRunner.withPropertyValues("rdma.devices.mlx5_7.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = onlyDevice(context);
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "tcp");
+				CounterSet vxlan = registry.counterSet("vxlan");
+				assertThat(vxlan).isNotNull();
+				assertThat(vxlan.deviceName()).isEqualTo("mlx5_7");
+				assertThat(vxlan.spec().destinationPort()).isEqualTo(4789);
+				assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
+				assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
 
-			RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan", null);
-			assertThat(described).isNotNull();
-			assertThat(described.isReadSucceeded()).isFalse();
-			assertThat(described.getLastError())
-				.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_7")
-				.contains("No RDMA device named 'mlx5_7'");
-			assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
-				.containsOnlyKeys("vxlan", "tcp");
+				RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan");
+				assertThat(described).isNotNull();
+				assertThat(described.isReadSucceeded()).isFalse();
+				assertThat(described.getLastError())
+					.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_7")
+					.contains("No RDMA device named 'mlx5_7'");
+				assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
+					.containsOnlyKeys("vxlan", "tcp");
 
-			Health health = new RdmaHealthIndicator(device).health();
-			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-			assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
-				.contains("No RDMA device named 'mlx5_7'");
-			assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
-				.containsOnlyKeys("vxlan", "tcp");
+				Health health = new RdmaHealthIndicator(device).health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(String.valueOf(health.getDetails().get("reason"))).startsWith("Device unavailable: ")
+					.contains("No RDMA device named 'mlx5_7'");
+				assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsOnlyKeys("vxlan", "tcp");
 
-			MeterRegistry meters = new SimpleMeterRegistry();
-			new RdmaFlowMetrics(registry).bindTo(meters);
-			CounterSetTestSupport.expire(vxlan);
-			assertThat(meters.get(RdmaFlowMetrics.PACKETS)
-				.tag("device", "mlx5_7")
-				.tag("set", "vxlan")
-				.functionCounter()
-				.count()).isZero();
-			CounterSetTestSupport.expire(vxlan);
-			assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "vxlan").functionCounter().count())
-				.isGreaterThan(1.0);
-			context.close();
-			assertThat(vxlan.counters().isClosed()).as("unavailable, not closed").isFalse();
-			device.close();
-		});
+				MeterRegistry meters = new SimpleMeterRegistry();
+				new RdmaFlowMetrics(registry).bindTo(meters);
+				CounterSetTestSupport.expire(vxlan);
+				assertThat(meters.get(RdmaFlowMetrics.PACKETS)
+					.tag("device", "mlx5_7")
+					.tag("set", "vxlan")
+					.functionCounter()
+					.count()).isZero();
+				CounterSetTestSupport.expire(vxlan);
+				assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "vxlan").functionCounter().count())
+					.isGreaterThan(1.0);
+				context.close();
+				assertThat(vxlan.counters().isClosed()).as("unavailable, not closed").isFalse();
+				device.close();
+			});
 	}
 
 	@Test
@@ -459,24 +503,27 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
-	void unknownDeviceFailsStartupListingTheDevicesFound() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7").run((context) -> {
+	void unknownDeviceFailsStartupNamingTheSetsOnItAndListingTheDevicesFound() {
+		this.onMissingDeviceRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
-				.descriptionContains("'mlx5_7'", "Devices found: sim_mlx5_0")
-				.actionContains("Set rdma.device to one of the devices found (sim_mlx5_0)");
+				.descriptionContains("'mlx5_7'", "rdma.counter-sets.vxlan, rdma.counter-sets.tcp",
+						"Devices found: sim_mlx5_0")
+				.actionContains("one of the devices found (sim_mlx5_0)",
+						"rdma.devices.mlx5_7.fail-on-unavailable=false");
 		});
 	}
 
 	@Test
-	void unknownDeviceStartsUnavailableWhenAllowed() {
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_7", "rdma.fail-on-unavailable=false").run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			assertThat(device.isAvailable()).isFalse();
-			assertThat(device.name()).isEqualTo("mlx5_7");
-			assertThat(device.backend()).isEqualTo("simulated");
-			assertThat(context.getBean(RdmaRegistry.class).devices()).containsExactly(device);
-		});
+	void unknownDeviceStartsUnavailableWhenItsOwnOptionAllows() {
+		this.onMissingDeviceRunner.withPropertyValues("rdma.devices.mlx5_7.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = onlyDevice(context);
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.name()).isEqualTo("mlx5_7");
+				assertThat(device.backend()).isEqualTo("simulated");
+				assertThat(context.getBean(RdmaRegistry.class).devices()).containsExactly(device);
+			});
 	}
 
 	@Test
@@ -498,12 +545,13 @@ class RdmaAutoConfigurationSimulatedTests {
 	void invalidPropertiesFailStartupListingEachEvenWhenAllowedToStartWithout() {
 		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend)
-			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.port=0",
+			.withPropertyValues("rdma.fail-on-unavailable=false", "rdma.counter-sets.vxlan.port=0",
 					"rdma.counter-sets.bad.flow.destination-port=80")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
 					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
-					.descriptionContains("Property: rdma.port\n    Value: \"0\"\n    Reason: must be 1 to 255",
+					.descriptionContains(
+							"Property: rdma.counter-sets.vxlan.port\n    Value: \"0\"\n    Reason: must be 1 to 255",
 							"Property: rdma.counter-sets.bad.flow.destination-port\n    Value: \"80\"\n"
 									+ "    Reason: needs rdma.counter-sets.bad.flow.protocol (tcp or udp)")
 					.actionContains("Update the rdma properties");
@@ -513,10 +561,11 @@ class RdmaAutoConfigurationSimulatedTests {
 
 	@Test
 	void invalidSimulatedDeviceFailsStartupAsAnInvalidPropertyBeforeTheBackendIsBuilt() {
-		this.simulatedRunner.withPropertyValues("rdma.simulated.ports=0").run((context) -> {
+		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.sim_a.ports=0").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("Invalid value '0' for configuration property 'rdma.simulated.ports'",
+				.descriptionContains(
+						"Invalid value '0' for configuration property 'rdma.simulated.devices.sim_a.ports'",
 						"must be 1 to 255");
 		});
 	}
@@ -559,6 +608,141 @@ class RdmaAutoConfigurationSimulatedTests {
 		});
 	}
 
+	@Test
+	void hostOfFourDevicesWithoutCounterSetsStartsAndServesEachDevicesPortCountersInHealthWithoutOpeningAny() {
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build(),
+				SimulatedDeviceSpec.builder().name("mlx5_1").portCount(2).build(),
+				SimulatedDeviceSpec.builder().name("mlx5_2").build(),
+				SimulatedDeviceSpec.builder().name("rxe_0").countersSupported(false).build()));
+		this.simulatedRunner.withConfiguration(AutoConfigurations.of(RdmaHealthContributorAutoConfiguration.class))
+			.withBean(SimulatedBackend.class, () -> backend)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(Counters.class);
+				assertThat(context.getBean(ManagedDevices.class).devices()).isEmpty();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
+				assertThat(context.getBean(RdmaRegistry.class).counterSets()).isEmpty();
+				CompositeHealthContributor rdma = context.getBean("rdmaHealthContributor",
+						CompositeHealthContributor.class);
+				assertThat(rdma.stream()).extracting(CompositeHealthContributor.Entry::name)
+					.containsExactly("mlx5_0", "mlx5_1", "mlx5_2", "rxe_0")
+					.doesNotContain(ManagedDeviceFactory.ANY_DEVICE);
+				rdma.stream().forEach((entry) -> {
+					assertThat(entry.contributor()).as(entry.name()).isInstanceOf(PortCountersHealthIndicator.class);
+					Health health = ((HealthIndicator) entry.contributor()).health();
+					assertThat(health.getStatus()).as(entry.name()).isEqualTo(Status.UP);
+					assertThat(health.getDetails()).containsEntry("device", entry.name());
+				});
+				assertThat(((HealthIndicator) rdma.getContributor("mlx5_1")).health().getDetails().get("ports"))
+					.asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsOnlyKeys("1", "2");
+				assertThat(SimulatedBackendControl.of(backend).verbCalls()).as("no verbs call").isEmpty();
+			});
+	}
+
+	@Test
+	void setsChosenByNetdevAndByDeviceLandOnTheirDevicesAndEachCountsOnlyItsOwnDevicesTraffic() {
+		this.twoDevicesRunner
+			.withPropertyValues("rdma.counter-sets.storage.netdev=ens2f0np0",
+					"rdma.counter-sets.storage.flow.protocol=udp",
+					"rdma.counter-sets.storage.flow.destination-port=4420", "rdma.counter-sets.backup.device=mlx5_0",
+					"rdma.counter-sets.backup.flow.protocol=udp", "rdma.counter-sets.backup.flow.destination-port=4420")
+			.withUserConfiguration(StorageAndBackupConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.devices()).extracting(ManagedDevice::name)
+					.containsExactlyInAnyOrder("mlx5_0", "mlx5_1");
+				assertThat(registry.device("mlx5_1").counterSets()).extracting(CounterSet::name)
+					.containsExactly("storage");
+				assertThat(registry.device("mlx5_0").counterSets()).extracting(CounterSet::name)
+					.containsExactly("backup");
+				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
+				InetAddress source = InetAddress.getByName("10.0.0.1");
+				InetAddress destination = InetAddress.getByName("10.0.0.2");
+				backend.deliver("mlx5_1", 1, Packet.udp(source, 50000, destination, 4420, 1000));
+				StorageAndBackup user = context.getBean(StorageAndBackup.class);
+				assertThat(user.storage.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+				assertThat(user.storage.read(ReadMode.FRESH).get(1)).isEqualTo(1000);
+				assertThat(user.backup.read(ReadMode.FRESH).get(0)).isZero();
+				backend.deliver("mlx5_0", 1, Packet.udp(source, 50000, destination, 4420, 200));
+				backend.deliver("mlx5_0", 1, Packet.udp(source, 50000, destination, 4420, 200));
+				assertThat(user.backup.read(ReadMode.FRESH).get(0)).isEqualTo(2);
+				assertThat(user.storage.read(ReadMode.FRESH).get(0)).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void unknownNetdevFailsStartupNamingTheSetsNetdevPropertyAndListingTheDevicesInterfaces() {
+		this.twoDevicesRunner
+			.withPropertyValues("rdma.counter-sets.storage.netdev=ens9f0",
+					"rdma.counter-sets.storage.flow.protocol=udp")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.descriptionContains(
+						"Invalid value 'ens9f0' for configuration property 'rdma.counter-sets.storage.netdev'",
+						"No RDMA device of this host has the network interface ens9f0",
+						"mlx5_0=[ens1f0np0], mlx5_1=[ens2f0np0]"));
+	}
+
+	@Test
+	void setsWithoutDeviceOnAHostOfTwoMlx5DevicesFailStartupNamingTheSetAndTheDevices() {
+		this.twoDevicesRunner
+			.withPropertyValues("rdma.counter-sets.storage.flow.protocol=udp",
+					"rdma.counter-sets.backup.flow.protocol=tcp")
+			.run((context) -> {
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(NoUniqueRdmaDeviceException.class)
+					.hasMessage("rdma.counter-sets.storage names no device and the simulated backend finds 2 RDMA "
+							+ "devices with flow counters: mlx5_0, mlx5_1");
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
+					.actionContains("Set rdma.counter-sets.storage.device to the device to count on");
+			});
+	}
+
+	@Test
+	void setsWithoutDeviceLandOnTheOnlyDeviceWithFlowCounters() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.simulated.devices.mlx5_0.ports=1",
+					"rdma.simulated.devices.rxe_0.counters-supported=false",
+					"rdma.counter-sets.storage.flow.protocol=udp", "rdma.counter-sets.backup.flow.protocol=tcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.devices()).extracting(ManagedDevice::name).containsExactly("mlx5_0");
+				assertThat(registry.device("mlx5_0").counterSets()).extracting(CounterSet::name)
+					.containsExactly("storage", "backup");
+				assertThat(registry.counterSets()).allSatisfy((set) -> {
+					assertThat(set.deviceName()).isEqualTo("mlx5_0");
+					assertThat(set.read().isSuccess()).as(set.name()).isTrue();
+				});
+				assertThat(SimulatedBackendControl.of(context.getBean(SimulatedBackend.class)).liveObjectDescriptions())
+					.as("rxe_0 was probed and closed again")
+					.noneMatch((live) -> live.contains("rxe_0"));
+			});
+	}
+
+	private static ManagedDevice onlyDevice(ApplicationContext context) {
+		List<ManagedDevice> devices = context.getBean(RdmaRegistry.class).devices();
+		assertThat(devices).hasSize(1);
+		return devices.get(0);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class StorageAndBackupConfiguration {
+
+		@Bean
+		StorageAndBackup storageAndBackup(@Qualifier("storage") Counters storage,
+				@Qualifier("backup") Counters backup) {
+			return new StorageAndBackup(storage, backup);
+		}
+
+	}
+
+	record StorageAndBackup(Counters storage, Counters backup) {
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class QualifiedCountersConfiguration {
 
@@ -587,8 +771,8 @@ class RdmaAutoConfigurationSimulatedTests {
 	static class OwnRoceCountersConfiguration {
 
 		@Bean
-		Counters vxlan(ManagedDevice device) {
-			return device.device().createCounters();
+		Counters vxlan() {
+			return new ScriptedDevice("mlx5_0", "simulated").createCounters();
 		}
 
 	}

@@ -1,6 +1,8 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
@@ -25,10 +28,35 @@ class RdmaEndpointAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RdmaEndpointAutoConfiguration.class));
 
 	@Test
-	void runWhenExposedShouldCreateEndpoint() {
+	void runWhenExposedShouldCreateEndpointOverTheRegistry() {
 		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma")
-			.run((context) -> assertThat(context).hasSingleBean(RdmaEndpoint.class));
+			.run((context) -> {
+				assertThat(context).hasSingleBean(RdmaEndpoint.class);
+				RdmaEndpoint endpoint = context.getBean(RdmaEndpoint.class);
+				assertThat(endpoint.rdma().getDevices()).containsOnlyKeys("mlx5_0");
+				assertThat(endpoint.counterSet("roce")).isNotNull()
+					.satisfies((set) -> assertThat(set.getDevice()).isEqualTo("mlx5_0"));
+				assertThat(endpoint.counterSet("missing")).isNull();
+			});
+	}
+
+	@Test
+	void runWithoutCounterSetsShouldServeEveryDeviceOfTheHostFromSysfsOnTheConfiguredBackend() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=rdma", "rdma.backend=simulated",
+					"rdma.simulated.devices.mlx5_0.ports=2", "rdma.simulated.devices.mlx5_1.ports=1")
+			.run((context) -> {
+				Map<String, RdmaEndpoint.DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class)
+					.rdma()
+					.getDevices();
+				assertThat(devices).containsOnlyKeys("mlx5_0", "mlx5_1");
+				assertThat(devices.get("mlx5_0").getBackend()).isEqualTo("simulated");
+				assertThat(devices.get("mlx5_0").getPorts()).containsOnlyKeys(1, 2);
+				assertThat(devices.get("mlx5_0").getPorts().get(1).getState()).isEqualTo("ACTIVE");
+				assertThat(devices.get("mlx5_0").getCounterSets()).isEmpty();
+				assertThat(devices.get("mlx5_1").getPorts()).containsOnlyKeys(1);
+			});
 	}
 
 	@Test
@@ -65,7 +93,8 @@ class RdmaEndpointAutoConfigurationTests {
 		@Bean
 		RdmaRegistry rdmaRegistry() {
 			ScriptedDevice device = new ScriptedDevice("mlx5_0", "simulated");
-			return new RdmaRegistry(List.of(new ManagedDevice(device, 1, List.of(), null)));
+			return new RdmaRegistry(List.of(new ManagedDevice(device,
+					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
 		}
 
 	}

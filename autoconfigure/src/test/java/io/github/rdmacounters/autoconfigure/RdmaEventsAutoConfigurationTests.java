@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -70,8 +71,13 @@ class RdmaEventsAutoConfigurationTests {
 			SimulatedBackendControl.of(backend).clearVerbCalls();
 			Health down = health.health();
 			assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-			assertThat(down.getDetails()).containsEntry("portState", "DOWN")
-				.containsEntry("portStateSource", "IBV_EVENT_PORT_ERR");
+			assertThat(down.getDetails().get("portStates")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.extractingByKey("1")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("state", "DOWN")
+				.containsEntry("source", "IBV_EVENT_PORT_ERR")
+				.containsKey("changedAt");
+			assertThat(down.getDetails().get("reason")).asString().startsWith("Port 1 is DOWN (IBV_EVENT_PORT_ERR at ");
 			assertThat(SimulatedBackendControl.of(backend).verbCalls()).doesNotContain("ibv_query_port");
 			List<ApplicationEvent> events = context.getBean(Recorder.class).events;
 			assertThat(events).filteredOn(RdmaPortStateChangedEvent.class::isInstance)
@@ -111,6 +117,8 @@ class RdmaEventsAutoConfigurationTests {
 					"rdma.events.reopen-backoff.max=5s")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).extracting(ManagedDevice::name)
+					.containsExactly(DEVICE);
 				for (ManagedDevice device : context.getBean(RdmaRegistry.class).devices()) {
 					assertThat(device.device()).isInstanceOfSatisfying(SupervisedDevice.class, (supervised) -> {
 						assertThat(supervised.initialBackoff()).isEqualTo(Duration.ofMillis(250));
@@ -123,7 +131,7 @@ class RdmaEventsAutoConfigurationTests {
 	@Test
 	void withoutReopenBackoffPropertiesTheFactoryDefaultsApply() {
 		this.contextRunner.run((context) -> {
-			SupervisedDevice device = (SupervisedDevice) context.getBean(ManagedDevice.class).device();
+			SupervisedDevice device = (SupervisedDevice) context.getBean(RdmaRegistry.class).device(DEVICE).device();
 			assertThat(device.initialBackoff()).isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_INITIAL_BACKOFF);
 			assertThat(device.maxBackoff()).isEqualTo(ManagedDeviceFactory.DEFAULT_REOPEN_MAX_BACKOFF);
 		});
@@ -162,7 +170,9 @@ class RdmaEventsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
 			backend.setPortState(DEVICE, 1, PortState.DOWN);
-			assertThat(context.getBean(Recorder.class).events).noneMatch(AvailabilityChangeEvent.class::isInstance);
+			List<ApplicationEvent> events = context.getBean(Recorder.class).events;
+			assertThat(events).as("the port went down").anyMatch(RdmaPortStateChangedEvent.class::isInstance);
+			assertThat(events).noneMatch(AvailabilityChangeEvent.class::isInstance);
 		});
 	}
 

@@ -1,12 +1,16 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -14,12 +18,17 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.DeviceQueriesTestSupport;
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
@@ -41,10 +50,28 @@ class RdmaHealthContributorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
 			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
 					CompositeHealthContributor.class);
-			assertThat(composite.stream()).hasSize(1);
-			HealthContributor device = composite.stream().findFirst().orElseThrow().contributor();
+			assertThat(composite.stream()).extracting(CompositeHealthContributor.Entry::name).containsExactly("mlx5_0");
+			HealthContributor device = composite.getContributor("mlx5_0");
 			assertThat(device).isInstanceOf(RdmaHealthIndicator.class);
-			assertThat(((RdmaHealthIndicator) device).health().getStatus()).isEqualTo(Status.UP);
+			Health health = ((RdmaHealthIndicator) device).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("device", "mlx5_0");
+			assertThat(health.getDetails().get("portStates"))
+				.isEqualTo(Map.of("1", Map.of("state", "ACTIVE", "physicalState", "LinkUp")));
+			assertThat(health.getDetails().get("counterSets")).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsOnlyKeys("roce");
+		});
+	}
+
+	@Test
+	void runWithADeviceWhosePortIsDownShouldReportItDownNamingThePort() {
+		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
+			context.getBean(ScriptedDevice.class).setPortState(PortState.DOWN);
+			Health health = ((HealthIndicator) context
+				.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
+				.getContributor("mlx5_0")).health();
+			assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(health.getDetails()).containsEntry("reason", "Port 1 is DOWN (physical state Disabled)");
 		});
 	}
 
@@ -60,12 +87,40 @@ class RdmaHealthContributorAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithNoDevicesShouldCreateAnEmptyComposite() {
+	void runWithNoDevicesShouldCreateACompositeWhoseOnlyEntryIsUnknownWithTheReason() {
 		this.contextRunner.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of())).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean("rdmaHealthContributor")).isInstanceOf(CompositeHealthContributor.class);
-			assertThat(context.getBean("rdmaHealthContributor", CompositeHealthContributor.class).stream()).isEmpty();
+			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+					CompositeHealthContributor.class);
+			assertThat(composite.stream()).extracting(CompositeHealthContributor.Entry::name)
+				.containsExactly("devices");
+			Health health = ((HealthIndicator) composite.getContributor("devices")).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UNKNOWN);
+			assertThat(health.getDetails().get("reason")).asString().contains("No RDMA device on this host");
 		});
+	}
+
+	@Test
+	void runWithHostPortCountersShouldAddAPortCountersIndicatorForEachDeviceWithoutCounterSets() {
+		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build(),
+				SimulatedDeviceSpec.builder().name("mlx5_1").portCount(2).build()));
+		HostPortCountersSource host = backend.hostPortCounters(Path.of("/sys/class/infiniband"), (device) -> true,
+				(counter) -> true, Duration.ofMinutes(1));
+		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
+			.withBean(HostPortCountersSource.class, () -> host)
+			.run((context) -> {
+				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
+						CompositeHealthContributor.class);
+				assertThat(composite.stream()).extracting(CompositeHealthContributor.Entry::name)
+					.containsExactly("mlx5_0", "mlx5_1");
+				assertThat(composite.getContributor("mlx5_0")).as("managed").isInstanceOf(RdmaHealthIndicator.class);
+				assertThat(composite.getContributor("mlx5_1")).as("sysfs only")
+					.isInstanceOf(PortCountersHealthIndicator.class);
+				Health sysfsOnly = ((HealthIndicator) composite.getContributor("mlx5_1")).health();
+				assertThat(sysfsOnly.getStatus()).isEqualTo(Status.UP);
+				assertThat(sysfsOnly.getDetails().get("ports")).asInstanceOf(InstanceOfAssertFactories.MAP)
+					.containsOnlyKeys("1", "2");
+			});
 	}
 
 	@Test
@@ -135,8 +190,14 @@ class RdmaHealthContributorAutoConfigurationTests {
 	static class OneDeviceConfiguration {
 
 		@Bean
-		RdmaRegistry rdmaRegistry() {
-			return new RdmaRegistry(List.of(device("mlx5_0")));
+		ScriptedDevice scriptedDevice() {
+			return new ScriptedDevice("mlx5_0", "simulated");
+		}
+
+		@Bean
+		RdmaRegistry rdmaRegistry(ScriptedDevice device) {
+			return new RdmaRegistry(List.of(new ManagedDevice(device,
+					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
 		}
 
 	}
@@ -171,14 +232,15 @@ class RdmaHealthContributorAutoConfigurationTests {
 			SimulatedBackend backend = new SimulatedBackend(
 					List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
 			ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
-				.create(new DeviceDefinition("mlx5_0", 1, List.of(), "rdma"), true);
+				.create(DeviceDefinition.of("mlx5_0", CounterSetDefinition.of("roce", 1, FlowSpec.any())), true);
 			return new CachedDevice(device, SimulatedBackendControl.of(backend));
 		}
 
 	}
 
 	static ManagedDevice device(String name) {
-		return new ManagedDevice(new ScriptedDevice(name, "simulated"), 1, List.of(), null);
+		ScriptedDevice device = new ScriptedDevice(name, "simulated");
+		return new ManagedDevice(device, List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null);
 	}
 
 }

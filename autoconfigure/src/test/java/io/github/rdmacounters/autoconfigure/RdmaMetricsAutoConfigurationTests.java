@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -40,13 +41,52 @@ class RdmaMetricsAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RdmaMetricsAutoConfiguration.class));
 
 	@Test
-	void runWithMeterRegistryShouldCreateFlowMetrics() {
+	void runWithMeterRegistryShouldCreateFlowMetricsTaggedWithDevicePortAndSet() {
 		this.contextRunner.withUserConfiguration(MeterRegistryConfiguration.class, RegistryConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RdmaFlowMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				context.getBean(RdmaFlowMetrics.class).bindTo(meters);
-				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count()).isZero();
+				assertThat(meters.get(RdmaFlowMetrics.PACKETS)
+					.tags("device", "mlx5_0", "port", "1", "set", "roce")
+					.functionCounter()
+					.count()).isZero();
+				context.getBean(ScriptedDevice.class).counters().get(0).add(3, 300);
+				assertThat(meters.get(RdmaFlowMetrics.PACKETS).tag("set", "roce").functionCounter().count())
+					.isEqualTo(3);
+				assertThat(meters.get(RdmaFlowMetrics.BYTES).tag("set", "roce").functionCounter().count())
+					.isEqualTo(300);
+			});
+	}
+
+	@Test
+	void runOnTheSimulatedBackendShouldMeterEachSetOnItsDeviceAndThePortCountersOfEveryDevice() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+			.withUserConfiguration(MeterRegistryConfiguration.class)
+			.withPropertyValues("rdma.backend=simulated", "rdma.simulated.devices.mlx5_0.ports=1",
+					"rdma.simulated.devices.mlx5_1.ports=2", "rdma.counter-sets.nvme.device=mlx5_1",
+					"rdma.counter-sets.nvme.port=2", "rdma.counter-sets.nvme.flow.protocol=tcp",
+					"rdma.counter-sets.nvme.flow.destination-port=4420")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(RdmaFlowMetrics.class).bindTo(meters);
+				context.getBean(PortCountersMetrics.class).bindTo(meters);
+				assertThat(meters.find(RdmaFlowMetrics.PACKETS).meters()).singleElement()
+					.satisfies((meter) -> assertThat(meter.getId().getTags()).containsExactlyInAnyOrder(
+							Tag.of("device", "mlx5_1"), Tag.of("port", "2"), Tag.of("set", "nvme")));
+				assertThat(meters.get(RdmaFlowMetrics.BYTES).tags("device", "mlx5_1", "set", "nvme").functionCounter())
+					.isNotNull();
+				assertThat(meters.find(PortCountersMetrics.STATE).gauges())
+					.extracting((gauge) -> gauge.getId().getTag("device") + "/" + gauge.getId().getTag("port"))
+					.containsExactlyInAnyOrder("mlx5_0/1", "mlx5_1/1", "mlx5_1/2");
+				assertThat(meters.get(PortCountersMetrics.STATE).tags("device", "mlx5_1", "port", "2").gauge().value())
+					.as("ACTIVE")
+					.isEqualTo(4.0);
+				assertThat(meters.find("rdma.port.data.received").functionCounters())
+					.extracting((counter) -> counter.getId().getTag("device"))
+					.contains("mlx5_0", "mlx5_1");
+				assertThat(meters.get(PortCountersMetrics.DEVICES).gauge().value()).isEqualTo(2.0);
 			});
 	}
 
@@ -100,7 +140,10 @@ class RdmaMetricsAutoConfigurationTests {
 				assertThat(context).hasSingleBean(PortCountersMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				context.getBean(PortCountersMetrics.class).bindTo(meters);
-				assertThat(meters.get("rdma.port.data.received").functionCounter().count()).isEqualTo(4000);
+				assertThat(meters.get("rdma.port.data.received")
+					.tags("device", "mlx5_0", "port", "1")
+					.functionCounter()
+					.count()).isEqualTo(4000);
 				assertThat(meters.find("rdma.port.data.transmitted").meters()).isEmpty();
 				assertThat(meters.find("rdma.out.of.buffer.drops").meters()).isEmpty();
 			});
@@ -139,7 +182,7 @@ class RdmaMetricsAutoConfigurationTests {
 
 			};
 			return new RdmaRegistry(
-					List.of(new ManagedDevice(new ScriptedDevice("mlx5_0", "native"), 1, List.of(), source)));
+					List.of(new ManagedDevice(new ScriptedDevice("mlx5_0", "native"), List.of(), source)));
 		}
 
 	}
@@ -158,9 +201,13 @@ class RdmaMetricsAutoConfigurationTests {
 	static class RegistryConfiguration {
 
 		@Bean
-		RdmaRegistry rdmaRegistry() {
-			ScriptedDevice device = new ScriptedDevice("mlx5_0", "simulated");
-			return new RdmaRegistry(List.of(new ManagedDevice(device, 1,
+		ScriptedDevice scriptedDevice() {
+			return new ScriptedDevice("mlx5_0", "simulated");
+		}
+
+		@Bean
+		RdmaRegistry rdmaRegistry(ScriptedDevice device) {
+			return new RdmaRegistry(List.of(new ManagedDevice(device,
 					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
 		}
 

@@ -135,6 +135,14 @@ class RdmaUiAutoConfigurationTests {
 				.hasMessageContaining("at least 250ms"));
 	}
 
+	@Test
+	void runWithAnUnknownUiPropertyShouldFailNamingIt() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.pth=/ops/rdma")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.descriptionContains("rdma.ui.pth", "/ops/rdma"));
+	}
+
 	@SuppressWarnings("unchecked")
 	private static MockMvc mvc(RouterFunction<?> routes) {
 		return MockMvcBuilders.routerFunctions((RouterFunction<ServerResponse>) routes).build();

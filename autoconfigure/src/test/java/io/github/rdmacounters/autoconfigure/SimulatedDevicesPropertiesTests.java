@@ -1,145 +1,134 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests that {@code rdma.simulated.devices} is the one description of the simulated
- * devices: the deprecated single-device properties are folded into it as they are bound,
- * still work, and are named in one warning with their replacements.
+ * devices: each entry is a device of the simulated host, with its ports, link layer,
+ * capabilities and network interfaces, and its bad values are named as written.
  *
  * @author rdma-counters
  */
-@ExtendWith(OutputCaptureExtension.class)
 class SimulatedDevicesPropertiesTests {
-
-	private static final String WARNING = "Deprecated properties describe the simulated device";
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
-		.withPropertyValues("rdma.backend=simulated", "rdma.port-counters.enabled=false");
+		.withPropertyValues("rdma.backend=simulated");
 
 	@Test
-	@SuppressWarnings("deprecation")
-	void deprecatedPropertiesAreFoldedIntoOneEntryOfTheMapWhateverTheOrderTheyAreSetIn() {
-		RdmaProperties.Simulated nameFirst = new RdmaProperties().getSimulated();
-		nameFirst.setDeviceName("sim_ib_0");
-		nameFirst.setPorts(2);
-		nameFirst.setLinkLayer(LinkLayer.INFINIBAND);
-		RdmaProperties.Simulated nameLast = new RdmaProperties().getSimulated();
-		nameLast.setLinkLayer(LinkLayer.INFINIBAND);
-		nameLast.setPorts(2);
-		nameLast.setDeviceName("sim_ib_0");
-		for (RdmaProperties.Simulated simulated : new RdmaProperties.Simulated[] { nameFirst, nameLast }) {
-			assertThat(simulated.getDevices()).containsOnlyKeys("sim_ib_0");
-			RdmaProperties.SimulatedDevice device = simulated.getDevices().get("sim_ib_0");
-			assertThat(device.getPorts()).isEqualTo(2);
-			assertThat(device.getLinkLayer()).isEqualTo(LinkLayer.INFINIBAND);
-			assertThat(device.isCountersSupported()).isTrue();
-			assertThat(device.isManagedFlowSteering()).isTrue();
-		}
+	void anEntryWithOneKeyGetsTheDefaultsForTheOthers() {
+		RdmaProperties properties = bind(Map.of("rdma.simulated.devices.sim_ib_0.link-layer", "infiniband"));
+		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_ib_0");
+		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_ib_0");
+		assertThat(device.getLinkLayer()).isEqualTo(LinkLayer.INFINIBAND);
+		assertThat(device.getPorts()).isEqualTo(1);
+		assertThat(device.isCountersSupported()).isTrue();
+		assertThat(device.isManagedFlowSteering()).isTrue();
+		assertThat(device.isRoceEnabled()).isTrue();
+		assertThat(device.getNetdevs()).isEmpty();
 	}
 
 	@Test
-	void bindingTheDeprecatedPropertiesGivesTheSameMapAsBindingTheMap() {
-		RdmaProperties deprecated = bind(Map.of("rdma.simulated.device-name", "sim_rxe_0",
-				"rdma.simulated.counters-supported", "false", "rdma.simulated.managed-flow-steering", "false"));
-		RdmaProperties map = bind(Map.of("rdma.simulated.devices.sim_rxe_0.counters-supported", "false",
-				"rdma.simulated.devices.sim_rxe_0.managed-flow-steering", "false"));
-		for (RdmaProperties properties : new RdmaProperties[] { deprecated, map }) {
-			assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_rxe_0");
-			RdmaProperties.SimulatedDevice device = properties.getSimulated().getDevices().get("sim_rxe_0");
-			assertThat(device.isCountersSupported()).isFalse();
-			assertThat(device.isManagedFlowSteering()).isFalse();
-			assertThat(device.getPorts()).isEqualTo(1);
-		}
+	void bindingTheMapGivesOneDeviceWithTheCapabilitiesAsWritten() {
+		RdmaProperties properties = bind(Map.of("rdma.simulated.devices.sim_rxe_0.counters-supported", "false",
+				"rdma.simulated.devices.sim_rxe_0.managed-flow-steering", "false",
+				"rdma.simulated.devices.sim_rxe_0.netdevs", "eth0,eth1"));
+		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_rxe_0");
+		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_rxe_0");
+		assertThat(device.isCountersSupported()).isFalse();
+		assertThat(device.isManagedFlowSteering()).isFalse();
+		assertThat(device.getNetdevs()).containsExactly("eth0", "eth1");
+		assertThat(device.getPorts()).isEqualTo(1);
 	}
 
 	@Test
-	void deprecatedPropertiesStillShapeTheDeviceAndAreNamedInOneWarningWithTheirReplacements(CapturedOutput output) {
-		this.runner
-			.withPropertyValues("rdma.simulated.device-name=sim_ib_0", "rdma.simulated.ports=2",
-					"rdma.simulated.link-layer=infiniband", "rdma.port=2")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				ManagedDevice device = context.getBean(ManagedDevice.class);
-				assertThat(device.name()).isEqualTo("sim_ib_0");
-				assertThat(device.device().queryDevice().physicalPortCount()).isEqualTo(2);
-				assertThat(device.device().queryPort(2).linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
-				assertThat(context.getBean(RdmaProperties.class).getSimulated().getDevices())
-					.containsOnlyKeys("sim_ib_0");
-			});
-		assertThat(output.getOut().split(WARNING, -1)).as("warnings").hasSize(2);
-		assertThat(output).contains("rdma.simulated.device-name by the key sim_ib_0 of rdma.simulated.devices",
-				"rdma.simulated.ports by rdma.simulated.devices.sim_ib_0.ports",
-				"rdma.simulated.link-layer by rdma.simulated.devices.sim_ib_0.link-layer");
+	void withoutDevicesTheHostHasOneDefaultDeviceSimMlx5Zero() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(SimulatedBackend.class).devices()).extracting(DeviceId::name)
+				.containsExactly(SimulatedProperties.DEFAULT_DEVICE_NAME);
+		});
 	}
 
 	@Test
-	void theMapFormLogsNoDeprecationWarning(CapturedOutput output) {
+	void portsAndLinkLayerShapeTheDeviceThatACounterSetOpens() {
 		this.runner
 			.withPropertyValues("rdma.simulated.devices.sim_ib_0.ports=2",
-					"rdma.simulated.devices.sim_ib_0.link-layer=infiniband")
-			.run((context) -> assertThat(context).hasNotFailed());
-		assertThat(output).doesNotContain(WARNING).doesNotContain("deprecated");
+					"rdma.simulated.devices.sim_ib_0.link-layer=infiniband", "rdma.counter-sets.ib.port=2")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				ManagedDevice device = context.getBean(RdmaRegistry.class).device("sim_ib_0");
+				assertThat(device).isNotNull();
+				assertThat(device.ports()).containsExactly(2);
+				assertThat(device.device().queryDevice().physicalPortCount()).isEqualTo(2);
+				assertThat(device.device().queryPort(2).linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
+			});
 	}
 
 	@Test
-	void deprecatedDeviceBesideTheMapIsOneMoreSimulatedDevice() {
+	void theRemovedSingleDeviceKeysFailStartupAsUnknownProperties() {
+		this.runner.withPropertyValues("rdma.simulated.device-name=sim_ib_0")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.descriptionContains("rdma.simulated.device-name", "sim_ib_0"));
+		this.runner.withPropertyValues("rdma.simulated.ports=2")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.descriptionContains("rdma.simulated.ports"));
+	}
+
+	@Test
+	void severalEntriesAreSeveralDevicesInOrderWithTheirNetdevsInSysfs() {
 		this.runner
-			.withPropertyValues("rdma.simulated.device-name=sim_a", "rdma.simulated.ports=2",
-					"rdma.simulated.devices.sim_b.link-layer=infiniband", "rdma.device=sim_a", "rdma.port=2")
+			.withPropertyValues("rdma.simulated.devices.sim_a.ports=2", "rdma.simulated.devices.sim_a.netdevs=ens1f0",
+					"rdma.simulated.devices.sim_b.link-layer=infiniband", "rdma.simulated.devices.sim_b.netdevs=ib0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
-				assertThat(backend.devices()).extracting(DeviceId::name).containsExactlyInAnyOrder("sim_a", "sim_b");
-				assertThat(context.getBean(ManagedDevice.class).port()).isEqualTo(2);
+				assertThat(backend.devices()).extracting(DeviceId::name).containsExactly("sim_a", "sim_b");
+				List<PortCountersSnapshot> devices = context.getBean(HostPortCountersSource.class).snapshot().devices();
+				assertThat(devices).extracting(PortCountersSnapshot::deviceName).containsExactly("sim_a", "sim_b");
+				assertThat(devices.get(0).identity().netdevs()).containsExactly("ens1f0");
+				assertThat(devices.get(0).ports()).hasSize(2);
+				assertThat(devices.get(1).identity().netdevs()).containsExactly("ib0");
 			});
 	}
 
 	@Test
-	void deprecatedDeviceNameThatTheMapConfiguresTooFailsStartupNamingBoth() {
-		this.runner
-			.withPropertyValues("rdma.simulated.device-name=sim_a", "rdma.simulated.ports=2",
-					"rdma.simulated.devices.sim_a.link-layer=infiniband")
+	void badPortCountOfASimulatedDeviceIsNamedAsWritten() {
+		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=300")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("'rdma.simulated.devices.sim_a'", "rdma.simulated.device-name",
-						"rdma.simulated.ports", "configure sim_a in one place"));
-	}
-
-	@Test
-	void badValueOfADeprecatedPropertyIsNamedAsWritten() {
-		this.runner.withPropertyValues("rdma.simulated.device-name=sim_b", "rdma.simulated.ports=300")
-			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("Invalid value '300' for configuration property 'rdma.simulated.ports'",
+				.descriptionContains(
+						"Invalid value '300' for configuration property 'rdma.simulated.devices.sim_b.ports'",
 						"must be 1 to 255"));
 	}
 
 	@Test
-	void portBeyondThePortsOfTheOnlySimulatedDeviceIsRefusedNamingItsPortsProperty() {
-		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=2", "rdma.port=3")
+	void portBeyondThePortsOfTheSimulatedDeviceIsRefusedNamingTheSetsPortProperty() {
+		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=2", "rdma.counter-sets.ib.port=3")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("'rdma.port'", "must be 1 to 2", "rdma.simulated.devices.sim_b.ports"));
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("rdma.counter-sets.ib.port", "must be 1 to 2: sim_b has 2 ports"));
 	}
 
 	private static RdmaProperties bind(Map<String, String> values) {
