@@ -31,6 +31,8 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaOperationException cause) {
 		CounterSetCreationException set = findCause(rootFailure, CounterSetCreationException.class);
+		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
+		String startWithout = (startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT;
 		String where = where(set);
 		int errno = cause.errno();
 		String verb = cause.verb();
@@ -39,7 +41,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					+ ". Flow counters need a raw packet queue pair and steering rules, which need CAP_NET_RAW.",
 					"Give the process CAP_NET_RAW: e.g. setcap cap_net_raw+ep on the java binary, "
 							+ "AmbientCapabilities=CAP_NET_RAW in a systemd unit, or capabilities add [NET_RAW] in "
-							+ "a Kubernetes securityContext; or run as root. " + RdmaFailureActions.START_WITHOUT,
+							+ "a Kubernetes securityContext; or run as root. " + startWithout,
 					cause);
 		}
 		if (COUNTER_VERBS.contains(verb) && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
@@ -48,7 +50,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 							+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
 							+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
 					"Set " + setProperty(set) + ".device to an mlx5 device, or remove the set: the port counters "
-							+ "of every device are read without sets. " + RdmaFailureActions.START_WITHOUT,
+							+ "of every device are read without sets. " + startWithout,
 					cause);
 		}
 		if ("ibv_create_flow".equals(verb) && errno == Errno.EINVAL) {
@@ -59,7 +61,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					"Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow under "
 							+ flowProperty(set) + " (EINVAL also means specs the provider does not accept), or "
 							+ "remove rdma.counter-sets to keep only the port counters. "
-							+ RdmaFailureActions.START_WITHOUT,
+							+ startWithout,
 					cause);
 		}
 		if ("ibv_create_flow".equals(verb) && errno == Errno.ENOMEM) {
@@ -69,7 +71,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					+ "table is full.",
 					"Use a lower priority number under " + flowProperty(set) + ".priority, or configure fewer counter "
 							+ "sets on this port (other applications' flows share the table). "
-							+ RdmaFailureActions.START_WITHOUT,
+							+ startWithout,
 					cause);
 		}
 		if (FLOW_VERBS.contains(verb)) {
@@ -81,12 +83,12 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 							+ flowProperty(set)
 							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "
 							+ "flow, or remove rdma.counter-sets to keep only the port counters. "
-							+ RdmaFailureActions.START_WITHOUT,
+							+ startWithout,
 					cause);
 		}
 		return new FailureAnalysis(where + " failed: " + cause.getMessage() + ".",
 				"Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno) + " from "
-						+ verb + ". " + RdmaFailureActions.START_WITHOUT,
+						+ verb + ". " + startWithout,
 				cause);
 	}
 

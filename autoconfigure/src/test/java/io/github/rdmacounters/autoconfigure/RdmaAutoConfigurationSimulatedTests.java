@@ -358,7 +358,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
 							"EOPNOTSUPP (95)", "only the mlx5", "provider")
 					.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device, or remove the set",
-							"rdma.devices.<device>.fail-on-unavailable=false", "rdma.fail-on-unavailable=false");
+							"rdma.devices.sim_mlx5_0.fail-on-unavailable=false", "rdma.fail-on-unavailable=false");
 			});
 	}
 
