@@ -191,6 +191,9 @@ static uint32_t next_handle = 1;
 /* calls of the query verbs, counted whatever their outcome, for the tests of the query cache */
 static long query_port_calls;
 static long query_device_calls;
+/* calls of the verbs that list and open devices, for the tests that nothing opens a device */
+static long get_device_list_calls;
+static long open_device_calls;
 
 static void misuse(const char *fmt, ...)
 {
@@ -347,6 +350,7 @@ FAKE_EXPORT struct ibv_device **ibv_get_device_list(int *num_devices)
 	int err, n = 0;
 
 	pthread_mutex_lock(&lock);
+	get_device_list_calls++;
 	if (no_kernel_stack) {
 		pthread_mutex_unlock(&lock);
 		errno = ENOSYS;
@@ -578,6 +582,7 @@ FAKE_EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	int err;
 
 	pthread_mutex_lock(&lock);
+	open_device_calls++;
 	dev = check_device("ibv_open_device", device);
 	if (!dev) {
 		pthread_mutex_unlock(&lock);
@@ -1183,6 +1188,8 @@ FAKE_EXPORT void fake_reset(void)
 	misuse_count = 0;
 	query_port_calls = 0;
 	query_device_calls = 0;
+	get_device_list_calls = 0;
+	open_device_calls = 0;
 	fake_async_reset();
 	pthread_mutex_unlock(&lock);
 }
@@ -1503,8 +1510,9 @@ FAKE_EXPORT void fake_misuse_entry(int i, char *buf, int len)
 	pthread_mutex_unlock(&lock);
 }
 
-/* Calls of a query verb so far, through either entry point: ibv_query_port (the exported compat
- * symbol and the context's query_port op) or ibv_query_device; -1 for another verb. */
+/* Calls of a verb so far: ibv_query_port (through either entry point: the exported compat symbol
+ * and the context's query_port op), ibv_query_device, ibv_get_device_list or ibv_open_device;
+ * -1 for another verb. */
 FAKE_EXPORT long fake_call_count(const char *verb)
 {
 	long n = -1;
@@ -1514,6 +1522,10 @@ FAKE_EXPORT long fake_call_count(const char *verb)
 		n = query_port_calls;
 	else if (strcmp(verb, "ibv_query_device") == 0)
 		n = query_device_calls;
+	else if (strcmp(verb, "ibv_get_device_list") == 0)
+		n = get_device_list_calls;
+	else if (strcmp(verb, "ibv_open_device") == 0)
+		n = open_device_calls;
 	pthread_mutex_unlock(&lock);
 	return n;
 }

@@ -26,8 +26,10 @@ import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortState;
@@ -78,8 +80,9 @@ class RdmaAutoConfigurationNativeTests {
 		this.fake.device("mlx5_0").add();
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(NativeBackend.class);
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			assertThat(device.name()).isEqualTo("mlx5_0");
+			assertThat(context.getBean(RdmaRegistry.class).devices()).extracting(ManagedDevice::name)
+				.containsExactly("mlx5_0");
+			ManagedDevice device = context.getBean(RdmaRegistry.class).device("mlx5_0");
 			assertThat(device.backend()).isEqualTo("native");
 			assertThat(device.isAvailable()).isTrue();
 			assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "all");
@@ -129,10 +132,10 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
-	void flowsTheApplicationBuildsOnPlainCountersOfTheDeviceCountAndCloseWithTheContext() {
+	void flowsTheApplicationBuildsOnPlainCountersOfASetsDeviceCountAndCloseWithTheContext() {
 		this.fake.device("mlx5_0").add();
-		this.nativeRunner.run((context) -> {
-			RdmaDevice device = context.getBean(ManagedDevice.class).device();
+		this.contextRunner.run((context) -> {
+			RdmaDevice device = context.getBean(RdmaRegistry.class).device("mlx5_0").device();
 			Counters counters = device.createCounters();
 			counters.attach(CounterType.PACKETS, 0);
 			FlowSpec spec = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(5201).build();
@@ -212,23 +215,32 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
-	void namedDeviceIsOpenedAmongSeveral() {
+	void deviceTheSetsNameIsOpenedAmongSeveralAndTheOtherIsNot() {
 		this.fake.device("mlx5_0").add().device("mlx5_1").add();
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_1").run((context) -> {
-			assertThat(context.getBean(ManagedDevice.class).name()).isEqualTo("mlx5_1");
-			context.close();
-			this.fake.assertClean();
-		});
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_1", "rdma.counter-sets.all.device=mlx5_1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).extracting(ManagedDevice::name)
+					.containsExactly("mlx5_1");
+				assertThat(this.fake.calls("ibv_open_device")).as("only mlx5_1 is opened").isOne();
+				assertThat(context.getBean(RdmaRegistry.class).counterSets()).extracting(CounterSet::deviceName)
+					.containsOnly("mlx5_1");
+				context.close();
+				this.fake.assertClean();
+			});
 	}
 
 	@Test
-	void severalDevicesWithoutANameFailStartupListingThemEvenWhenAllowedToStartWithout() {
+	void severalDevicesAndASetNamingNoneFailStartupListingThemEvenWhenAllowedToStartWithout() {
 		this.fake.device("mlx5_0").add().device("mlx5_1").add();
 		this.contextRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
-				.descriptionContains("rdma.device is not set", "found 2 RDMA devices: mlx5_0, mlx5_1")
-				.actionContains("Set rdma.device", "rdma.device=mlx5_0");
+				.descriptionContains("rdma.counter-sets.vxlan names no device",
+						"finds 2 RDMA devices with flow counters: mlx5_0, mlx5_1")
+				.actionContains("Set rdma.counter-sets.vxlan.device", "rdma.counter-sets.vxlan.device=mlx5_0",
+						"rdma.counter-sets.vxlan.netdev");
 		});
 		this.fake.assertClean();
 	}
@@ -238,16 +250,19 @@ class RdmaAutoConfigurationNativeTests {
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
-				.descriptionContains("found no RDMA device")
+				.descriptionContains("rdma.counter-sets.vxlan names no device", "finds no RDMA device")
 				.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated", "rdma.fail-on-unavailable=false");
 		});
 		this.fake.assertClean();
 	}
 
 	@Test
-	void noDeviceAtAllStartsUnavailableWhenAllowed() {
+	void noDeviceAtAllStartsTheSetsUnavailableWhenAllowed() {
 		this.contextRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
+			assertThat(context.getBean(RdmaRegistry.class).devices()).hasSize(1);
+			ManagedDevice device = context.getBean(RdmaRegistry.class).devices().get(0);
+			assertThat(device.name()).as("no device was chosen").isEqualTo(ManagedDeviceFactory.ANY_DEVICE);
+			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
 			assertThat(device.isAvailable()).isFalse();
 			assertThat(device.unavailabilityCause()).isInstanceOf(NoUniqueRdmaDeviceException.class);
 			assertThat(context.getBean("vxlan", Counters.class).isClosed()).as("unavailable, not closed").isFalse();
@@ -256,14 +271,17 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
-	void unknownDeviceFailsStartupListingTheDevicesFound() {
+	void unknownDeviceFailsStartupNamingTheSetsAndListingTheDevicesFound() {
 		this.fake.device("mlx5_0").add().device("mlx5_1").add();
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_9").run((context) -> {
-			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
-				.descriptionContains("'mlx5_9'", "Devices found: mlx5_0, mlx5_1")
-				.actionContains("(mlx5_0, mlx5_1)");
-		});
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_9", "rdma.counter-sets.all.device=mlx5_9")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
+					.descriptionContains("'mlx5_9' that rdma.counter-sets.vxlan, rdma.counter-sets.all counts on",
+							"Devices found: mlx5_0, mlx5_1")
+					.actionContains("(mlx5_0, mlx5_1)", "rdma.devices.mlx5_9.fail-on-unavailable=false");
+			});
 		this.fake.assertClean();
 	}
 
@@ -278,11 +296,13 @@ class RdmaAutoConfigurationNativeTests {
 	}
 
 	@Test
-	void unloadableLibraryStartsUnavailableWhenAllowed() {
+	void unloadableLibraryStartsTheSetsUnavailableWhenAllowed() {
 		this.contextRunner
 			.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.fail-on-unavailable=false")
 			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
+				assertThat(context.getBean(RdmaRegistry.class).devices()).hasSize(1);
+				ManagedDevice device = context.getBean(RdmaRegistry.class).devices().get(0);
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
 				assertThat(device.isAvailable()).isFalse();
 				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
 			});
@@ -292,12 +312,14 @@ class RdmaAutoConfigurationNativeTests {
 	void missingKernelStackFailsStartupSayingWhichModulesToLoad() {
 		this.fake.device("mlx5_0").add();
 		this.fake.noKernelStack(true);
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_0").run((context) -> {
-			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
-				.descriptionContains("no RDMA stack", "ENOSYS")
-				.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated");
-		});
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_0", "rdma.counter-sets.all.device=mlx5_0")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+					.descriptionContains("no RDMA stack", "ENOSYS")
+					.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated");
+			});
 		this.fake.assertClean();
 	}
 
@@ -305,25 +327,29 @@ class RdmaAutoConfigurationNativeTests {
 	void missingKernelStackAllowedAtStartupKeepsTheConfiguredSetsUnavailableAndLeavesNothingOpen() {
 		this.fake.device("mlx5_0").add();
 		this.fake.noKernelStack(true);
-		this.contextRunner.withPropertyValues("rdma.device=mlx5_0", "rdma.fail-on-unavailable=false").run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			assertThat(device.isAvailable()).isFalse();
-			assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
-			assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
-			CounterSet vxlan = context.getBean(RdmaRegistry.class).counterSet("vxlan");
-			assertThat(vxlan).isNotNull();
-			assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
-			CounterSetReading reading = vxlan.read();
-			assertThat(reading.isSuccess()).isFalse();
-			assertThat(reading.failure())
-				.hasMessageContaining("Counter set 'vxlan' is unavailable: the application started without mlx5_0")
-				.hasMessageContaining("ENOSYS");
-			assertThat(reading.failedReads()).isEqualTo(1);
-			context.close();
-			device.close();
-			assertThat(this.fake.liveObjects()).isZero();
-			assertThat(this.fake.misuseCount()).isZero();
-		});
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_0", "rdma.counter-sets.all.device=mlx5_0",
+					"rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(RdmaRegistry.class).device("mlx5_0");
+				assertThat(device).isNotNull();
+				assertThat(device.isAvailable()).isFalse();
+				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
+				assertThat(device.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
+				CounterSet vxlan = context.getBean(RdmaRegistry.class).counterSet("vxlan");
+				assertThat(vxlan).isNotNull();
+				assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
+				CounterSetReading reading = vxlan.read();
+				assertThat(reading.isSuccess()).isFalse();
+				assertThat(reading.failure())
+					.hasMessageContaining("Counter set 'vxlan' is unavailable: the application started without mlx5_0")
+					.hasMessageContaining("ENOSYS");
+				assertThat(reading.failedReads()).isEqualTo(1);
+				context.close();
+				device.close();
+				assertThat(this.fake.liveObjects()).isZero();
+				assertThat(this.fake.misuseCount()).isZero();
+			});
 		this.fake.assertClean();
 	}
 
@@ -335,20 +361,25 @@ class RdmaAutoConfigurationNativeTests {
 				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on rxe0 port 1",
 						"ibv_create_counters", "EOPNOTSUPP (95)", "only the mlx5")
-				.actionContains("Remove rdma.counter-sets", "rdma.fail-on-unavailable=false");
+				.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device", "or remove the set",
+						"rdma.fail-on-unavailable=false");
 		});
 		this.fake.assertClean();
 	}
 
 	@Test
-	void providerWithoutCountersKeepsPortCountersWhenNoSetIsConfigured() {
-		this.fake.device("rxe0").countersSupported(false).add();
-		this.nativeRunner.run((context) -> {
-			ManagedDevice device = context.getBean(ManagedDevice.class);
-			assertThat(device.isAvailable()).isTrue();
-			assertThat(device.portCounters()).isNotNull();
-			assertThat(device.counterSets()).isEmpty();
-		});
+	void providerWithoutCountersServesItsPortCountersWithoutBeingOpenedWhenNoSetIsConfigured() {
+		this.fake.device("irdma0").countersSupported(false).add();
+		this.nativeRunner.withPropertyValues("rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
+				HostPortCountersSource host = context.getBean(HostPortCountersSource.class);
+				assertThat(host.snapshot().device("irdma0")).isNotNull();
+				assertThat(host.device("irdma0").snapshot().port(1).state()).isEqualTo("ACTIVE");
+				assertThat(this.fake.calls("ibv_get_device_list")).as("no verbs call").isZero();
+				assertThat(this.fake.calls("ibv_open_device")).isZero();
+			});
 		this.fake.assertClean();
 	}
 
@@ -360,13 +391,14 @@ class RdmaAutoConfigurationNativeTests {
 					"rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				ManagedDevice device = context.getBean(ManagedDevice.class);
+				ManagedDevice device = context.getBean(RdmaRegistry.class).device("irdma0");
+				assertThat(device).isNotNull();
 				assertThat(device.isAvailable()).isTrue();
 				assertThat(device.unavailabilityCause()).isNull();
 				assertThat(device.portCounters()).isNotNull();
 				assertThat(device.portCounters().snapshot().port(1).state()).isEqualTo("ACTIVE");
 				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-				assertThat(registry.device("irdma0")).isSameAs(device);
+				assertThat(registry.devices()).containsExactly(device);
 				assertThat(registry.counterSets()).extracting(CounterSet::name).containsExactly("vxlan", "all");
 				for (CounterSet set : registry.counterSets()) {
 					CounterSetReading reading = set.read();
@@ -388,10 +420,12 @@ class RdmaAutoConfigurationNativeTests {
 
 	@Test
 	void unloadableLibraryStartsUnavailableKeepingThePortCountersFromSysfsWhenAllowed() {
-		this.contextRunner.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1", "rdma.device=irdma0",
+		this.contextRunner.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1",
+				"rdma.counter-sets.vxlan.device=irdma0", "rdma.counter-sets.all.device=irdma0",
 				"rdma.fail-on-unavailable=false", "rdma.port-counters.sysfs-root=" + SysfsFixtures.root("irdma-iwarp"))
 			.run((context) -> {
-				ManagedDevice device = context.getBean(ManagedDevice.class);
+				ManagedDevice device = context.getBean(RdmaRegistry.class).device("irdma0");
+				assertThat(device).isNotNull();
 				assertThat(device.isAvailable()).isFalse();
 				assertThat(device.unavailabilityCause()).isInstanceOf(RdmaUnavailableException.class);
 				assertThat(device.portCounters()).isNotNull();
@@ -427,11 +461,13 @@ class RdmaAutoConfigurationNativeTests {
 	@Test
 	void portBeyondTheDevicesPortsFailsStartupAsAnInvalidProperty() {
 		this.fake.device("mlx5_0").add();
-		this.contextRunner.withPropertyValues("rdma.port=2", "rdma.fail-on-unavailable=false").run((context) -> {
-			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
-				.descriptionContains("Property: rdma.port", "Value: \"2\"", "must be 1 to 1: mlx5_0 has 1 port");
-		});
+		this.contextRunner.withPropertyValues("rdma.counter-sets.vxlan.port=2", "rdma.fail-on-unavailable=false")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.descriptionContains("Property: rdma.counter-sets.vxlan.port", "Value: \"2\"",
+							"must be 1 to 1: mlx5_0 has 1 port");
+			});
 		this.fake.assertClean();
 	}
 
@@ -446,7 +482,7 @@ class RdmaAutoConfigurationNativeTests {
 					.doesNotHaveBean("rdmaEndpoint")
 					.doesNotHaveBean("rdmaHealthContributor")
 					.doesNotHaveBean("rdmaFlowMetrics");
-				assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
+				assertThat(context.getBean(RdmaRegistry.class).device("mlx5_0").isAvailable()).isTrue();
 				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("vxlan", "all");
 			});
 		this.fake.assertClean();

@@ -56,7 +56,7 @@ class RdmaOperationFailureAnalyzerTests {
 				.descriptionContains("EOPNOTSUPP (95)", "only the mlx5 provider")
 				.analysis()
 				.getAction();
-			assertThat(enosys).as(verb).isEqualTo(eopnotsupp).contains("rdma.counter-sets", "rdma.device");
+			assertThat(enosys).as(verb).isEqualTo(eopnotsupp).contains("rdma.counter-sets.nvme.device");
 		}
 	}
 

@@ -18,9 +18,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 import io.github.rdmacounters.core.RdmaUnavailableException.Reason;
+import io.github.rdmacounters.sysfs.HostSysfs;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.NativeBuild;
 import io.github.rdmacounters.verbs.NativeBackend;
@@ -29,15 +33,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link RdmaUnavailableFailureAnalyzer} with {@code rdma.native.library}
- * naming a truncated copy of a real library: startup fails with the analysis, and the JVM
- * does not crash ({@code dlopen} of a truncated ELF file dies with {@code SIGBUS}).
+ * naming a truncated copy of a real library and a counter set that needs it: startup
+ * fails with the analysis, and the JVM does not crash ({@code dlopen} of a truncated ELF
+ * file dies with {@code SIGBUS}). Without counter sets the library is not loaded.
  *
  * @author rdma-counters
  */
 class RdmaUnavailableFailureAnalyzerTests {
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+	private static final String STORAGE_SET = "rdma.counter-sets.storage.flow.protocol=tcp";
+
+	private final ApplicationContextRunner withoutSets = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class));
+
+	private final ApplicationContextRunner contextRunner = this.withoutSets.withPropertyValues(STORAGE_SET);
 
 	@TempDir
 	Path dir;
@@ -72,14 +81,30 @@ class RdmaUnavailableFailureAnalyzerTests {
 	}
 
 	@Test
-	void truncatedLibraryAllowedAtStartupLeavesTheDeviceUnavailable() {
+	void truncatedLibraryAllowedAtStartupLeavesTheSetsDeviceUnavailable() {
 		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
 		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated, "rdma.fail-on-unavailable=false")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				Throwable cause = context.getBean(ManagedDevice.class).unavailabilityCause();
+				List<ManagedDevice> devices = context.getBean(RdmaRegistry.class).devices();
+				assertThat(devices).hasSize(1);
+				assertThat(devices.get(0).counterSets()).extracting(CounterSet::name).containsExactly("storage");
+				Throwable cause = devices.get(0).unavailabilityCause();
 				assertThat(cause).isInstanceOfSatisfying(RdmaUnavailableException.class,
 						(ex) -> assertThat(ex.reason()).isEqualTo(Reason.LIBRARY_NOT_LOADABLE));
+			});
+	}
+
+	@Test
+	void truncatedLibraryWithoutCounterSetsStartsSinceNothingLoadsIt() {
+		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
+		this.withoutSets
+			.withPropertyValues("rdma.native.library=" + truncated,
+					"rdma.port-counters.sysfs-root=" + HostSysfs.empty(this.dir).root())
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
+				assertThat(context.getBean(HostPortCountersSource.class).snapshot().devices()).isEmpty();
 			});
 	}
 
@@ -95,6 +120,7 @@ class RdmaUnavailableFailureAnalyzerTests {
 		command.add(System.getProperty("java.class.path"));
 		command.add(TruncatedLibraryApplication.class.getName());
 		command.add("--rdma.native.library=" + truncated);
+		command.add("--" + STORAGE_SET);
 		NativeBuild.Result result = NativeBuild.run(command, Duration.ofSeconds(60));
 		assertThat(result.exitCode()).as("exit code (134 is a JVM crash)\n%s", result.output()).isEqualTo(1);
 		assertThat(result.output()).contains("APPLICATION FAILED TO START", "rdma.native.library", truncated)

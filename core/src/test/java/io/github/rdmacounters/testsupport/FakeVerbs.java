@@ -388,16 +388,18 @@ public final class FakeVerbs {
 	}
 
 	/**
-	 * Return how many times a query verb was called since the last {@link #reset()},
-	 * through either entry point, whatever the outcome.
-	 * @param verb {@code ibv_query_port} or {@code ibv_query_device}
+	 * Return how many times a verb was called since the last {@link #reset()}, whatever
+	 * the outcome: a query verb through either entry point, or a verb that lists or opens
+	 * devices.
+	 * @param verb {@code ibv_query_port}, {@code ibv_query_device},
+	 * {@code ibv_get_device_list} or {@code ibv_open_device}
 	 * @return the calls
 	 */
 	public long calls(String verb) {
 		long calls = this.control.fake_call_count(verb);
 		if (calls < 0) {
-			throw new IllegalArgumentException(
-					"The fake counts the calls of ibv_query_port and ibv_query_device, not " + verb);
+			throw new IllegalArgumentException("The fake counts the calls of ibv_query_port, ibv_query_device, "
+					+ "ibv_get_device_list and ibv_open_device, not " + verb);
 		}
 		return calls;
 	}

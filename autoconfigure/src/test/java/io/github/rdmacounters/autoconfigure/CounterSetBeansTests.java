@@ -28,13 +28,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests of the {@link Counters} beans of the sets of {@code rdma.devices}: named
- * {@code <device>.<set>}, aliased {@code <set>} when no other set has that name, the
- * registry's own counters, closed once with the context.
+ * Tests of the {@link Counters} beans of the sets of {@code rdma.counter-sets} on several
+ * devices: one bean per set, named by the set's key and injected by it, the registry's
+ * own counters on the device the set names, closed once with the context.
  *
  * @author rdma-counters
  */
-class RdmaDevicesCountersBeansTests {
+class CounterSetBeansTests {
 
 	private final FakeVerbs fake = FakeVerbs.get();
 
@@ -60,37 +60,36 @@ class RdmaDevicesCountersBeansTests {
 	}
 
 	@Test
-	void eachSetOfRdmaDevicesIsABeanNamedDeviceDotSetThatIsTheRegistrysCounters() {
+	void eachSetIsABeanNamedByItsKeyThatIsTheRegistrysCountersOnTheDeviceItNames() {
 		this.nativeRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 			Map<String, Counters> beans = context.getBeansOfType(Counters.class);
-			assertThat(beans).containsOnlyKeys("mlx5_0.vxlan", "mlx5_1.vxlan", "mlx5_1.https", "mlx5_9.nvme");
-			assertThat(beans.get("mlx5_0.vxlan")).isSameAs(set(registry, "mlx5_0", "vxlan").counters());
-			assertThat(beans.get("mlx5_1.vxlan")).isSameAs(set(registry, "mlx5_1", "vxlan").counters());
-			assertThat(beans.get("mlx5_1.https")).isSameAs(set(registry, "mlx5_1", "https").counters());
-			assertThat(beans.get("mlx5_9.nvme")).isSameAs(set(registry, "mlx5_9", "nvme").counters());
-			assertThat(set(registry, "mlx5_0", "vxlan").port()).isEqualTo(1);
-			assertThat(set(registry, "mlx5_1", "vxlan").port()).as("first ACTIVE port").isEqualTo(2);
+			assertThat(beans).containsOnlyKeys("vxlan0", "vxlan1", "https", "nvme");
+			assertThat(beans.get("vxlan0")).isSameAs(set(registry, "mlx5_0", "vxlan0").counters());
+			assertThat(beans.get("vxlan1")).isSameAs(set(registry, "mlx5_1", "vxlan1").counters());
+			assertThat(beans.get("https")).isSameAs(set(registry, "mlx5_1", "https").counters());
+			assertThat(beans.get("nvme")).isSameAs(set(registry, "mlx5_9", "nvme").counters());
+			assertThat(set(registry, "mlx5_0", "vxlan0").port()).isEqualTo(1);
+			assertThat(set(registry, "mlx5_1", "vxlan1").port()).as("first ACTIVE port").isEqualTo(2);
 			assertThat(set(registry, "mlx5_1", "https").port()).isEqualTo(2);
 
 			FakeDeviceSets.deliverTraffic(this.fake);
-			assertThat(packets(beans.get("mlx5_0.vxlan"))).isEqualTo(1);
-			assertThat(packets(beans.get("mlx5_1.vxlan"))).isEqualTo(2);
-			assertThat(packets(beans.get("mlx5_1.https"))).isEqualTo(1);
+			assertThat(packets(beans.get("vxlan0"))).isEqualTo(1);
+			assertThat(packets(beans.get("vxlan1"))).isEqualTo(2);
+			assertThat(packets(beans.get("https"))).isEqualTo(1);
 		});
 	}
 
 	@Test
-	void aSetNameNoOtherSetHasIsAlsoTheBeansAliasAndARepeatedOneIsNot() {
+	void setBeansAreInjectedByTheirKeyWhateverDeviceTheyAreOn() {
 		this.nativeRunner.withUserConfiguration(QualifiedInjection.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean("https")).isSameAs(context.getBean("mlx5_1.https"));
-			assertThat(context.getBean("nvme")).isSameAs(context.getBean("mlx5_9.nvme"));
-			assertThat(context.containsBean("vxlan")).as("vxlan is on two devices").isFalse();
 			QualifiedInjection injected = context.getBean(QualifiedInjection.class);
-			assertThat(injected.https).isSameAs(context.getBean("mlx5_1.https"));
-			assertThat(injected.vxlan).isSameAs(context.getBean("mlx5_1.vxlan"));
+			assertThat(injected.https).isSameAs(context.getBean("https"));
+			assertThat(injected.vxlan0).isSameAs(context.getBean("vxlan0"));
+			assertThat(injected.vxlan1).isSameAs(context.getBean("vxlan1")).isNotSameAs(injected.vxlan0);
+			assertThat(context.containsBean("mlx5_1.https")).as("no <device>.<set> name").isFalse();
 		});
 	}
 
@@ -100,7 +99,7 @@ class RdmaDevicesCountersBeansTests {
 			assertThat(context).hasNotFailed();
 			ManagedDevice missing = context.getBean(RdmaRegistry.class).device("mlx5_9");
 			assertThat(missing.isAvailable()).isFalse();
-			Counters nvme = context.getBean("mlx5_9.nvme", Counters.class);
+			Counters nvme = context.getBean("nvme", Counters.class);
 			assertThat(nvme).isInstanceOfSatisfying(UnavailableCounters.class,
 					(unavailable) -> assertThat(unavailable.cause()).isSameAs(missing.unavailabilityCause()));
 			assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> nvme.read(ReadMode.FRESH))
@@ -111,11 +110,11 @@ class RdmaDevicesCountersBeansTests {
 	}
 
 	@Test
-	void contextCloseClosesEveryDeviceSetOnceBeforeItsDevice() {
+	void contextCloseClosesEverySetOnceBeforeItsDevice() {
 		this.nativeRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
-			List<Counters> counters = List.of(context.getBean("mlx5_0.vxlan", Counters.class),
-					context.getBean("mlx5_1.vxlan", Counters.class), context.getBean("mlx5_1.https", Counters.class));
+			List<Counters> counters = List.of(context.getBean("vxlan0", Counters.class),
+					context.getBean("vxlan1", Counters.class), context.getBean("https", Counters.class));
 			assertThat(this.fake.flows()).hasSize(3);
 			context.close();
 			assertThat(counters).allMatch(Counters::isClosed);
@@ -127,105 +126,106 @@ class RdmaDevicesCountersBeansTests {
 	}
 
 	@Test
-	void shorthandSetKeepsTheSetNameAndTheSameNameOnADeviceIsQualified() {
-		this.simulatedRunner
-			.withPropertyValues("rdma.device=sim_mlx5_0", "rdma.counter-sets.storage.flow.protocol=tcp",
-					"rdma.counter-sets.storage.flow.destination-port=4420", "rdma.devices.sim_mlx5_1.port=2",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destination-port=4420")
+	void setsOfTheSameFlowOnTwoDevicesAreTwoBeansEachOnItsDeviceAndPort() {
+		this.simulatedRunner.withPropertyValues("rdma.counter-sets.storage.device=sim_mlx5_0",
+				"rdma.counter-sets.storage.flow.protocol=tcp", "rdma.counter-sets.storage.flow.destination-port=4420",
+				"rdma.counter-sets.storage-b.device=sim_mlx5_1", "rdma.counter-sets.storage-b.port=2",
+				"rdma.counter-sets.storage-b.flow.protocol=tcp",
+				"rdma.counter-sets.storage-b.flow.destination-port=4420")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("storage", "sim_mlx5_1.storage");
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("storage", "storage-b");
 				assertThat(context.getBean("storage")).isSameAs(set(registry, "sim_mlx5_0", "storage").counters());
-				assertThat(context.getBean("sim_mlx5_1.storage"))
-					.isSameAs(set(registry, "sim_mlx5_1", "storage").counters());
-				assertThat(set(registry, "sim_mlx5_1", "storage").port()).isEqualTo(2);
+				assertThat(context.getBean("storage-b")).isSameAs(set(registry, "sim_mlx5_1", "storage-b").counters());
+				assertThat(set(registry, "sim_mlx5_0", "storage").port()).isEqualTo(1);
+				assertThat(set(registry, "sim_mlx5_1", "storage-b").port()).isEqualTo(2);
 			});
 	}
 
 	@Test
-	void camelCaseShorthandSetsBesideRdmaDevicesStillOpenTheShorthandDevice() {
+	void camelCaseSetKeysNamingNoDeviceCountOnTheOnlyDeviceAndADevicesOptionOpensNothing() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
 			.withPropertyValues("rdma.backend=simulated", "rdma.counterSets.storage.flow.protocol=tcp",
 					"rdma.counterSets.storage.flow.destinationPort=4420",
 					"rdma.devices.mlx5_9.fail-on-unavailable=false")
 			.run((context) -> {
-				assertThat(context).hasNotFailed().hasSingleBean(ManagedDevice.class);
-				CounterSet storage = set(context.getBean(RdmaRegistry.class), "sim_mlx5_0", "storage");
+				assertThat(context).hasNotFailed();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.devices()).extracting(ManagedDevice::name).containsExactly("sim_mlx5_0");
+				CounterSet storage = set(registry, "sim_mlx5_0", "storage");
 				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
 				assertThat(context.getBean("storage")).isSameAs(storage.counters());
 			});
 	}
 
 	@Test
-	void setWhoseNameIsAnotherBeansFailsStartupNamingTheDevicesProperty() {
+	void setWhoseNameIsAnotherBeansFailsStartupNamingTheSetsProperty() {
 		this.simulatedRunner.withUserConfiguration(OwnHttpsBean.class)
-			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443")
+			.withPropertyValues("rdma.counter-sets.https.device=sim_mlx5_1",
+					"rdma.counter-sets.https.flow.protocol=tcp", "rdma.counter-sets.https.flow.destination-port=443")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains(
-						"Invalid value 'https' for configuration property 'rdma.devices.sim_mlx5_1.counter-sets.https'",
+				.descriptionContains("Invalid value 'https' for configuration property 'rdma.counter-sets.https'",
 						"A bean named 'https' (factory method https of", "rename the set"));
 	}
 
 	@Test
-	void setWhoseQualifiedNameIsAnotherBeansFailsStartupNamingTheDevicesProperty() {
-		this.simulatedRunner.withUserConfiguration(OwnQualifiedBean.class)
-			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443")
+	void setNamedLikeAStarterBeanFailsStartupNamingTheSetsProperty() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.counter-sets.rdmaDevices.flow.protocol=tcp",
+					"rdma.counter-sets.rdmaDevices.flow.destination-port=443")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains("'rdma.devices.sim_mlx5_1.counter-sets.https'", "A bean named 'sim_mlx5_1.https'",
-						"'<device>.<set>'", "rename the set"));
+				.descriptionContains("'rdma.counter-sets.rdmaDevices'",
+						"A bean named 'rdmaDevices' (factory method " + "rdmaDevices of", "rename the set"));
 	}
 
 	@Test
 	void setsUnderCamelCaseCounterSetsAreBeansNamedAsWrittenAsBootBindsThem() {
-		this.simulatedRunner
-			.withPropertyValues("rdma.devices.sim_mlx5_0.counterSets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_0.counterSets.storage.flow.destination-port=4420",
-					"rdma.devices.sim_mlx5_1.port=2", "rdma.devices.sim_mlx5_1.counterSets.nvme_tcp.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counterSets.nvme_tcp.flow.destination-port=4420")
+		this.simulatedRunner.withPropertyValues("rdma.counterSets.storage.device=sim_mlx5_0",
+				"rdma.counterSets.storage.flow.protocol=tcp", "rdma.counterSets.storage.flow.destination-port=4420",
+				"rdma.counterSets.nvme_tcp.device=sim_mlx5_1", "rdma.counterSets.nvme_tcp.port=2",
+				"rdma.counterSets.nvme_tcp.flow.protocol=tcp", "rdma.counterSets.nvme_tcp.flow.destination-port=4420")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
-				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("sim_mlx5_0.storage",
-						"sim_mlx5_1.nvme_tcp");
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("storage", "nvme_tcp");
 				assertThat(context.getBean("storage")).isSameAs(set(registry, "sim_mlx5_0", "storage").counters());
 				assertThat(context.getBean("nvme_tcp")).isSameAs(set(registry, "sim_mlx5_1", "nvme_tcp").counters());
 			});
 	}
 
 	@Test
-	void camelCaseKeysOfADeviceSetAreAcceptedAsBootBindsThem() {
-		this.simulatedRunner
-			.withPropertyValues("rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destinationPort=4420",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.readMode=prefer-cached",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.counters.PACKETS=0")
+	void camelCaseKeysOfASetAreAcceptedAsBootBindsThem() {
+		this.simulatedRunner.withPropertyValues("rdma.counter-sets.storage.device=sim_mlx5_1",
+				"rdma.counter-sets.storage.flow.protocol=tcp", "rdma.counter-sets.storage.flow.destinationPort=4420",
+				"rdma.counter-sets.storage.readMode=prefer-cached", "rdma.counter-sets.storage.counters.PACKETS=0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				CounterSet storage = set(context.getBean(RdmaRegistry.class), "sim_mlx5_1", "storage");
 				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
 				assertThat(storage.readMode()).isEqualTo(ReadMode.PREFER_CACHED);
-				assertThat(context.getBean("sim_mlx5_1.storage")).isSameAs(storage.counters());
+				assertThat(context.getBean("storage")).isSameAs(storage.counters());
 			});
 	}
 
 	@Test
-	void setsOfEnvironmentVariablesAreBeansAsBootBindsThem() {
+	void setsOfEnvironmentVariablesAreBeansOnTheDeviceTheyNameAsBootBindsThem() {
 		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.simroce.ports=1")
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.addFirst(environmentVariables(Map.of("RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
-						"RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT", "4420"))))
+			.withInitializer(
+					(context) -> context.getEnvironment()
+						.getPropertySources()
+						.addFirst(environmentVariables(Map.of("RDMA_COUNTERSETS_STORAGE_DEVICE", "simroce",
+								"RDMA_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
+								"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT", "4420"))))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				CounterSet storage = set(context.getBean(RdmaRegistry.class), "simroce", "storage");
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.devices()).extracting(ManagedDevice::name).containsExactly("simroce");
+				CounterSet storage = set(registry, "simroce", "storage");
 				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
-				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("simroce.storage");
+				assertThat(context.getBeansOfType(Counters.class)).containsOnlyKeys("storage");
 				assertThat(context.getBean("storage")).isSameAs(storage.counters());
 			});
 	}
@@ -233,13 +233,13 @@ class RdmaDevicesCountersBeansTests {
 	@Test
 	void unknownCamelCaseKeyFailsStartupNamingThePropertyAsWritten() {
 		this.simulatedRunner
-			.withPropertyValues("rdma.devices.sim_mlx5_1.counterSets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counterSets.storage.flow.destinatonPort=4420")
+			.withPropertyValues("rdma.counterSets.storage.flow.protocol=tcp",
+					"rdma.counterSets.storage.flow.destinatonPort=4420")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
-								+ "'rdma.devices.sim_mlx5_1.counterSets.storage.flow.destinatonPort'",
+								+ "'rdma.counterSets.storage.flow.destinatonPort'",
 						"'flow.destinatonPort' is not a counter set property; did you mean flow.destination-port?"));
 	}
 
@@ -248,13 +248,13 @@ class RdmaDevicesCountersBeansTests {
 		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.simroce.ports=1")
 			.withInitializer((context) -> context.getEnvironment()
 				.getPropertySources()
-				.addFirst(environmentVariables(Map.of("RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
-						"RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT", "4420"))))
+				.addFirst(environmentVariables(Map.of("RDMA_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
+						"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT", "4420"))))
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
-								+ "'RDMA_DEVICES_SIMROCE_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT'",
+								+ "'RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT'",
 						"is not a counter set property; did you mean flow.destination-port?"));
 	}
 
@@ -286,11 +286,15 @@ class RdmaDevicesCountersBeansTests {
 
 		final Counters https;
 
-		final Counters vxlan;
+		final Counters vxlan0;
 
-		QualifiedInjection(@Qualifier("https") Counters https, @Qualifier("mlx5_1.vxlan") Counters vxlan) {
+		final Counters vxlan1;
+
+		QualifiedInjection(@Qualifier("https") Counters https, @Qualifier("vxlan0") Counters vxlan0,
+				@Qualifier("vxlan1") Counters vxlan1) {
 			this.https = https;
-			this.vxlan = vxlan;
+			this.vxlan0 = vxlan0;
+			this.vxlan1 = vxlan1;
 		}
 
 	}
@@ -299,16 +303,6 @@ class RdmaDevicesCountersBeansTests {
 	static class OwnHttpsBean {
 
 		@Bean
-		String https() {
-			return "mine";
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class OwnQualifiedBean {
-
-		@Bean("sim_mlx5_1.https")
 		String https() {
 			return "mine";
 		}
