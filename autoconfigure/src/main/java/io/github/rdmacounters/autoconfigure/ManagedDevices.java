@@ -6,8 +6,9 @@ import java.util.List;
 import io.github.rdmacounters.core.ManagedDevice;
 
 /**
- * The devices of {@code rdma.devices}, each opened once with its counter sets; the
- * context closes them (each device's sets, then the device) in reverse order.
+ * The devices that the counter sets of {@code rdma.counter-sets} count on, each opened
+ * once with its sets; the context closes them (each device's sets, then the device) in
+ * reverse order.
  *
  * @author rdma-counters
  * @since 0.1.0
