@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration properties of RDMA counters ({@code rdma.*}): one tree, bound once by
@@ -66,10 +67,13 @@ public class RdmaProperties {
 	 */
 	private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
+	@NestedConfigurationProperty
 	private final RdmaEventsProperties events = new RdmaEventsProperties();
 
+	@NestedConfigurationProperty
 	private final RdmaUiProperties ui = new RdmaUiProperties();
 
+	@NestedConfigurationProperty
 	private final SimulatedProperties simulated = new SimulatedProperties();
 
 	public boolean isEnabled() {
