@@ -443,7 +443,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	private @Nullable Object raw(String name) {
 		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
 		if (property == null) {
-			return null;
+			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
+			// adapted as Boot adapts the names of the property sources
+			property = ConfigurationPropertyName.adapt(name, '.');
 		}
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty value = source.getConfigurationProperty(property);
