@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
@@ -428,8 +429,14 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	private void problem(String property, @Nullable Object value, String requirement) {
-		Object written = raw(property);
-		this.problems.add(new Problem(property, (written != null) ? written : value, requirement));
+		ConfigurationProperty written = rawProperty(property);
+		// Boot's analysis finds no origin for a relaxed environment variable name
+		String from = (written != null && written.getOrigin() instanceof PropertySourceOrigin origin
+				&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME
+					.equals(origin.getPropertySource().getName())
+				&& !origin.getPropertyName().equals(property))
+						? " (set by the environment variable " + origin.getPropertyName() + ")" : "";
+		this.problems.add(new Problem(property, (written != null) ? written.getValue() : value, requirement + from));
 	}
 
 	private boolean isBlankRaw(String property) {
@@ -441,6 +448,11 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	 * {@code PT0.01S}.
 	 */
 	private @Nullable Object raw(String name) {
+		ConfigurationProperty property = rawProperty(name);
+		return (property != null) ? property.getValue() : null;
+	}
+
+	private @Nullable ConfigurationProperty rawProperty(String name) {
 		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
 		if (property == null) {
 			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
@@ -450,7 +462,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			ConfigurationProperty value = source.getConfigurationProperty(property);
 			if (value != null) {
-				return value.getValue();
+				return value;
 			}
 		}
 		return null;
