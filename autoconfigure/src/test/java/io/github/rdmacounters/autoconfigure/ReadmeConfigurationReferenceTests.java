@@ -1,8 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,15 +12,26 @@ import java.util.regex.Pattern;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.support.SpringApplicationJsonEnvironmentPostProcessor;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-import io.github.rdmacounters.autoconfigure.RdmaDeviceProperties.CounterSetProperties;
+import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
+import io.github.rdmacounters.core.RdmaRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the configuration reference in the README lists every {@code rdma} property,
- * no property that does not exist, and the defaults the metadata records.
+ * Tests that the configuration reference in the README lists every property of
+ * {@link RdmaProperties} with its default and no property that does not exist, and that
+ * what it says of environment variables is true.
  *
  * @author rdma-counters
  */
@@ -30,24 +39,39 @@ class ReadmeConfigurationReferenceTests {
 
 	private static final String SET_PREFIX = "rdma.counter-sets.<name>";
 
+	private final ApplicationContextRunner simulated = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class))
+		.withPropertyValues("rdma.backend=simulated");
+
 	@Test
 	void referenceListsEveryPropertyAndNothingElse() throws IOException {
-		Set<String> expected = new TreeSet<>();
-		RdmaConfigurationMetadataTests.collect(RdmaProperties.PREFIX, RdmaProperties.class, expected);
-		RdmaConfigurationMetadataTests.collect(RdmaEventsProperties.PREFIX, RdmaEventsProperties.class, expected);
-		RdmaConfigurationMetadataTests.collect(SET_PREFIX, CounterSetProperties.class, expected);
-		RdmaConfigurationMetadataTests.collect("rdma.devices.<name>", RdmaProperties.Device.class, expected);
-		RdmaConfigurationMetadataTests.collect("rdma.simulated.devices.<name>", RdmaProperties.SimulatedDevice.class,
-				expected);
-		Set<String> documented = documentedProperties();
+		Set<String> expected = new TreeSet<>(model().keySet());
+		Set<String> documented = documentedDefaults().keySet();
+		documented.removeIf((name) -> !name.startsWith(RdmaProperties.PREFIX + "."));
 		assertThat(documented).as("properties in the README's configuration reference").containsAll(expected);
-		assertThat(expected).as("properties the README documents").containsAll(documented);
+		assertThat(expected).as("properties of the model").containsAll(documented);
+	}
+
+	@Test
+	void referenceShowsTheDefaultOfEveryProperty() throws IOException {
+		Map<String, String> documented = documentedDefaults();
+		model().forEach((name, value) -> {
+			String expected = value.isEmpty() ? "" : "`" + value + "`";
+			if ((SET_PREFIX + ".counters").equals(name)) {
+				// an empty map that means packets at 0 and bytes at 1
+				assertThat(CounterSetDefinition.DEFAULT_COUNTERS).containsExactly(Map.entry(CounterType.PACKETS, 0),
+						Map.entry(CounterType.BYTES, 1));
+				expected = "`packets: 0`, `bytes: 1`";
+			}
+			assertThat(documented.get(name)).as("README default of %s", name).isEqualTo(expected);
+		});
 	}
 
 	@Test
 	void referenceShowsTheDefaultsOfTheMetadata() throws IOException {
 		Map<String, String> defaults = documentedDefaults();
-		List<Map<String, Object>> properties = JsonPath.read(metadata(), "$.properties[*]");
+		List<Map<String, Object>> properties = JsonPath.read(RdmaConfigurationMetadataTests.metadata(),
+				"$.properties[*]");
 		int checked = 0;
 		for (Map<String, Object> property : properties) {
 			String name = (String) property.get("name");
@@ -57,58 +81,104 @@ class ReadmeConfigurationReferenceTests {
 				checked++;
 			}
 		}
-		assertThat(checked).as("properties whose default the README shows").isGreaterThanOrEqualTo(10);
+		assertThat(checked).as("properties whose default the README shows").isGreaterThanOrEqualTo(20);
 	}
 
 	@Test
-	void referenceMarksEveryDeprecatedPropertyWithItsReplacement() throws IOException {
-		Map<String, String> descriptions = documentedDescriptions();
-		List<Map<String, Object>> deprecated = JsonPath.read(metadata(), "$.properties[?(@.deprecated == true)]");
-		assertThat(deprecated).as("deprecated properties").isNotEmpty();
-		for (Map<String, Object> property : deprecated) {
-			String name = (String) property.get("name");
-			@SuppressWarnings("unchecked")
-			String replacement = (String) ((Map<String, Object>) property.get("deprecation")).get("replacement");
-			assertThat(descriptions.get(name)).as("README description of %s", name)
-				.startsWith("Deprecated: ")
-				.contains("`" + replacement);
-		}
+	void referenceMentionsNoRemovedProperty() throws IOException {
+		assertThat(referenceSection()).doesNotContain("rdma.device-defaults", "`rdma.device`", "`rdma.port`",
+				"rdma.simulated.device-name", "<device>.<set>", "?device=", "Deprecated");
 	}
 
-	private static String metadata() throws IOException {
-		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-		}
+	@Test
+	void environmentVariableOfTheReferenceSetsTheDeviceOfItsSet() throws IOException {
+		Matcher variable = Pattern.compile("`(RDMA_COUNTERSETS_(\\w+?)_DEVICE)=(\\w+)`").matcher(referenceSection());
+		assertThat(variable.find()).as("an RDMA_COUNTERSETS_ variable in the reference").isTrue();
+		String set = variable.group(2).toLowerCase();
+		String device = variable.group(3);
+		this.simulated
+			.withInitializer((context) -> environment(context.getEnvironment(), Map.of(variable.group(1), device)))
+			.withPropertyValues("rdma.simulated.devices." + device + ".ports=1",
+					"rdma.counter-sets." + set + ".flow.protocol=tcp",
+					"rdma.counter-sets." + set + ".flow.destination-port=4420")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaProperties.class).getCounterSets().get(set).getDevice())
+					.isEqualTo(device);
+				assertThat(context.getBean(RdmaRegistry.class).counterSet(set).deviceName()).isEqualTo(device);
+				assertThat(context.getBean(set, Counters.class)).isNotNull();
+			});
+	}
+
+	@Test
+	void deviceOptionsAreRefusedFromEnvironmentVariablesAndTakenFromTheReferencesJson() throws IOException {
+		String section = referenceSection();
+		Matcher refused = Pattern.compile("`(RDMA_DEVICES_\\w+)`").matcher(section);
+		Matcher json = Pattern.compile("`SPRING_APPLICATION_JSON='([^']+)'`").matcher(section);
+		assertThat(refused.find()).as("an RDMA_DEVICES_ variable in the reference").isTrue();
+		assertThat(json.find()).as("a SPRING_APPLICATION_JSON example in the reference").isTrue();
+		this.simulated
+			.withInitializer((context) -> environment(context.getEnvironment(), Map.of(refused.group(1), "false")))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidConfigurationPropertyValueException.class);
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.descriptionContains("'" + refused.group(1) + "'", "SPRING_APPLICATION_JSON",
+							"{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
+			});
+		// the JSON makes a missing mlx5_0 no reason to stop
+		this.simulated.withInitializer((context) -> {
+			environment(context.getEnvironment(), Map.of("SPRING_APPLICATION_JSON", json.group(1)));
+			new SpringApplicationJsonEnvironmentPostProcessor().postProcessEnvironment(context.getEnvironment(),
+					new SpringApplication());
+		})
+			.withPropertyValues("rdma.counter-sets.storage.device=mlx5_0",
+					"rdma.counter-sets.storage.flow.protocol=tcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(RdmaProperties.class).failOnUnavailable("mlx5_0")).isFalse();
+				assertThat(context.getBean(RdmaRegistry.class).devices()).singleElement()
+					.satisfies((device) -> assertThat(device.name()).isEqualTo("mlx5_0"))
+					.matches((device) -> !device.isAvailable(), "unavailable");
+			});
+		this.simulated
+			.withPropertyValues("rdma.counter-sets.storage.device=mlx5_0",
+					"rdma.counter-sets.storage.flow.protocol=tcp")
+			.run((context) -> assertThat(context).as("without the JSON").hasFailed());
+	}
+
+	private static void environment(ConfigurableEnvironment environment, Map<String, Object> variables) {
+		environment.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
+					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+	}
+
+	/**
+	 * The properties of the model with their defaults: the tree of {@link RdmaProperties}
+	 * and the values of its maps.
+	 */
+	private static Map<String, String> model() {
+		Map<String, String> model = new TreeMap<>(
+				RdmaConfigurationMetadataTests.defaults(RdmaProperties.PREFIX, RdmaProperties.class));
+		model.putAll(RdmaConfigurationMetadataTests.defaults("rdma.devices.<name>", RdmaProperties.Device.class));
+		model.putAll(RdmaConfigurationMetadataTests.defaults(SET_PREFIX, CounterSetProperties.class));
+		model.putAll(RdmaConfigurationMetadataTests.defaults("rdma.simulated.devices.<name>",
+				SimulatedProperties.Device.class));
+		model.putAll(RdmaConfigurationMetadataTests.defaults("rdma.simulated.traffic.sets.<name>",
+				SimulatedProperties.SetTraffic.class));
+		assertThat(model).as("the model").containsKeys("rdma.ui.path", "rdma.events.enabled", SET_PREFIX + ".netdev");
+		return model;
 	}
 
 	private static Map<String, String> documentedDefaults() throws IOException {
 		Map<String, String> defaults = new TreeMap<>();
-		Matcher row = Pattern.compile("^\\| `([a-z][^`]+)` \\| ([^|]*) \\|", Pattern.MULTILINE)
+		Matcher row = Pattern.compile("^\\| `([a-z][^`]+)` \\|([^|]*)\\|", Pattern.MULTILINE)
 			.matcher(referenceSection());
 		while (row.find()) {
-			defaults.put(row.group(1), row.group(2).trim());
+			assertThat(defaults.put(row.group(1), row.group(2).trim())).as("rows of %s", row.group(1)).isNull();
 		}
 		return defaults;
-	}
-
-	private static Map<String, String> documentedDescriptions() throws IOException {
-		Map<String, String> descriptions = new TreeMap<>();
-		Matcher row = Pattern.compile("^\\| `([a-z][^`]+)` \\| [^|]* \\| (.*) \\|$", Pattern.MULTILINE)
-			.matcher(referenceSection());
-		while (row.find()) {
-			descriptions.put(row.group(1), row.group(2).trim());
-		}
-		return descriptions;
-	}
-
-	private static Set<String> documentedProperties() throws IOException {
-		String section = referenceSection();
-		Set<String> names = new TreeSet<>();
-		Matcher row = Pattern.compile("^\\| `(rdma\\.[^`]+)` \\|", Pattern.MULTILINE).matcher(section);
-		while (row.find()) {
-			names.add(row.group(1));
-		}
-		return names;
 	}
 
 	private static String referenceSection() throws IOException {
