@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -15,7 +16,7 @@ import org.springframework.mock.env.MockEnvironment;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;
-import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -23,16 +24,19 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for the checks of the {@code rdma} configuration that are not failures (unknown
- * keys outside counter sets, a missing default sysfs root), for {@code rdma.enabled} and
- * for the synthetic traffic of the simulated backend.
+ * Tests for the checks of the {@code rdma} configuration at startup (unknown keys outside
+ * counter sets, a missing default sysfs root, the plan the devices are opened from), for
+ * {@code rdma.enabled} and for the synthetic traffic of the simulated backend.
  *
  * @author rdma-counters
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RdmaConfigurationCheckTests {
+
+	private static final Duration TRAFFIC_TIMEOUT = Duration.ofSeconds(5);
 
 	private final ApplicationContextRunner simulatedRunner = new ApplicationContextRunner()
 		.withConfiguration(
@@ -41,63 +45,67 @@ class RdmaConfigurationCheckTests {
 				"rdma.counter-sets.nvme-tcp.flow.destination-port=4420");
 
 	@Test
-	void unknownKeysOutsideCounterSetsAreWarnedWithTheClosestProperty(CapturedOutput output) {
+	void unknownKeysOutsideCounterSetsFailStartupThroughBootsAnalysisNamingEachKey() {
 		this.simulatedRunner.withPropertyValues("rdma.devcie=mlx5_0", "rdma.read-cache-tll=2s").run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(output).contains("Unknown property rdma.devcie is ignored; did you mean rdma.device?",
-					"Unknown property rdma.read-cache-tll is ignored; did you mean rdma.read-cache-ttl?");
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(UnboundConfigurationPropertiesException.class);
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.descriptionContains("rdma.devcie", "rdma.read-cache-tll", "The elements [", "were left unbound");
 		});
 	}
 
 	@Test
-	void knownKeysAreNotWarned(CapturedOutput output) {
-		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=2s", "rdma.port-counters.include=port_*")
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(output).doesNotContain("Unknown property");
-			});
+	void knownKeysOfEveryGroupStart() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.read-cache-ttl=2s", "rdma.port-counters.include=port_*",
+					"rdma.devices.sim_mlx5_0.fail-on-unavailable=true", "rdma.events.reopen-backoff.max=10s",
+					"rdma.simulated.traffic.sets.nvme-tcp.packet-size=100")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
-	void keysOfTheStartersOtherPropertyGroupsAreNotWarnedWhenTheirAutoConfigurationIsOff(CapturedOutput output) {
+	void keysOfTheStartersOtherPropertyGroupsStartWhenTheirAutoConfigurationIsOff() {
 		this.simulatedRunner
 			.withPropertyValues("rdma.ui.enabled=false", "rdma.events.port-down-readiness=refuse-traffic",
-					"rdma.ui.path=/rdma-live", "rdma.simulated.devices.sim_mlx5_1.ports=2")
+					"rdma.ui.path=/rdma-live", "rdma.simulated.devices.sim_mlx5_0.ports=2")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void devicesAreOpenedFromThePlanMadeWhenThePropertiesWereChecked() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.ports=1",
+					"rdma.simulated.devices.sim_mlx5_1.ports=2", "rdma.counter-sets.https.device=sim_mlx5_1",
+					"rdma.counter-sets.https.port=2", "rdma.counter-sets.https.flow.protocol=tcp",
+					"rdma.counter-sets.nvme-tcp.device=sim_mlx5_0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(output).doesNotContain("Unknown property");
+				List<RdmaPropertiesChecks.SetPlan> plan = context.getBean(RdmaPropertiesChecks.class).plan();
+				assertThat(plan).extracting((set) -> set.definition().name(), RdmaPropertiesChecks.SetPlan::device)
+					.containsExactly(tuple("nvme-tcp", "sim_mlx5_0"), tuple("https", "sim_mlx5_1"));
+				assertThat(context.getBean(RdmaRegistry.class).counterSets())
+					.extracting(CounterSet::name, CounterSet::deviceName, CounterSet::port)
+					.containsExactlyInAnyOrder(tuple("nvme-tcp", "sim_mlx5_0", 1), tuple("https", "sim_mlx5_1", 2));
 			});
 	}
 
 	@Test
-	void thePlanMadeWhenThePropertiesWereCheckedIsTheOneTheDevicesAreOpenedFrom() {
-		RdmaPropertiesChecks checks = new RdmaPropertiesChecks(new MockEnvironment());
-		RdmaProperties bound = new RdmaProperties();
-		bound.getDevices().put("mlx5_0", new RdmaProperties.Device());
-		checks.postProcessAfterInitialization(bound, "rdma-properties");
-		RdmaPropertiesValidator.Plan plan = checks.plan(bound);
-		assertThat(plan.devices()).extracting((device) -> device.definition().device()).containsExactly("mlx5_0");
-		assertThat(checks.plan(bound)).isSameAs(plan);
-		RdmaProperties other = new RdmaProperties();
-		other.getDevices().put("mlx5_1", new RdmaProperties.Device());
-		assertThat(checks.plan(other).devices()).extracting((device) -> device.definition().device())
-			.containsExactly("mlx5_1");
-	}
-
-	@Test
-	void missingDefaultSysfsRootOnTheNativeBackendIsWarnedNamingTheProperty(CapturedOutput output) {
-		assertThat(RdmaPropertiesChecks.knownProperties()).contains("rdma.port-counters.sysfs-root");
+	void missingDefaultSysfsRootOnTheNativeBackendIsLoggedAndNotAFailure(CapturedOutput output) {
 		RdmaProperties properties = new RdmaProperties();
 		properties.getPortCounters().setSysfsRoot("/nonexistent/sys/class/infiniband");
-		RdmaPropertiesValidator.warn(properties);
-		assertThat(output).contains("rdma.port-counters.sysfs-root /nonexistent/sys/class/infiniband does not exist",
-				"set rdma.port-counters.enabled=false");
+		assertThat(new RdmaPropertiesChecks(new MockEnvironment()).check(properties)).isEmpty();
+		assertThat(output).contains("No RDMA devices on this host: /nonexistent/sys/class/infiniband does not exist");
 	}
 
 	@Test
 	void enabledFalseCreatesNoBeansAndEnabledMaybeFailsNamingTheProperty() {
 		this.simulatedRunner.withPropertyValues("rdma.enabled=false")
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ManagedDevice.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RdmaRegistry.class)
+				.doesNotHaveBean(ManagedDevices.class)
+				.doesNotHaveBean(Counters.class));
 		this.simulatedRunner.withPropertyValues("rdma.enabled=maybe").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
@@ -135,21 +143,19 @@ class RdmaConfigurationCheckTests {
 					.containsExactly("nvme-tcp", "quiet");
 				assertThat(traffic.streams().get(0).packetSize()).isEqualTo(100);
 				assertThat(traffic.streams().get(1).packetsPerSecond()).isZero();
-				CounterSet nvmeTcp = context.getBean(RdmaRegistry.class).counterSet("nvme-tcp");
-				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-				while (nvmeTcp.read().value(CounterType.PACKETS) == 0 && System.nanoTime() < deadline) {
-					Thread.sleep(50);
-				}
-				assertThat(nvmeTcp.read().value(CounterType.PACKETS)).isPositive();
-				assertThat(context.getBean(RdmaRegistry.class).counterSet("quiet").read().value(CounterType.PACKETS))
-					.isZero();
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				CounterSet nvmeTcp = registry.counterSet("nvme-tcp");
+				await().atMost(TRAFFIC_TIMEOUT)
+					.untilAsserted(() -> assertThat(nvmeTcp.read().value(CounterType.PACKETS)).isPositive());
+				assertThat(registry.counterSet("quiet").read().value(CounterType.PACKETS)).isZero();
+				assertThat(traffic.isClosed()).isFalse();
 				context.close();
 				assertThat(traffic.isClosed()).isTrue();
 			});
 	}
 
 	@Test
-	void syntheticTrafficMovesTheSetsOfEveryDeviceOnTheirOwnPorts() {
+	void syntheticTrafficMovesTheSetsOfEveryDeviceOnTheirOwnPortsAndThePortCountersOfADeviceWithoutSets() {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
@@ -157,29 +163,26 @@ class RdmaConfigurationCheckTests {
 					"rdma.simulated.devices.sim_mlx5_0.ports=1", "rdma.simulated.devices.sim_mlx5_1.ports=2",
 					"rdma.simulated.devices.sim_mlx5_2.ports=1", "rdma.simulated.traffic.enabled=true",
 					"rdma.simulated.traffic.interval=10ms", "rdma.simulated.traffic.sets.storage.packet-size=200",
-					"rdma.devices.sim_mlx5_0.counter-sets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_0.counter-sets.storage.flow.destination-port=4420",
-					"rdma.devices.sim_mlx5_1.port=2", "rdma.devices.sim_mlx5_1.counter-sets.storage.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.storage.flow.destination-port=4420",
-					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.protocol=tcp",
-					"rdma.devices.sim_mlx5_1.counter-sets.https.flow.destination-port=443",
-					"rdma.devices.sim_mlx5_2.port=1")
+					"rdma.counter-sets.storage.device=sim_mlx5_0", "rdma.counter-sets.storage.flow.protocol=tcp",
+					"rdma.counter-sets.storage.flow.destination-port=4420",
+					"rdma.counter-sets.replica.device=sim_mlx5_1", "rdma.counter-sets.replica.port=2",
+					"rdma.counter-sets.replica.flow.protocol=tcp",
+					"rdma.counter-sets.replica.flow.destination-port=4420", "rdma.counter-sets.https.device=sim_mlx5_1",
+					"rdma.counter-sets.https.port=2", "rdma.counter-sets.https.flow.protocol=tcp",
+					"rdma.counter-sets.https.flow.destination-port=443")
 			.run((context) -> {
-				assertThat(context).hasNotFailed().doesNotHaveBean(ManagedDevice.class);
+				assertThat(context).hasNotFailed();
 				SyntheticTraffic traffic = context.getBean(SyntheticTraffic.class);
 				assertThat(traffic.streams())
 					.extracting(SyntheticTraffic.Stream::device, SyntheticTraffic.Stream::name,
 							SyntheticTraffic.Stream::port, SyntheticTraffic.Stream::packetSize)
-					.containsExactly(tuple("sim_mlx5_0", "storage", 1, 200), tuple("sim_mlx5_1", "storage", 2, 200),
+					.containsExactly(tuple("sim_mlx5_0", "storage", 1, 200), tuple("sim_mlx5_1", "replica", 2, 1024),
 							tuple("sim_mlx5_1", "https", 2, 1024), tuple("sim_mlx5_2", "port", 1, 1024));
 				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 				List<CounterSet> sets = registry.counterSets();
 				assertThat(sets).hasSize(3);
-				long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-				while (sets.stream().anyMatch((set) -> set.read().value(CounterType.BYTES) == 0)
-						&& System.nanoTime() < deadline) {
-					Thread.sleep(50);
-				}
+				await().atMost(TRAFFIC_TIMEOUT)
+					.until(() -> sets.stream().allMatch((set) -> set.read().value(CounterType.BYTES) > 0));
 				for (CounterSet set : sets) {
 					// one reading: the traffic goes on between two reads
 					CounterSetReading reading = set.read();
