@@ -35,9 +35,20 @@ final class FailureAnalysisAssert {
 	}
 
 	static FailureAnalysisAssert of(Throwable failure) {
+		return of(failure, new StandardEnvironment());
+	}
+
+	/**
+	 * Analyze a startup failure with the application's environment, as Spring Boot does:
+	 * Boot's analyzers then show where a property came from.
+	 * @param failure the startup failure
+	 * @param environment the environment of the application that failed
+	 * @return the assert on the first analysis
+	 */
+	static FailureAnalysisAssert of(Throwable failure, Environment environment) {
 		assertThat(failure).as("startup failure").isNotNull();
 		ArgumentResolver arguments = ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
-			.and(Environment.class, new StandardEnvironment());
+			.and(Environment.class, environment);
 		List<FailureAnalyzer> analyzers = SpringFactoriesLoader.forDefaultResourceLocation()
 			.load(FailureAnalyzer.class, arguments, FailureHandler.handleMessage((message, ex) -> {
 			}));
