@@ -60,8 +60,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					+ "their count action and fails with EINVAL.",
 					"Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow under "
 							+ flowProperty(set) + " (EINVAL also means specs the provider does not accept), or "
-							+ "remove rdma.counter-sets to keep only the port counters. "
-							+ startWithout,
+							+ "remove rdma.counter-sets to keep only the port counters. " + startWithout,
 					cause);
 		}
 		if ("ibv_create_flow".equals(verb) && errno == Errno.ENOMEM) {
@@ -70,8 +69,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					+ "priorities, each one flow table, and ENOMEM means the flow's priority is beyond them or the "
 					+ "table is full.",
 					"Use a lower priority number under " + flowProperty(set) + ".priority, or configure fewer counter "
-							+ "sets on this port (other applications' flows share the table). "
-							+ startWithout,
+							+ "sets on this port (other applications' flows share the table). " + startWithout,
 					cause);
 		}
 		if (FLOW_VERBS.contains(verb)) {
@@ -82,8 +80,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 					"Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
 							+ flowProperty(set)
 							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "
-							+ "flow, or remove rdma.counter-sets to keep only the port counters. "
-							+ startWithout,
+							+ "flow, or remove rdma.counter-sets to keep only the port counters. " + startWithout,
 					cause);
 		}
 		return new FailureAnalysis(where + " failed: " + cause.getMessage() + ".",
