@@ -1,6 +1,7 @@
 package io.github.rdmacounters.core;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,7 @@ class SupervisedCountersTests {
 
 	private SupervisedDevice open() {
 		this.device = SupervisedDevice.open(this.backend, DEVICE, Duration.ofMillis(1), Duration.ofMillis(10),
-				Duration.ZERO);
+				Duration.ZERO, Clock.systemUTC());
 		return this.device;
 	}
 

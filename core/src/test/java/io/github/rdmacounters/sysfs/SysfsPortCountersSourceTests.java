@@ -31,6 +31,7 @@ import io.github.rdmacounters.core.PortRate;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
