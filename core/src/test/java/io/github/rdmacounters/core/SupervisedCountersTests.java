@@ -9,6 +9,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +17,6 @@ import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Tests for {@link SupervisedCounters} on a {@link SupervisedDevice} whose contexts are
@@ -90,19 +90,10 @@ class SupervisedCountersTests {
 	}
 
 	private void awaitReopen() {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (this.device.tracker().reopens() == 0) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting for the reopen of " + DEVICE);
-			}
-			try {
-				Thread.sleep(2);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				fail("Interrupted waiting for the reopen of " + DEVICE);
-			}
-		}
+		Awaitility.await("the reopen of " + DEVICE)
+			.atMost(TIMEOUT)
+			.pollInterval(Duration.ofMillis(2))
+			.until(() -> this.device.tracker().reopens() > 0);
 	}
 
 	private static long packets(Counters counters) {

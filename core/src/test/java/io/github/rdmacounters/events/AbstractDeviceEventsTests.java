@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,6 @@ import io.github.rdmacounters.core.SupervisedDevice;
 import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The contract of device events and recovery, run against each backend by a subclass:
@@ -425,19 +425,7 @@ abstract class AbstractDeviceEventsTests {
 	}
 
 	static void await(String what, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting until " + what);
-			}
-			try {
-				Thread.sleep(2);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				fail("Interrupted waiting until " + what);
-			}
-		}
+		Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(2)).until(condition::getAsBoolean);
 	}
 
 }
