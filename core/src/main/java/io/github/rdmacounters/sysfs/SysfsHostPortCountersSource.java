@@ -109,7 +109,7 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 * ones). For the tests of this package.
 	 * @return the number of snapshots read
 	 */
-	public long snapshotsRead() {
+	long snapshotsRead() {
 		return this.snapshots.get();
 	}
 

@@ -144,7 +144,7 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * ones). For the tests of this package.
 	 * @return the number of snapshots read
 	 */
-	public long snapshotsRead() {
+	long snapshotsRead() {
 		return this.snapshots.get();
 	}
 
