@@ -84,15 +84,6 @@ final class NativeCounters extends NativeChild implements Counters {
 		this.cachedArgs = readArgs(0, ReadMode.PREFER_CACHED.flags());
 	}
 
-	/**
-	 * Return whether reads go through a prepared libffi call rather than
-	 * {@link Function#invokeInt(Object[])}.
-	 * @return {@code true} for prepared calls
-	 */
-	boolean preparedReads() {
-		return this.readCall != null;
-	}
-
 	NativeDevice device() {
 		return this.device;
 	}
