@@ -17,14 +17,12 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * ({@code EOPNOTSUPP}, or {@code ENOSYS} from rdma-core before 28), a kernel too old for
  * counted don't-trap flows ({@code EINVAL}), the priority limit or a full steering table
  * ({@code ENOMEM}), flow steering the device does not support, and missing permissions;
- * names the counter set when one was being created.
+ * names the counter set when one was being created. The causes are worded by
+ * {@link Errno#explain(String, int)}, as in the native layer's messages.
  *
  * @author rdma-counters
  */
 class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperationException> {
-
-	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
-			"ibv_read_counters", "ibv_destroy_counters");
 
 	private static final Set<String> FLOW_VERBS = Set.of("ibv_create_flow", "ibv_create_qp");
 
@@ -36,38 +34,38 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 		String where = where(set);
 		int errno = cause.errno();
 		String verb = cause.verb();
+		String explanation = Errno.explain(verb, errno);
 		if (errno == Errno.EPERM || errno == Errno.EACCES) {
-			return new FailureAnalysis(where + " was not permitted: " + cause.getMessage()
-					+ ". Flow counters need a raw packet queue pair and steering rules, which need CAP_NET_RAW.",
+			return new FailureAnalysis(
+					where + " was not permitted: " + cause.getMessage() + ". For flow counters, "
+							+ sentence(Errno.explain("ibv_create_flow", errno)),
 					"Give the process CAP_NET_RAW: e.g. setcap cap_net_raw+ep on the java binary, "
 							+ "AmbientCapabilities=CAP_NET_RAW in a systemd unit, or capabilities add [NET_RAW] in "
 							+ "a Kubernetes securityContext; or run as root. " + startWithout,
 					cause);
 		}
-		if (COUNTER_VERBS.contains(verb) && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
+		if (explanation != null && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
 			return new FailureAnalysis(
 					where + " failed: " + cause.getMessage()
-							+ ". The device's provider does not implement flow counters (ibv_counters); only the mlx5 "
-							+ "provider (NVIDIA/Mellanox ConnectX-4 and later) does.",
+							+ ". The device's provider does not implement flow counters: " + sentence(explanation),
 					"Set " + setProperty(set) + ".device to an mlx5 device, or remove the set: the port counters "
 							+ "of every device are read without sets. " + startWithout,
 					cause);
 		}
-		if ("ibv_create_flow".equals(verb) && errno == Errno.EINVAL) {
-			return new FailureAnalysis(where + " failed: " + cause.getMessage()
-					+ ". The kernel refused the flow. A counted flow with dont-trap (the starter's flows) needs Linux "
-					+ "5.8 or later: before commit 8e14c75c999a the mlx5 driver creates don't-trap rules without "
-					+ "their count action and fails with EINVAL.",
+		if (explanation != null && errno == Errno.EINVAL) {
+			return new FailureAnalysis(
+					where + " failed: " + cause.getMessage()
+							+ ". The kernel refused the flow, one with dont-trap (the starter's flows): "
+							+ sentence(explanation),
 					"Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow under "
 							+ flowProperty(set) + " (EINVAL also means specs the provider does not accept), or "
 							+ "remove rdma.counter-sets to keep only the port counters. " + startWithout,
 					cause);
 		}
-		if ("ibv_create_flow".equals(verb) && errno == Errno.ENOMEM) {
-			return new FailureAnalysis(where + " failed: " + cause.getMessage()
-					+ ". The NIC could not place the steering rule: mlx5 offers a small number of user flow "
-					+ "priorities, each one flow table, and ENOMEM means the flow's priority is beyond them or the "
-					+ "table is full.",
+		if (explanation != null && errno == Errno.ENOMEM) {
+			return new FailureAnalysis(
+					where + " failed: " + cause.getMessage() + ". The NIC could not place the steering rule: "
+							+ sentence(explanation),
 					"Use a lower priority number under " + flowProperty(set) + ".priority, or configure fewer counter "
 							+ "sets on this port (other applications' flows share the table). " + startWithout,
 					cause);
@@ -87,6 +85,10 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 				"Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno) + " from "
 						+ verb + ". " + startWithout,
 				cause);
+	}
+
+	private static String sentence(@Nullable String explanation) {
+		return explanation + ".";
 	}
 
 	private static String flowProperty(@Nullable CounterSetCreationException set) {

@@ -35,7 +35,6 @@ import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterSetReading;
-import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.CountersSnapshot;
@@ -461,15 +460,16 @@ class RdmaAutoConfigurationSimulatedTests {
 
 				MeterRegistry meters = new SimpleMeterRegistry();
 				new RdmaFlowMetrics(registry).bindTo(meters);
-				CounterSetTestSupport.expire(vxlan);
 				assertThat(meters.get(RdmaFlowMetrics.PACKETS)
 					.tag("device", "mlx5_7")
 					.tag("set", "vxlan")
 					.functionCounter()
 					.count()).isZero();
-				CounterSetTestSupport.expire(vxlan);
+				// one failure per read cache time-to-live: ManagedDeviceTests moves a
+				// clock
+				// past it
 				assertThat(meters.get(RdmaFlowMetrics.READ_FAILURES).tag("set", "vxlan").functionCounter().count())
-					.isGreaterThan(1.0);
+					.isPositive();
 				context.close();
 				assertThat(vxlan.counters().isClosed()).as("unavailable, not closed").isFalse();
 				device.close();

@@ -2,6 +2,7 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +23,6 @@ import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.DeviceDefinition;
-import io.github.rdmacounters.core.DeviceQueriesTestSupport;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.HostPortCountersSource;
@@ -33,6 +33,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.testsupport.MutableClock;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -138,7 +139,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 			assertThat(control.verbCalls()).as("ibv_query_port calls for 200 health requests")
 				.filteredOn("ibv_query_port"::equals)
 				.hasSize(1);
-			DeviceQueriesTestSupport.expire(device);
+			cached.clock().advance(Duration.ofMinutes(10));
 			((HealthIndicator) composite.getContributor("mlx5_0")).health(false);
 			assertThat(control.verbCalls()).as("after the time-to-live")
 				.filteredOn("ibv_query_port"::equals)
@@ -223,17 +224,19 @@ class RdmaHealthContributorAutoConfigurationTests {
 	}
 
 	/**
-	 * The simulated device mlx5_0, opened with a read cache time-to-live of ten minutes,
-	 * and the control of its backend, which records the verbs called.
+	 * The simulated device mlx5_0, opened with a read cache time-to-live of ten minutes
+	 * on a clock the test moves, and the control of its backend, which records the verbs
+	 * called.
 	 */
-	private record CachedDevice(ManagedDevice device, SimulatedBackendControl control) {
+	private record CachedDevice(ManagedDevice device, SimulatedBackendControl control, MutableClock clock) {
 
 		static CachedDevice open() {
 			SimulatedBackend backend = new SimulatedBackend(
 					List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
-			ManagedDevice device = ManagedDeviceFactory.of(backend, Duration.ofMinutes(10))
+			MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
+			ManagedDevice device = new ManagedDeviceFactory(backend, Duration.ofMinutes(10), clock, (name) -> null)
 				.create(DeviceDefinition.of("mlx5_0", CounterSetDefinition.of("roce", 1, FlowSpec.any())), true);
-			return new CachedDevice(device, SimulatedBackendControl.of(backend));
+			return new CachedDevice(device, SimulatedBackendControl.of(backend), clock);
 		}
 
 	}

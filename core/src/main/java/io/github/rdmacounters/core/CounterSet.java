@@ -38,21 +38,13 @@ public final class CounterSet implements AutoCloseable {
 
 	private final Counters counters;
 
-	private final long ttlNanos;
-
 	private final Clock clock;
 
-	private final Object readLock = new Object();
+	private final ReadCache<CounterSetReading> cache;
 
 	private final AtomicLong failedReads = new AtomicLong();
 
 	private final int size;
-
-	/**
-	 * The last reading, which carries the {@link System#nanoTime()} it was taken at: one
-	 * immutable value, so that a reader never pairs a reading with the time of another.
-	 */
-	private volatile @Nullable CounterSetReading cached;
 
 	/**
 	 * Create a set over counters that a flow already feeds.
@@ -65,7 +57,8 @@ public final class CounterSet implements AutoCloseable {
 	 * @param counters the counters, owned by this set from now on
 	 * @param readCacheTtl how long a read is reused; {@link Duration#ZERO} reads every
 	 * time
-	 * @param clock the clock that stamps reads
+	 * @param clock the clock that stamps reads and measures their age
+	 * @throws IllegalArgumentException if the time-to-live is negative
 	 */
 	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
 			ReadMode readMode, Counters counters, Duration readCacheTtl, Clock clock) {
@@ -76,8 +69,8 @@ public final class CounterSet implements AutoCloseable {
 		this.indexes = Map.copyOf(indexes);
 		this.readMode = readMode;
 		this.counters = counters;
-		this.ttlNanos = saturatedNanos(readCacheTtl);
 		this.clock = clock;
+		this.cache = new ReadCache<>(readCacheTtl, clock);
 		this.size = this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0);
 	}
 
@@ -164,45 +157,29 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
-		CounterSetReading current = this.cached;
-		if (current != null && isFresh(current, System.nanoTime())) {
-			return current;
-		}
-		synchronized (this.readLock) {
-			current = this.cached;
-			if (current != null && isFresh(current, System.nanoTime())) {
-				return current;
-			}
-			CounterSetReading reading = readNow(current);
-			this.cached = reading;
-			return reading;
-		}
+		return this.cache.get(this::readNow);
 	}
 
-	private boolean isFresh(CounterSetReading reading, long now) {
-		return now - reading.nanos() < this.ttlNanos;
-	}
-
-	private CounterSetReading readNow(@Nullable CounterSetReading previous) {
+	private CounterSetReading readNow() {
+		CounterSetReading previous = this.cache.last();
 		// A new array per read: a published reading never changes
 		long[] values = new long[this.size];
 		try {
 			this.counters.read(values, this.readMode);
-			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), System.nanoTime(), null,
+			return new CounterSetReading(this.name, this.indexes, values, this.clock.instant(), null,
 					this.failedReads.get(), false);
 		}
 		catch (RdmaClosedException ex) {
 			if (previous != null) {
-				return previous.asClosed(System.nanoTime());
+				return previous.asClosed();
 			}
-			return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(),
-					System.nanoTime(), ex, this.failedReads.get(), true);
+			return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(), ex,
+					this.failedReads.get(), true);
 		}
 		catch (RuntimeException ex) {
 			long failures = this.failedReads.incrementAndGet();
 			long[] last = (previous != null) ? previous.rawValues() : new long[this.size];
-			return new CounterSetReading(this.name, this.indexes, last, this.clock.instant(), System.nanoTime(), ex,
-					failures, false);
+			return new CounterSetReading(this.name, this.indexes, last, this.clock.instant(), ex, failures, false);
 		}
 	}
 
@@ -211,21 +188,7 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading, or {@code null} before the first read
 	 */
 	public @Nullable CounterSetReading lastReading() {
-		return this.cached;
-	}
-
-	/**
-	 * Let the next {@link #read()} read the device whatever the cache time-to-live, as if
-	 * the last read had just expired. A seam for the benchmarks and tests that need one
-	 * read per round, reached through the test support of core's test-jar.
-	 */
-	void expire() {
-		synchronized (this.readLock) {
-			CounterSetReading current = this.cached;
-			if (current != null) {
-				this.cached = current.withNanos(System.nanoTime() - this.ttlNanos);
-			}
-		}
+		return this.cache.last();
 	}
 
 	/**
@@ -240,20 +203,6 @@ public final class CounterSet implements AutoCloseable {
 	public String toString() {
 		return "CounterSet '" + this.name + "' on " + this.deviceName + " port " + this.port + " ("
 				+ this.spec.describe() + ")";
-	}
-
-	/**
-	 * Return the time-to-live in nanoseconds, capped at about 73 years so that arithmetic
-	 * on {@link System#nanoTime()} values cannot overflow.
-	 */
-	private static long saturatedNanos(Duration duration) {
-		long cap = Long.MAX_VALUE / 4;
-		try {
-			return Math.min(duration.toNanos(), cap);
-		}
-		catch (ArithmeticException ex) {
-			return cap;
-		}
 	}
 
 }

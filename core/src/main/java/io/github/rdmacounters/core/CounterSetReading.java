@@ -22,24 +22,18 @@ public final class CounterSetReading {
 
 	private final Instant readAt;
 
-	/**
-	 * The {@link System#nanoTime()} the reading was taken at, for the set's read cache.
-	 */
-	private final long nanos;
-
 	private final @Nullable RuntimeException failure;
 
 	private final long failedReads;
 
 	private final boolean closed;
 
-	CounterSetReading(String setName, Map<CounterType, Integer> indexes, long[] values, Instant readAt, long nanos,
+	CounterSetReading(String setName, Map<CounterType, Integer> indexes, long[] values, Instant readAt,
 			@Nullable RuntimeException failure, long failedReads, boolean closed) {
 		this.setName = setName;
 		this.indexes = indexes;
 		this.values = values;
 		this.readAt = readAt;
-		this.nanos = nanos;
 		this.failure = failure;
 		this.failedReads = failedReads;
 		this.closed = closed;
@@ -47,26 +41,11 @@ public final class CounterSetReading {
 
 	/**
 	 * Return this reading marked closed: same values, time and outcome.
-	 * @param nanos the {@link System#nanoTime()} the read cache counts from
 	 * @return the closed reading
 	 */
-	CounterSetReading asClosed(long nanos) {
-		return new CounterSetReading(this.setName, this.indexes, this.values, this.readAt, nanos, this.failure,
+	CounterSetReading asClosed() {
+		return new CounterSetReading(this.setName, this.indexes, this.values, this.readAt, this.failure,
 				this.failedReads, true);
-	}
-
-	/**
-	 * Return this reading with another cache time: same values, time and outcome.
-	 * @param nanos the {@link System#nanoTime()} the read cache counts from
-	 * @return the reading
-	 */
-	CounterSetReading withNanos(long nanos) {
-		return new CounterSetReading(this.setName, this.indexes, this.values, this.readAt, nanos, this.failure,
-				this.failedReads, this.closed);
-	}
-
-	long nanos() {
-		return this.nanos;
 	}
 
 	/**

@@ -1,5 +1,9 @@
 package io.github.rdmacounters.core;
 
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
 /**
  * Linux errno values this project reports, with their names and the messages glibc's
  * {@code strerror} gives for them.
@@ -47,7 +51,45 @@ public final class Errno {
 	/** Operation not supported; the same number as {@code ENOTSUP} on Linux. */
 	public static final int EOPNOTSUPP = 95;
 
+	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
+			"ibv_read_counters", "ibv_destroy_counters");
+
 	private Errno() {
+	}
+
+	/**
+	 * Explain what an errno from a verb means for flow counters, where it has one usual
+	 * cause; the native layer and the startup failure analysis both use these words.
+	 * @param verb the C verb name, e.g. {@code ibv_create_flow}
+	 * @param errno the errno value
+	 * @return the explanation, lower case and without a final period, or {@code null}
+	 * @since 0.1.0
+	 */
+	public static @Nullable String explain(String verb, int errno) {
+		boolean flowVerb = "ibv_create_flow".equals(verb) || "ibv_create_qp".equals(verb);
+		if (flowVerb && (errno == EPERM || errno == EACCES)) {
+			return "raw packet queue pairs and steering rules need CAP_NET_RAW";
+		}
+		if (COUNTER_VERBS.contains(verb) && (errno == EOPNOTSUPP || errno == ENOSYS)) {
+			// ENOSYS: rdma-core before 28 for a provider without the op
+			return "only the mlx5 provider implements flow counters (ibv_counters), on NVIDIA/Mellanox ConnectX-4 "
+					+ "and later";
+		}
+		if ("ibv_create_flow".equals(verb) && errno == EINVAL) {
+			// Linux before v5.8 (commit 8e14c75c999a) builds don't-trap rules in
+			// create_dont_trap_rule (drivers/infiniband/hw/mlx5/fs.c) without the flow's
+			// actions, and a count action fails with EINVAL
+			return "a counted don't-trap flow needs Linux 5.8 or later (commit 8e14c75c999a); older kernels refuse "
+					+ "the count action of a don't-trap rule with EINVAL";
+		}
+		if ("ibv_create_flow".equals(verb) && errno == ENOMEM) {
+			// mlx5 fs.c: a priority beyond the user priorities of the BYPASS namespace,
+			// or
+			// no room left in the flow table of that priority
+			return "the flow's priority is beyond the provider's user flow priorities (mlx5 has a few, each one "
+					+ "flow table), or the NIC's steering table is full";
+		}
+		return null;
 	}
 
 	/**

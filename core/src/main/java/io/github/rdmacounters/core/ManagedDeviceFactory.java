@@ -231,7 +231,7 @@ public final class ManagedDeviceFactory {
 
 	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
 		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
-				this.reopenMaxBackoff, this.readCacheTtl);
+				this.reopenMaxBackoff, this.readCacheTtl, this.clock);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
 			int ports = device.queryDevice().physicalPortCount();

@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -71,13 +72,15 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private final Duration readCacheTtl;
 
+	private final Clock clock;
+
 	private final DeviceEventTracker tracker;
 
 	/** The attributes of the current context, asked once per context. */
 	private volatile @Nullable DeviceQuery deviceQuery;
 
 	/** The port queries of the current context; replaced by a reopen. */
-	private volatile Map<Integer, QueryMemo<PortAttributes>> portQueries = new ConcurrentHashMap<>();
+	private volatile Map<Integer, ReadCache<PortQuery>> portQueries = new ConcurrentHashMap<>();
 
 	private final DeviceEventListener forwarder = this::onEvent;
 
@@ -98,13 +101,14 @@ public final class SupervisedDevice implements RdmaDevice {
 	private long reopenedAt;
 
 	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff,
-			Duration readCacheTtl) {
+			Duration readCacheTtl, Clock clock) {
 		this.backend = backend;
 		this.name = device.name();
 		this.backendName = device.backend();
 		this.initialBackoff = initialBackoff;
 		this.maxBackoff = maxBackoff;
 		this.readCacheTtl = readCacheTtl;
+		this.clock = clock;
 		this.tracker = new DeviceEventTracker(this.name);
 		this.current = device;
 	}
@@ -118,16 +122,18 @@ public final class SupervisedDevice implements RdmaDevice {
 	 * @param maxBackoff the longest wait between attempts
 	 * @param readCacheTtl how long a port query is reused; {@link Duration#ZERO} asks the
 	 * device every time
+	 * @param clock the clock that measures the age of a port query
 	 * @return the supervised device
 	 * @since 0.1.0
 	 */
 	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
-			Duration readCacheTtl) {
+			Duration readCacheTtl, Clock clock) {
 		if (readCacheTtl.isNegative()) {
 			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
 		}
 		RdmaDevice device = backend.open(name);
-		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl);
+		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl,
+				clock);
 		try {
 			device.addEventListener(supervised.forwarder);
 		}
@@ -240,12 +246,12 @@ public final class SupervisedDevice implements RdmaDevice {
 		return call(() -> {
 			// the memos before the context: a reopen installs the new context before
 			// the new memos, so these never get a query of an older context
-			Map<Integer, QueryMemo<PortAttributes>> memos = this.portQueries;
+			Map<Integer, ReadCache<PortQuery>> memos = this.portQueries;
 			RdmaDevice context = current();
 			if (port < 1 || port > PortAttributes.MAX_PORT) {
 				return context.queryPort(port);
 			}
-			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> context.queryPort(port));
+			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> PortQuery.of(context, port)).result();
 		});
 	}
 
@@ -262,20 +268,12 @@ public final class SupervisedDevice implements RdmaDevice {
 		if (state == null) {
 			return null;
 		}
-		QueryMemo<PortAttributes> memo = this.portQueries.get(port);
+		ReadCache<PortQuery> memo = this.portQueries.get(port);
 		return (memo != null && memo.invalidatedRecently()) ? state : null;
 	}
 
-	/**
-	 * Let the next query of every port ask the device, as if the read cache time-to-live
-	 * had passed (a seam for tests).
-	 */
-	void expireQueries() {
-		this.portQueries.values().forEach(QueryMemo::expire);
-	}
-
-	private QueryMemo<PortAttributes> newMemo() {
-		return new QueryMemo<>(this.readCacheTtl, System::nanoTime);
+	private ReadCache<PortQuery> newMemo() {
+		return new ReadCache<>(this.readCacheTtl, this.clock);
 	}
 
 	/** Forget every query of the context that was current. */
@@ -533,6 +531,33 @@ public final class SupervisedDevice implements RdmaDevice {
 	 * @param attributes the attributes
 	 */
 	private record DeviceQuery(RdmaDevice context, DeviceAttributes attributes) {
+	}
+
+	/**
+	 * The outcome of a port query, its attributes or its failure: a failed query is
+	 * reused like a successful one.
+	 *
+	 * @param attributes the attributes
+	 * @param failure the failure
+	 */
+	private record PortQuery(@Nullable PortAttributes attributes, @Nullable RuntimeException failure) {
+
+		static PortQuery of(RdmaDevice context, int port) {
+			try {
+				return new PortQuery(context.queryPort(port), null);
+			}
+			catch (RuntimeException ex) {
+				return new PortQuery(null, ex);
+			}
+		}
+
+		PortAttributes result() {
+			if (this.failure != null) {
+				throw this.failure;
+			}
+			return java.util.Objects.requireNonNull(this.attributes);
+		}
+
 	}
 
 }

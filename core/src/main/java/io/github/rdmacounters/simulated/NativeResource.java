@@ -2,7 +2,7 @@ package io.github.rdmacounters.simulated;
 
 /**
  * A simulated native object without behaviour of its own (protection domain, completion
- * queue, queue pair), tracked by identity for {@link SimulatedBackend#liveObjects()}.
+ * queue, queue pair), tracked by identity by a {@link VerbHook}.
  *
  * @author rdma-counters
  */

@@ -3,14 +3,14 @@ package io.github.rdmacounters.simulated;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.ServiceLoader;
 import java.util.function.Predicate;
+
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceId;
@@ -43,9 +43,10 @@ import io.github.rdmacounters.sysfs.SysfsTree;
  * Demos drive it through a control API: {@link #deliver} and {@link #deliverRoce} make
  * packets arrive at a port (moving flow counters and port counters), {@link #transmit}
  * sends them (port counters only), {@link #setPortState} takes a link down or up, and
- * {@link #portCounters(String)} reads the device's simulated sysfs tree. Fault injection
- * and object accounting are package-private seams for the tests. Thread-safe: traffic may
- * be delivered from one thread while others read and close.
+ * {@link #portCounters(String)} reads the device's simulated sysfs tree. A
+ * {@link VerbHook} found by {@link ServiceLoader} (core's test support has one) sees
+ * every verb and object; without one nothing is recorded. Thread-safe: traffic may be
+ * delivered from one thread while others read and close.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -61,9 +62,7 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	private final List<SimulatedDeviceSpec> specs;
 
-	private final Faults faults = new Faults();
-
-	private final Set<Object> live = ConcurrentHashMap.newKeySet();
+	private final @Nullable VerbHook hook = ServiceLoader.load(VerbHook.class).findFirst().orElse(null);
 
 	private final Clock clock;
 
@@ -114,19 +113,19 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	@Override
 	public List<DeviceId> devices() {
-		this.faults.check("ibv_get_device_list");
+		beforeVerb("ibv_get_device_list");
 		return presentDevices();
 	}
 
 	@Override
 	public RdmaDevice open(String deviceName) {
 		Objects.requireNonNull(deviceName, "deviceName");
-		this.faults.check("ibv_get_device_list");
+		beforeVerb("ibv_get_device_list");
 		SimulatedHardware device = this.hardware.get(deviceName);
 		if (device == null || this.events.isGone(deviceName)) {
 			throw new DeviceNotFoundException(deviceName, presentDevices().stream().map(DeviceId::name).toList());
 		}
-		this.faults.check("ibv_open_device");
+		beforeVerb("ibv_open_device");
 		SimulatedDevice opened = new SimulatedDevice(this, device);
 		track(opened);
 		this.events.opened(opened);
@@ -281,76 +280,6 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make the next call of a verb fail with an errno (once, whichever thread calls it
-	 * first).
-	 * @param verb the C verb name, e.g. {@code ibv_read_counters}
-	 * @param errno the errno, e.g. {@link io.github.rdmacounters.core.Errno#EIO}
-	 * @throws IllegalArgumentException if the simulated device does not go through that
-	 * verb
-	 */
-	void failNext(String verb, int errno) {
-		this.faults.failNext(verb, errno);
-	}
-
-	/**
-	 * Make every call of a verb fail with an errno until {@link #clearFaults()}.
-	 * @param verb the C verb name, e.g. {@code ibv_create_flow}
-	 * @param errno the errno
-	 * @throws IllegalArgumentException if the simulated device does not go through that
-	 * verb
-	 */
-	void failAlways(String verb, int errno) {
-		this.faults.failAlways(verb, errno);
-	}
-
-	/**
-	 * Remove every injected fault.
-	 */
-	void clearFaults() {
-		this.faults.clear();
-	}
-
-	/**
-	 * Return the verbs called so far, oldest first: every call that reached the simulated
-	 * device, including the ones that failed (the last 10,000 are kept). Calls refused
-	 * with {@link io.github.rdmacounters.core.RdmaClosedException} never reach it.
-	 * @return the verb names, e.g. {@code [ibv_open_device, ibv_create_counters, ...]}
-	 */
-	List<String> verbCalls() {
-		return this.faults.journal();
-	}
-
-	/**
-	 * Forget the verbs called so far.
-	 */
-	void clearVerbCalls() {
-		this.faults.clearJournal();
-	}
-
-	/**
-	 * Return the number of simulated native objects allocated and not freed: device
-	 * contexts, protection domains, completion queues, queue pairs, counters handles and
-	 * flows.
-	 * @return the number of live objects
-	 */
-	int liveObjects() {
-		return this.live.size();
-	}
-
-	/**
-	 * Describe the live objects, for assertion messages.
-	 * @return one description per live object
-	 */
-	List<String> liveObjectDescriptions() {
-		List<String> descriptions = new ArrayList<>();
-		for (Object object : this.live) {
-			descriptions.add(object.toString());
-		}
-		descriptions.sort(null);
-		return descriptions;
-	}
-
-	/**
 	 * Return the simulated {@code /sys/class/infiniband} tree of every device, generated
 	 * from their live state.
 	 * @return the tree
@@ -420,8 +349,19 @@ public final class SimulatedBackend implements RdmaBackend {
 		return new SysfsHostPortCountersSource(this.sysfsTree, deviceFilter, counterFilter, readCacheTtl, this.clock);
 	}
 
-	Faults faults() {
-		return this.faults;
+	@Nullable VerbHook hook() {
+		return this.hook;
+	}
+
+	/**
+	 * Let the hook see a verb about to run, and fail it.
+	 * @param verb the C verb name
+	 */
+	void beforeVerb(String verb) {
+		VerbHook current = this.hook;
+		if (current != null) {
+			current.beforeVerb(verb);
+		}
 	}
 
 	Clock clock() {
@@ -429,11 +369,17 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	void track(Object object) {
-		this.live.add(object);
+		VerbHook current = this.hook;
+		if (current != null) {
+			current.allocated(object);
+		}
 	}
 
 	void untrack(Object object) {
-		this.live.remove(object);
+		VerbHook current = this.hook;
+		if (current != null) {
+			current.freed(object);
+		}
 	}
 
 	private SimulatedHardware hardware(String device) {

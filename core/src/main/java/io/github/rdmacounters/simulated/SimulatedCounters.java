@@ -55,7 +55,7 @@ final class SimulatedCounters implements Counters {
 		Objects.requireNonNull(type, "type");
 		CounterPoint point = new CounterPoint(type, index);
 		this.device.run(this::checkOpen, () -> {
-			this.device.owner().faults().check("ibv_attach_counters_point_flow");
+			this.device.owner().beforeVerb("ibv_attach_counters_point_flow");
 			synchronized (this.hardware) {
 				// mlx5_attach_counters_point_flow: EBUSY while refcount != 0
 				if (!this.flows.isEmpty()) {
@@ -98,7 +98,7 @@ final class SimulatedCounters implements Counters {
 		Objects.requireNonNull(destination, "destination");
 		Objects.requireNonNull(mode, "mode");
 		this.device.run(this::checkOpen, () -> {
-			this.device.owner().faults().check("ibv_read_counters");
+			this.device.owner().beforeVerb("ibv_read_counters");
 			synchronized (this.hardware) {
 				if (this.flows.isEmpty()) {
 					throw new RdmaOperationException("ibv_read_counters", Errno.EINVAL,
@@ -197,7 +197,7 @@ final class SimulatedCounters implements Counters {
 		for (SimulatedFlow flow : bound) {
 			flow.destroy();
 		}
-		this.device.owner().faults().check("ibv_destroy_counters");
+		this.device.owner().beforeVerb("ibv_destroy_counters");
 		synchronized (this.hardware) {
 			// uverbs destroy of a counters object still in use: EBUSY
 			if (!this.flows.isEmpty()) {

@@ -88,7 +88,7 @@ final class SimulatedDevice implements RdmaDevice {
 	public DeviceAttributes queryDevice() {
 		return run(() -> {
 		}, () -> {
-			this.backend.faults().check("ibv_query_device");
+			this.backend.beforeVerb("ibv_query_device");
 			SimulatedDeviceSpec spec = this.hardware.spec();
 			long flags = spec.managedFlowSteering() ? DeviceAttributes.MANAGED_FLOW_STEERING : 0;
 			return new DeviceAttributes(spec.firmwareVersion(), spec.nodeGuid(), spec.vendorId(), spec.vendorPartId(),
@@ -100,7 +100,7 @@ final class SimulatedDevice implements RdmaDevice {
 	public PortAttributes queryPort(int port) {
 		return run(() -> {
 		}, () -> {
-			this.backend.faults().check("ibv_query_port");
+			this.backend.beforeVerb("ibv_query_port");
 			if (!this.hardware.hasPort(port)) {
 				throw new RdmaOperationException("ibv_query_port", Errno.EINVAL, noSuchPort(port));
 			}
@@ -112,7 +112,7 @@ final class SimulatedDevice implements RdmaDevice {
 	public Counters createCounters() {
 		return run(() -> {
 		}, () -> {
-			this.backend.faults().check("ibv_create_counters");
+			this.backend.beforeVerb("ibv_create_counters");
 			if (!this.hardware.spec().countersSupported()) {
 				throw new RdmaOperationException("ibv_create_counters", Errno.EOPNOTSUPP,
 						"only the mlx5 provider implements flow counters");
@@ -146,7 +146,7 @@ final class SimulatedDevice implements RdmaDevice {
 			}
 			synchronized (this.hardware) {
 				ensureQueuePair(port);
-				this.backend.faults().check("ibv_create_flow");
+				this.backend.beforeVerb("ibv_create_flow");
 				checkFlow(spec);
 				SimulatedFlow flow = new SimulatedFlow(this, port, spec, simulated);
 				simulated.bind(flow);
@@ -198,17 +198,17 @@ final class SimulatedDevice implements RdmaDevice {
 		}
 		try {
 			if (this.protectionDomain == null) {
-				this.backend.faults().check("ibv_alloc_pd");
+				this.backend.beforeVerb("ibv_alloc_pd");
 				this.protectionDomain = new NativeResource("PD on " + name());
 				this.backend.track(this.protectionDomain);
 			}
 			if (this.completionQueue == null) {
-				this.backend.faults().check("ibv_create_cq");
+				this.backend.beforeVerb("ibv_create_cq");
 				this.completionQueue = new NativeResource("CQ on " + name());
 				this.backend.track(this.completionQueue);
 			}
 			try {
-				this.backend.faults().check("ibv_create_qp");
+				this.backend.beforeVerb("ibv_create_qp");
 			}
 			catch (RdmaOperationException ex) {
 				if (ex.errno() != Errno.EPERM) {
@@ -226,12 +226,12 @@ final class SimulatedDevice implements RdmaDevice {
 				// does; the kernel does not require it for flows
 				// (ib_uverbs_ex_create_flow
 				// checks only the queue pair type), so neither does the simulated device
-				this.backend.faults().check("ibv_modify_qp");
+				this.backend.beforeVerb("ibv_modify_qp");
 				if (!this.hardware.hasPort(port)) {
 					throw new RdmaOperationException("ibv_modify_qp", Errno.EINVAL,
 							"moving the raw packet queue pair of " + name() + " port " + port + " to INIT");
 				}
-				this.backend.faults().check("ibv_modify_qp");
+				this.backend.beforeVerb("ibv_modify_qp");
 			}
 			catch (RuntimeException ex) {
 				destroyQueuePair(queuePair, ex);
@@ -249,7 +249,7 @@ final class SimulatedDevice implements RdmaDevice {
 
 	private void destroyQueuePair(NativeResource queuePair, RuntimeException cause) {
 		try {
-			this.backend.faults().check("ibv_destroy_qp");
+			this.backend.beforeVerb("ibv_destroy_qp");
 		}
 		catch (RuntimeException ex) {
 			cause.addSuppressed(ex);
@@ -267,7 +267,7 @@ final class SimulatedDevice implements RdmaDevice {
 		NativeResource oldCq = this.completionQueue;
 		if (oldCq != null) {
 			try {
-				this.backend.faults().check("ibv_destroy_cq");
+				this.backend.beforeVerb("ibv_destroy_cq");
 				this.backend.untrack(oldCq);
 				this.completionQueue = null;
 			}
@@ -278,7 +278,7 @@ final class SimulatedDevice implements RdmaDevice {
 		NativeResource oldPd = this.protectionDomain;
 		if (oldPd != null && this.completionQueue == null) {
 			try {
-				this.backend.faults().check("ibv_dealloc_pd");
+				this.backend.beforeVerb("ibv_dealloc_pd");
 				this.backend.untrack(oldPd);
 				this.protectionDomain = null;
 			}
@@ -438,20 +438,20 @@ final class SimulatedDevice implements RdmaDevice {
 				this.queuePairs.clear();
 			}
 			for (NativeResource queuePair : resources) {
-				attempt(() -> this.backend.faults().check("ibv_destroy_qp"), failures);
+				attempt(() -> this.backend.beforeVerb("ibv_destroy_qp"), failures);
 				this.backend.untrack(queuePair);
 			}
 			if (this.completionQueue != null) {
-				attempt(() -> this.backend.faults().check("ibv_destroy_cq"), failures);
+				attempt(() -> this.backend.beforeVerb("ibv_destroy_cq"), failures);
 				this.backend.untrack(this.completionQueue);
 				this.completionQueue = null;
 			}
 			if (this.protectionDomain != null) {
-				attempt(() -> this.backend.faults().check("ibv_dealloc_pd"), failures);
+				attempt(() -> this.backend.beforeVerb("ibv_dealloc_pd"), failures);
 				this.backend.untrack(this.protectionDomain);
 				this.protectionDomain = null;
 			}
-			attempt(() -> this.backend.faults().check("ibv_close_device"), failures);
+			attempt(() -> this.backend.beforeVerb("ibv_close_device"), failures);
 			this.backend.untrack(this);
 			this.backend.events().closed(this);
 			if (!failures.isEmpty()) {

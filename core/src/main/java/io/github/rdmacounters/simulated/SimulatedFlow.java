@@ -84,7 +84,7 @@ final class SimulatedFlow implements Flow {
 		if (this.destroyed) {
 			return;
 		}
-		this.device.owner().faults().check("ibv_destroy_flow");
+		this.device.owner().beforeVerb("ibv_destroy_flow");
 		release();
 	}
 

@@ -29,7 +29,8 @@ import io.github.rdmacounters.core.Presence;
  * Reads one device directory of a {@link SysfsTree} into a {@link PortCountersSnapshot}
  * and remembers what it has seen, so that a port directory or counter file that vanishes
  * is reported as gone or missing instead of being left out silently. Not thread-safe: its
- * owner reads through a {@link SnapshotCache}, which never runs two reads at once.
+ * owner reads through a {@link io.github.rdmacounters.core.ReadCache}, which never runs
+ * two reads at once.
  * <p>
  * The counter files of a port are listed once per registration of the device, as the
  * tree's {@link SysfsTree#directoryKey(String) directory key} of the device tells it (one

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
@@ -21,6 +20,7 @@ import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.core.ReadCache;
 
 /**
  * Port counters of every device under a sysfs root ({@code /sys/class/infiniband}): each
@@ -50,7 +50,7 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 
 	private final Clock clock;
 
-	private final SnapshotCache<HostPortCountersSnapshot> cache;
+	private final ReadCache<HostPortCountersSnapshot> cache;
 
 	/** The devices seen so far, by name; touched only by reads, which never overlap. */
 	private final Map<String, SysfsDeviceReader> readers = new TreeMap<>();
@@ -67,16 +67,12 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 * {@code port_rcv_data}, {@code out_of_buffer})
 	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
 	 * every time
-	 * @param clock the clock that stamps snapshots and measures their age
+	 * @param clock the clock that stamps snapshots and measures their age (the system
+	 * clock ages them by {@link System#nanoTime()})
 	 */
 	public SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
 			Duration readCacheTtl, Clock clock) {
-		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, () -> SysfsPortCountersSource.epochNanos(clock));
-	}
-
-	private SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
-			Duration readCacheTtl, Clock clock, LongSupplier nanoTime) {
-		this.cache = new SnapshotCache<>(readCacheTtl, nanoTime);
+		this.cache = new ReadCache<>(readCacheTtl, clock);
 		this.tree = tree;
 		this.deviceFilter = deviceFilter;
 		this.counterFilter = counterFilter;
@@ -97,7 +93,7 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	public static SysfsHostPortCountersSource of(Path root, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl) {
 		return new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), deviceFilter, counterFilter, readCacheTtl,
-				Clock.systemUTC(), System::nanoTime);
+				Clock.systemUTC());
 	}
 
 	/**
@@ -110,10 +106,10 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 
 	/**
 	 * Return how many snapshots were read from the tree so far (not counting reused
-	 * ones).
+	 * ones). For the tests of this package.
 	 * @return the number of snapshots read
 	 */
-	public long snapshotsRead() {
+	long snapshotsRead() {
 		return this.snapshots.get();
 	}
 

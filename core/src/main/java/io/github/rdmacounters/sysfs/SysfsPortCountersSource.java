@@ -4,15 +4,14 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
 
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.ReadCache;
 
 /**
  * Port counters and device information of one device, read from a {@link SysfsTree}:
@@ -73,7 +72,7 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	private final Clock clock;
 
-	private final SnapshotCache<PortCountersSnapshot> cache;
+	private final ReadCache<PortCountersSnapshot> cache;
 
 	private final SysfsDeviceReader reader;
 
@@ -88,24 +87,15 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
 	 * every time
 	 * @param clock the clock that stamps snapshots and measures their age (a fixed clock
-	 * never lets a snapshot expire)
+	 * never lets a snapshot expire; the system clock ages them by
+	 * {@link System#nanoTime()})
 	 */
 	public SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock) {
-		this(deviceName, tree, readCacheTtl, clock, () -> epochNanos(clock));
-	}
-
-	private SysfsPortCountersSource(String deviceName, SysfsTree tree, Duration readCacheTtl, Clock clock,
-			LongSupplier nanoTime) {
-		this.cache = new SnapshotCache<>(readCacheTtl, nanoTime);
+		this.cache = new ReadCache<>(readCacheTtl, clock);
 		this.deviceName = deviceName;
 		this.tree = tree;
 		this.clock = clock;
 		this.reader = new SysfsDeviceReader(deviceName, tree, (name) -> true, this.unreadableReads);
-	}
-
-	static long epochNanos(Clock clock) {
-		Instant now = clock.instant();
-		return now.getEpochSecond() * 1_000_000_000L + now.getNano();
 	}
 
 	/**
@@ -119,8 +109,7 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * @return the source
 	 */
 	public static SysfsPortCountersSource of(String deviceName, Path root, Duration readCacheTtl) {
-		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl, Clock.systemUTC(),
-				System::nanoTime);
+		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl, Clock.systemUTC());
 	}
 
 	@Override
@@ -152,10 +141,10 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 
 	/**
 	 * Return how many snapshots were read from the tree so far (not counting reused
-	 * ones).
+	 * ones). For the tests of this package.
 	 * @return the number of snapshots read
 	 */
-	public long snapshotsRead() {
+	long snapshotsRead() {
 		return this.snapshots.get();
 	}
 

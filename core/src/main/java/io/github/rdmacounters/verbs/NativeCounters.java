@@ -84,15 +84,6 @@ final class NativeCounters extends NativeChild implements Counters {
 		this.cachedArgs = readArgs(0, ReadMode.PREFER_CACHED.flags());
 	}
 
-	/**
-	 * Return whether reads go through a prepared libffi call rather than
-	 * {@link Function#invokeInt(Object[])}.
-	 * @return {@code true} for prepared calls
-	 */
-	boolean preparedReads() {
-		return this.readCall != null;
-	}
-
 	NativeDevice device() {
 		return this.device;
 	}
@@ -158,10 +149,8 @@ final class NativeCounters extends NativeChild implements Counters {
 		if (errno == Errno.EBUSY) {
 			return what + ": points can only be attached before the counters are bound to a flow";
 		}
-		if (errno == Errno.EOPNOTSUPP) {
-			return what + ": only the mlx5 provider implements flow counters";
-		}
-		return what;
+		String explanation = Errno.explain(Op.ATTACH_COUNTERS_POINT_FLOW.verb(), errno);
+		return (explanation != null) ? what + ": " + explanation : what;
 	}
 
 	@Override

@@ -230,24 +230,14 @@ final class NativeDevice implements RdmaDevice {
 		if (errno == Errno.EBUSY && counters.isBound()) {
 			return what + ": the counters already feed another flow";
 		}
-		if (errno == Errno.EPERM || errno == Errno.EACCES) {
-			return what + ": steering rules need CAP_NET_RAW";
-		}
-		if (errno == Errno.EINVAL && spec.dontTrap()) {
-			// Linux before v5.8 (commit 8e14c75c999a) builds don't-trap rules in
-			// create_dont_trap_rule (drivers/infiniband/hw/mlx5/fs.c) without the flow's
-			// actions, and a count action fails with EINVAL
-			return what + ": a counted don't-trap flow needs Linux 5.8 or later (commit 8e14c75c999a); "
-					+ "older kernels refuse the count action of a don't-trap rule with EINVAL";
+		if (errno == Errno.EINVAL && !spec.dontTrap()) {
+			return what;
 		}
 		if (errno == Errno.ENOMEM) {
-			// mlx5 fs.c: a priority beyond the user priorities of the BYPASS namespace,
-			// or no
-			// room left in the flow table of that priority
-			return what + ": priority " + spec.priority() + " is beyond the provider's user flow priorities, "
-					+ "or the NIC's steering table for it is full";
+			what += " at priority " + spec.priority();
 		}
-		return what;
+		String explanation = Errno.explain(Op.CREATE_FLOW.verb(), errno);
+		return (explanation != null) ? what + ": " + explanation : what;
 	}
 
 	void removed(NativeCounters child) {

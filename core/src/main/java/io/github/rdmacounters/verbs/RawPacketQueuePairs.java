@@ -79,9 +79,9 @@ final class RawPacketQueuePairs {
 			IbvQp newQp = this.lib.ibv_create_qp(sharedPd, attr);
 			if (newQp == null) {
 				int errno = Native.getLastError();
-				throw Verbs.failure("ibv_create_qp", errno, (errno == Errno.EPERM)
-						? "raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)"
-						: "raw packet queue pair on " + this.name + " port " + port);
+				String explanation = Errno.explain("ibv_create_qp", errno);
+				String what = "raw packet queue pair on " + this.name + " port " + port;
+				throw Verbs.failure("ibv_create_qp", errno, (explanation != null) ? what + ": " + explanation : what);
 			}
 			try {
 				Memory qpAttr = new Memory(QP_ATTR_SIZE);

@@ -2,8 +2,8 @@ package io.github.rdmacounters.contract;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -27,7 +27,6 @@ import io.github.rdmacounters.core.DeviceAttributes;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
-import io.github.rdmacounters.core.DeviceQueriesTestSupport;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Flow;
 import io.github.rdmacounters.core.FlowSpec;
@@ -45,6 +44,7 @@ import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.testsupport.BackendControl;
+import io.github.rdmacounters.testsupport.MutableClock;
 import io.github.rdmacounters.testsupport.TestDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -240,9 +240,11 @@ public abstract class RdmaBackendContractTests {
 
 		private static final int CALLS = 25;
 
+		private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
+
 		private ManagedDevice managed(Duration readCacheTtl) {
 			control(TestDevice.mlx5(DEVICE).withPorts(2));
-			return new ManagedDeviceFactory(control().backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
+			return new ManagedDeviceFactory(control().backend(), readCacheTtl, this.clock, (name) -> null)
 				.create(new DeviceDefinition(DEVICE, List.of(), "rdma"), true);
 		}
 
@@ -267,7 +269,7 @@ public abstract class RdmaBackendContractTests {
 		void afterTheTimeToLiveEachPortIsQueriedOnceMoreAndTheDeviceIsNot() {
 			try (ManagedDevice managed = managed(Duration.ofHours(1))) {
 				askLikeHealthAndEndpoint(managed.device());
-				DeviceQueriesTestSupport.expire(managed);
+				this.clock.advance(Duration.ofHours(1));
 				askLikeHealthAndEndpoint(managed.device());
 				assertThat(control().calls("ibv_query_device")).isOne();
 				assertThat(control().calls("ibv_query_port")).isEqualTo(4);
@@ -280,7 +282,7 @@ public abstract class RdmaBackendContractTests {
 				RdmaDevice device = managed.device();
 				assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
 				control().setPortState(DEVICE, 1, PortState.DOWN);
-				DeviceQueriesTestSupport.expire(managed);
+				this.clock.advance(Duration.ofHours(1));
 				assertThat(device.queryPort(1).state()).isEqualTo(PortState.DOWN);
 			}
 		}
@@ -304,7 +306,7 @@ public abstract class RdmaBackendContractTests {
 						.satisfies((ex) -> assertThat(ex.errno()).isEqualTo(Errno.EAGAIN));
 				}
 				assertThat(control().calls("ibv_query_port")).isOne();
-				DeviceQueriesTestSupport.expire(managed);
+				this.clock.advance(Duration.ofHours(1));
 				assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
 				assertThat(control().calls("ibv_query_port")).isEqualTo(2);
 			}
@@ -318,7 +320,7 @@ public abstract class RdmaBackendContractTests {
 			managed.close();
 			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(device::queryDevice);
 			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> device.queryPort(1));
-			DeviceQueriesTestSupport.expire(managed);
+			this.clock.advance(Duration.ofHours(1));
 			assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> device.queryPort(2));
 			assertThat(control().calls("ibv_query_device")).isOne();
 			assertThat(control().calls("ibv_query_port")).isEqualTo(2);

@@ -1,29 +1,33 @@
 package io.github.rdmacounters.core;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.rdmacounters.testsupport.MutableClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 class CounterSetTests {
 
 	private static final Map<CounterType, Integer> PACKETS_AND_BYTES = Map.of(CounterType.PACKETS, 0, CounterType.BYTES,
 			1);
 
-	private final Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+	private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
 
 	private final ScriptedCounters counters = new ScriptedCounters();
 
@@ -47,20 +51,24 @@ class CounterSetTests {
 	void ttlBeyondTheNanosecondRangeCachesForever() {
 		CounterSet set = set(Duration.ofDays(365L * 1000));
 		set.read();
+		this.clock.advance(Duration.ofDays(365L * 100));
 		set.read();
 		assertThat(this.counters.reads.get()).isEqualTo(1);
-		set.expire();
-		set.read();
-		assertThat(this.counters.reads.get()).isEqualTo(2);
 	}
 
 	@Test
-	void readWithinTtlReusesTheLastRead() {
+	void readWithinTtlReusesTheLastReadAndReadsTheDeviceOnceItPassed() {
 		CounterSet set = set(Duration.ofHours(1));
+		this.counters.values = new long[] { 1, 100 };
 		set.read();
-		set.read();
-		set.read();
+		this.counters.values = new long[] { 2, 200 };
+		this.clock.advance(Duration.ofMinutes(59));
+		assertThat(set.read().value(CounterType.PACKETS)).isEqualTo(1);
 		assertThat(this.counters.reads.get()).isEqualTo(1);
+		this.clock.advance(Duration.ofMinutes(1));
+		assertThat(set.read().value(CounterType.PACKETS)).isEqualTo(2);
+		set.read();
+		assertThat(this.counters.reads.get()).isEqualTo(2);
 	}
 
 	@Test
@@ -72,25 +80,60 @@ class CounterSetTests {
 	}
 
 	@Test
-	void concurrentReadersShareOneNativeRead() throws Exception {
-		this.counters.delay = new CountDownLatch(1);
+	void readersArrivingWhileAReadIsInFlightWaitForItAndShareItsReading() throws Exception {
 		CounterSet set = set(Duration.ofHours(1));
-		ExecutorService executor = Executors.newFixedThreadPool(8);
+		this.counters.entered = new CountDownLatch(1);
+		this.counters.delay = new CountDownLatch(1);
+		int readers = 8;
+		ExecutorService executor = Executors.newFixedThreadPool(readers);
 		try {
 			List<Future<CounterSetReading>> futures = new ArrayList<>();
-			for (int i = 0; i < 8; i++) {
-				futures.add(executor.submit(set::read));
+			futures.add(executor.submit(set::read));
+			assertThat(this.counters.entered.await(10, TimeUnit.SECONDS)).as("the first read is in flight").isTrue();
+			List<Thread> waiting = new CopyOnWriteArrayList<>();
+			for (int i = 1; i < readers; i++) {
+				futures.add(executor.submit(() -> {
+					waiting.add(Thread.currentThread());
+					return set.read();
+				}));
 			}
-			Thread.sleep(100);
+			awaitWaitingForTheReadInFlight(waiting, readers - 1);
+			assertThat(this.counters.reads.get()).as("native reads while the first is in flight").isOne();
 			this.counters.delay.countDown();
+			CounterSetReading first = futures.get(0).get(10, TimeUnit.SECONDS);
 			for (Future<CounterSetReading> future : futures) {
-				assertThat(future.get(10, TimeUnit.SECONDS).isSuccess()).isTrue();
+				assertThat(future.get(10, TimeUnit.SECONDS)).isSameAs(first);
 			}
 		}
 		finally {
+			this.counters.delay.countDown();
 			executor.shutdownNow();
 		}
 		assertThat(this.counters.reads.get()).isEqualTo(1);
+	}
+
+	/**
+	 * Wait until every reader thread is parked in {@link CounterSet#read()} but not in
+	 * the native read, the one in flight being blocked there.
+	 */
+	private static void awaitWaitingForTheReadInFlight(List<Thread> threads, int count) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (threads.size() < count || !threads.stream().allMatch(CounterSetTests::isWaitingInCounterSetRead)) {
+			if (System.nanoTime() > deadline) {
+				fail("Timed out waiting until " + count + " readers wait for the read in flight: "
+						+ threads.stream().map((thread) -> thread.getName() + " " + thread.getState()).toList());
+			}
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+		}
+	}
+
+	private static boolean isWaitingInCounterSetRead(Thread thread) {
+		Thread.State state = thread.getState();
+		if (state != Thread.State.WAITING && state != Thread.State.BLOCKED) {
+			return false;
+		}
+		List<String> classes = Arrays.stream(thread.getStackTrace()).map(StackTraceElement::getClassName).toList();
+		return classes.contains(CounterSet.class.getName()) && !classes.contains(ScriptedCounters.class.getName());
 	}
 
 	@Test
@@ -165,11 +208,11 @@ class CounterSetTests {
 	void lastReadingIsTheReadingTheCacheServes() {
 		CounterSet set = set(Duration.ofHours(1));
 		assertThat(set.lastReading()).isNull();
-		set.expire();
 		CounterSetReading first = set.read();
 		assertThat(set.lastReading()).isSameAs(first);
 		assertThat(set.read()).isSameAs(first);
-		set.expire();
+		this.clock.advance(Duration.ofHours(1));
+		assertThat(set.lastReading()).as("stale, not read again yet").isSameAs(first);
 		CounterSetReading second = set.read();
 		assertThat(second).isNotSameAs(first);
 		assertThat(set.lastReading()).isSameAs(second);
@@ -238,6 +281,8 @@ class CounterSetTests {
 
 		volatile RuntimeException failure;
 
+		volatile CountDownLatch entered;
+
 		volatile CountDownLatch delay;
 
 		volatile Runnable onClose = () -> {
@@ -280,6 +325,9 @@ class CounterSetTests {
 			this.reads.incrementAndGet();
 			this.lastMode = mode;
 			this.lastLength = into.length;
+			if (this.entered != null) {
+				this.entered.countDown();
+			}
 			if (this.delay != null) {
 				try {
 					this.delay.await();

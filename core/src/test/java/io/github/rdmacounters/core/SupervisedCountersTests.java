@@ -1,6 +1,7 @@
 package io.github.rdmacounters.core;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +17,6 @@ import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Tests for {@link SupervisedCounters} on a {@link SupervisedDevice} whose contexts are
@@ -84,24 +85,15 @@ class SupervisedCountersTests {
 
 	private SupervisedDevice open() {
 		this.device = SupervisedDevice.open(this.backend, DEVICE, Duration.ofMillis(1), Duration.ofMillis(10),
-				Duration.ZERO);
+				Duration.ZERO, Clock.systemUTC());
 		return this.device;
 	}
 
 	private void awaitReopen() {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (this.device.tracker().reopens() == 0) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting for the reopen of " + DEVICE);
-			}
-			try {
-				Thread.sleep(2);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				fail("Interrupted waiting for the reopen of " + DEVICE);
-			}
-		}
+		Awaitility.await("the reopen of " + DEVICE)
+			.atMost(TIMEOUT)
+			.pollInterval(Duration.ofMillis(2))
+			.until(() -> this.device.tracker().reopens() > 0);
 	}
 
 	private static long packets(Counters counters) {

@@ -2,8 +2,8 @@ package io.github.rdmacounters.events;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,7 +24,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterSetReading;
-import io.github.rdmacounters.core.CounterSetTestSupport;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceDefinition;
@@ -40,9 +40,9 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.core.SupervisedDevice;
+import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The contract of device events and recovery, run against each backend by a subclass:
@@ -58,6 +58,11 @@ abstract class AbstractDeviceEventsTests {
 	static final String DEVICE = "mlx5_0";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	/**
+	 * The clock that ages the read cache of the managed devices: it moves only by hand.
+	 */
+	private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
 
 	private final List<AutoCloseable> toClose = new ArrayList<>();
 
@@ -178,7 +183,6 @@ abstract class AbstractDeviceEventsTests {
 					started.countDown();
 					while (!stop.get()) {
 						try {
-							CounterSetTestSupport.expire(set);
 							set.read();
 							device.queryPort(1);
 						}
@@ -227,11 +231,11 @@ abstract class AbstractDeviceEventsTests {
 		for (int i = 0; i < 3; i++) {
 			deliver(packet(100));
 		}
-		assertThat(read(set).value(CounterType.PACKETS)).isEqualTo(3);
-		assertThat(read(set).value(CounterType.BYTES)).isEqualTo(300);
+		assertThat(set.read().value(CounterType.PACKETS)).isEqualTo(3);
+		assertThat(set.read().value(CounterType.BYTES)).isEqualTo(300);
 		removeDevice();
 		await("DEVICE_FATAL marks the device failed", () -> tracker.failure() != null);
-		CounterSetReading failed = read(set);
+		CounterSetReading failed = set.read();
 		assertThat(failed.isSuccess()).isFalse();
 		assertThat(failed.failedReads()).isPositive();
 		assertThat(failed.value(CounterType.PACKETS)).isEqualTo(3);
@@ -242,7 +246,7 @@ abstract class AbstractDeviceEventsTests {
 		for (int i = 0; i < 2; i++) {
 			deliver(packet(50));
 		}
-		CounterSetReading resumed = read(set);
+		CounterSetReading resumed = set.read();
 		assertThat(resumed.isSuccess()).isTrue();
 		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(5);
 		assertThat(resumed.value(CounterType.BYTES)).isEqualTo(400);
@@ -258,16 +262,16 @@ abstract class AbstractDeviceEventsTests {
 		DeviceEventTracker tracker = managed.events();
 		CounterSet set = managed.counterSets().get(0);
 		deliver(packet(100));
-		assertThat(read(set).value(CounterType.PACKETS)).isOne();
+		assertThat(set.read().value(CounterType.PACKETS)).isOne();
 		failReadsWithEio(true);
-		CounterSetReading failed = read(set);
+		CounterSetReading failed = set.read();
 		assertThat(failed.isSuccess()).isFalse();
 		assertThat(failed.failure()).hasMessageContaining("EIO");
 		assertThat(tracker.failures()).isPositive();
 		failReadsWithEio(false);
 		await("the device is reopened", () -> tracker.failure() == null && tracker.reopens() >= 1);
 		deliver(packet(100));
-		CounterSetReading resumed = read(set);
+		CounterSetReading resumed = set.read();
 		assertThat(resumed.isSuccess()).isTrue();
 		assertThat(resumed.value(CounterType.PACKETS)).isEqualTo(2);
 		managed.close();
@@ -330,7 +334,10 @@ abstract class AbstractDeviceEventsTests {
 		PortEventState standing = managed.portEventState(1);
 		assertThat(standing).isNotNull();
 		assertThat(standing.state()).isEqualTo(PortState.DOWN);
-		await("the event no longer stands for the port state", () -> managed.portEventState(1) == null);
+		this.clock.advance(Duration.ofMillis(1999));
+		assertThat(managed.portEventState(1)).as("within the time-to-live").isNotNull();
+		this.clock.advance(Duration.ofMillis(1));
+		assertThat(managed.portEventState(1)).as("after the time-to-live").isNull();
 		assertThat(calls("ibv_query_port")).as("no query while the event stood").isEqualTo(before);
 		assertThat(device.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
 		assertThat(calls("ibv_query_port")).isEqualTo(before + 1);
@@ -370,11 +377,6 @@ abstract class AbstractDeviceEventsTests {
 		assertThat(calls("ibv_query_port")).isEqualTo(portQueries + 1);
 	}
 
-	private static CounterSetReading read(CounterSet set) {
-		CounterSetTestSupport.expire(set);
-		return set.read();
-	}
-
 	RdmaDevice open() {
 		RdmaDevice device = backend().open(DEVICE);
 		this.toClose.add(device);
@@ -398,7 +400,7 @@ abstract class AbstractDeviceEventsTests {
 	private ManagedDevice createManaged(Duration backoff, Duration readCacheTtl) {
 		CounterSetDefinition all = new CounterSetDefinition("all", 1,
 				Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1), ReadMode.FRESH, FlowSpec.any());
-		return new ManagedDeviceFactory(backend(), readCacheTtl, Clock.systemUTC(), (name) -> null)
+		return new ManagedDeviceFactory(backend(), readCacheTtl, this.clock, (name) -> null)
 			.reopenBackoff(backoff, backoff)
 			.create(new DeviceDefinition(DEVICE, List.of(all), "rdma"), true);
 	}
@@ -423,19 +425,7 @@ abstract class AbstractDeviceEventsTests {
 	}
 
 	static void await(String what, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				fail("Timed out waiting until " + what);
-			}
-			try {
-				Thread.sleep(2);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				fail("Interrupted waiting until " + what);
-			}
-		}
+		Awaitility.await(what).atMost(TIMEOUT).pollInterval(Duration.ofMillis(2)).until(condition::getAsBoolean);
 	}
 
 }

@@ -3,27 +3,33 @@ package io.github.rdmacounters.simulated;
 import java.util.List;
 
 /**
- * Test access to a {@link SimulatedBackend}'s package-private seams: fault injection, the
- * journal of verb calls and the accounting of live simulated objects. Shipped in core's
- * test-jar for the tests and benchmarks of every module.
+ * Test access to what the {@link RecordingVerbHook} of a {@link SimulatedBackend} keeps:
+ * fault injection, the journal of verb calls and the accounting of live simulated
+ * objects. Shipped in core's test-jar, whose {@code META-INF/services} installs the hook
+ * in every backend created, for the tests and benchmarks of every module.
  *
  * @author rdma-counters
  */
 public final class SimulatedBackendControl {
 
-	private final SimulatedBackend backend;
+	private final RecordingVerbHook hook;
 
-	private SimulatedBackendControl(SimulatedBackend backend) {
-		this.backend = backend;
+	private SimulatedBackendControl(RecordingVerbHook hook) {
+		this.hook = hook;
 	}
 
 	/**
 	 * Return the control of a backend.
 	 * @param backend the backend
 	 * @return its control
+	 * @throws IllegalStateException if the backend has no {@link RecordingVerbHook}
 	 */
 	public static SimulatedBackendControl of(SimulatedBackend backend) {
-		return new SimulatedBackendControl(backend);
+		if (!(backend.hook() instanceof RecordingVerbHook hook)) {
+			throw new IllegalStateException(backend + " has no RecordingVerbHook; core's test-jar installs one in "
+					+ "the backends created while it is on the class path");
+		}
+		return new SimulatedBackendControl(hook);
 	}
 
 	/**
@@ -35,7 +41,7 @@ public final class SimulatedBackendControl {
 	 * verb
 	 */
 	public void failNext(String verb, int errno) {
-		this.backend.failNext(verb, errno);
+		this.hook.failNext(verb, errno);
 	}
 
 	/**
@@ -44,14 +50,14 @@ public final class SimulatedBackendControl {
 	 * @param errno the errno
 	 */
 	public void failAlways(String verb, int errno) {
-		this.backend.failAlways(verb, errno);
+		this.hook.failAlways(verb, errno);
 	}
 
 	/**
 	 * Remove every injected fault.
 	 */
 	public void clearFaults() {
-		this.backend.clearFaults();
+		this.hook.clearFaults();
 	}
 
 	/**
@@ -59,14 +65,14 @@ public final class SimulatedBackendControl {
 	 * @return the verb names
 	 */
 	public List<String> verbCalls() {
-		return this.backend.verbCalls();
+		return this.hook.journal();
 	}
 
 	/**
 	 * Forget the verbs called so far.
 	 */
 	public void clearVerbCalls() {
-		this.backend.clearVerbCalls();
+		this.hook.clearJournal();
 	}
 
 	/**
@@ -74,7 +80,7 @@ public final class SimulatedBackendControl {
 	 * @return the live objects
 	 */
 	public int liveObjects() {
-		return this.backend.liveObjects();
+		return this.hook.liveObjects();
 	}
 
 	/**
@@ -82,7 +88,7 @@ public final class SimulatedBackendControl {
 	 * @return one description per live object
 	 */
 	public List<String> liveObjectDescriptions() {
-		return this.backend.liveObjectDescriptions();
+		return this.hook.liveObjectDescriptions();
 	}
 
 }

@@ -42,11 +42,13 @@ class SimulatedBackendTests {
 
 	private final SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
 
+	private final SimulatedBackendControl control = SimulatedBackendControl.of(this.backend);
+
 	private final RdmaDevice device = this.backend.open(DEVICE);
 
 	@AfterEach
 	void closeDevice() {
-		this.backend.clearFaults();
+		this.control.clearFaults();
 		this.device.close();
 	}
 
@@ -135,10 +137,10 @@ class SimulatedBackendTests {
 
 	@Test
 	void openingADeviceThatIsNotThereListsTheDevicesOnce() {
-		this.backend.clearVerbCalls();
+		this.control.clearVerbCalls();
 		assertThatExceptionOfType(DeviceNotFoundException.class).isThrownBy(() -> this.backend.open("mlx5_9"))
 			.satisfies((ex) -> assertThat(ex.available()).containsExactly(DEVICE));
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_get_device_list");
+		assertThat(this.control.verbCalls()).containsExactly("ibv_get_device_list");
 	}
 
 	@Test
@@ -147,46 +149,47 @@ class SimulatedBackendTests {
 		this.device.createFlow(1, NVME_TCP, counters);
 		Counters unbound = this.device.createCounters();
 		assertThat(unbound.isBound()).isFalse();
-		this.backend.clearVerbCalls();
+		this.control.clearVerbCalls();
 		this.device.close();
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters",
+		assertThat(this.control.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters",
 				"ibv_destroy_counters", "ibv_destroy_qp", "ibv_destroy_cq", "ibv_dealloc_pd", "ibv_close_device");
 	}
 
 	@Test
 	void verbCallsRecordTheCallsThatReachedTheDeviceButNotThoseRefusedAfterClose() {
-		this.backend.clearVerbCalls();
+		this.control.clearVerbCalls();
 		Counters counters = packetsAndBytes();
 		this.device.createFlow(1, NVME_TCP, counters);
 		counters.read(ReadMode.FRESH);
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_create_counters", "ibv_attach_counters_point_flow",
+		assertThat(this.control.verbCalls()).containsExactly("ibv_create_counters", "ibv_attach_counters_point_flow",
 				"ibv_attach_counters_point_flow", "ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp", "ibv_modify_qp",
 				"ibv_modify_qp", "ibv_create_flow", "ibv_read_counters");
 		counters.close();
-		this.backend.clearVerbCalls();
+		this.control.clearVerbCalls();
 		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
-		assertThat(this.backend.verbCalls()).isEmpty();
+		assertThat(this.control.verbCalls()).isEmpty();
 	}
 
 	@Test
 	void eachPortGetsOneQueuePairMovedToInitThenRtrBeforeItsFirstFlow() {
 		SimulatedBackend twoPorts = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().portCount(2).build()));
+		SimulatedBackendControl twoPortsControl = SimulatedBackendControl.of(twoPorts);
 		try (RdmaDevice opened = twoPorts.open(DEVICE)) {
-			twoPorts.clearVerbCalls();
+			twoPortsControl.clearVerbCalls();
 			opened.createFlow(1, NVME_TCP, packetsAndBytesOn(opened));
 			opened.createFlow(1, FlowSpec.any(), packetsAndBytesOn(opened));
 			opened.createFlow(2, NVME_TCP, packetsAndBytesOn(opened));
-			assertThat(twoPorts.verbCalls().stream().filter((verb) -> verb.contains("_qp")).toList()).containsExactly(
-					"ibv_create_qp", "ibv_modify_qp", "ibv_modify_qp", "ibv_create_qp", "ibv_modify_qp",
-					"ibv_modify_qp");
-			assertThat(twoPorts.liveObjectDescriptions()).filteredOn((object) -> object.contains("QP"))
+			assertThat(twoPortsControl.verbCalls().stream().filter((verb) -> verb.contains("_qp")).toList())
+				.containsExactly("ibv_create_qp", "ibv_modify_qp", "ibv_modify_qp", "ibv_create_qp", "ibv_modify_qp",
+						"ibv_modify_qp");
+			assertThat(twoPortsControl.liveObjectDescriptions()).filteredOn((object) -> object.contains("QP"))
 				.containsExactly("raw packet QP on sim_mlx5_0 port 1", "raw packet QP on sim_mlx5_0 port 2");
-			twoPorts.clearVerbCalls();
+			twoPortsControl.clearVerbCalls();
 			opened.close();
-			assertThat(twoPorts.verbCalls()).filteredOn((verb) -> verb.contains("_qp"))
+			assertThat(twoPortsControl.verbCalls()).filteredOn((verb) -> verb.contains("_qp"))
 				.containsExactly("ibv_destroy_qp", "ibv_destroy_qp");
 		}
-		assertThat(twoPorts.liveObjects()).isZero();
+		assertThat(twoPortsControl.liveObjects()).isZero();
 	}
 
 	private static Counters packetsAndBytesOn(RdmaDevice opened) {
@@ -199,26 +202,26 @@ class SimulatedBackendTests {
 	@Test
 	void whenFreeingTheSharedObjectsFailsTheFailureIsSuppressedAndDeviceCloseFreesThem() {
 		Counters counters = packetsAndBytes();
-		this.backend.failNext("ibv_create_qp", Errno.EPERM);
-		this.backend.failNext("ibv_destroy_cq", Errno.EIO);
-		this.backend.clearVerbCalls();
+		this.control.failNext("ibv_create_qp", Errno.EPERM);
+		this.control.failNext("ibv_destroy_cq", Errno.EIO);
+		this.control.clearVerbCalls();
 		assertThatExceptionOfType(RdmaOperationException.class)
 			.isThrownBy(() -> this.device.createFlow(1, NVME_TCP, counters))
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_create_qp"))
 			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement()
 				.satisfies((suppressed) -> assertThat(((RdmaOperationException) suppressed).verb())
 					.isEqualTo("ibv_destroy_cq")));
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
+		assertThat(this.control.verbCalls()).containsExactly("ibv_alloc_pd", "ibv_create_cq", "ibv_create_qp",
 				"ibv_destroy_cq");
-		assertThat(this.backend.liveObjectDescriptions()).contains("PD on sim_mlx5_0", "CQ on sim_mlx5_0");
+		assertThat(this.control.liveObjectDescriptions()).contains("PD on sim_mlx5_0", "CQ on sim_mlx5_0");
 		this.device.createFlow(1, NVME_TCP, counters);
 		this.device.close();
-		assertThat(this.backend.liveObjects()).isZero();
+		assertThat(this.control.liveObjects()).isZero();
 	}
 
 	@Test
 	void unknownVerbIsRejectedWhenInjectingAFault() {
-		assertThatIllegalArgumentException().isThrownBy(() -> this.backend.failNext("ibv_read_counter", Errno.EIO))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.control.failNext("ibv_read_counter", Errno.EIO))
 			.withMessageContaining("Unknown verb 'ibv_read_counter'")
 			.withMessageContaining("ibv_read_counters");
 	}
@@ -226,35 +229,35 @@ class SimulatedBackendTests {
 	@Test
 	void closingCountersWhoseFlowFailsToBeDestroyedThrowsAndTheNextCloseRetriesBoth() {
 		Counters counters = packetsAndBytes();
-		int before = this.backend.liveObjects();
+		int before = this.control.liveObjects();
 		Flow flow = this.device.createFlow(1, NVME_TCP, counters);
-		this.backend.failNext("ibv_destroy_flow", Errno.EIO);
-		this.backend.clearVerbCalls();
+		this.control.failNext("ibv_destroy_flow", Errno.EIO);
+		this.control.clearVerbCalls();
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(counters::close)
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_destroy_flow"));
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow");
+		assertThat(this.control.verbCalls()).containsExactly("ibv_destroy_flow");
 		assertThat(counters.isClosed()).isTrue();
 		assertThat(flow.isClosed()).isTrue();
 		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> counters.read(ReadMode.FRESH));
-		this.backend.clearVerbCalls();
+		this.control.clearVerbCalls();
 		counters.close();
-		assertThat(this.backend.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters");
-		assertThat(this.backend.liveObjects()).isEqualTo(before + 2);
-		this.backend.clearVerbCalls();
+		assertThat(this.control.verbCalls()).containsExactly("ibv_destroy_flow", "ibv_destroy_counters");
+		assertThat(this.control.liveObjects()).isEqualTo(before + 2);
+		this.control.clearVerbCalls();
 		counters.close();
 		flow.close();
-		assertThat(this.backend.verbCalls()).isEmpty();
+		assertThat(this.control.verbCalls()).isEmpty();
 	}
 
 	@Test
 	void deviceCloseReportsADestroyFaultButStillFreesEverything() {
 		Counters counters = packetsAndBytes();
 		this.device.createFlow(1, NVME_TCP, counters);
-		this.backend.failAlways("ibv_destroy_counters", Errno.EIO);
+		this.control.failAlways("ibv_destroy_counters", Errno.EIO);
 		assertThatExceptionOfType(RdmaOperationException.class).isThrownBy(this.device::close)
 			.satisfies((ex) -> assertThat(ex.verb()).isEqualTo("ibv_destroy_counters"));
 		assertThat(this.device.isClosed()).isTrue();
-		assertThat(this.backend.liveObjects()).isZero();
+		assertThat(this.control.liveObjects()).isZero();
 	}
 
 }

@@ -133,8 +133,7 @@ class SimulatedSysfsTreeTests {
 		var source = this.backend.portCounters(DEVICE, Duration.ofMinutes(1));
 		PortCountersSnapshot first = source.snapshot();
 		this.backend.deliver(DEVICE, 1, packet(100));
-		assertThat(source.snapshot()).isSameAs(first);
-		assertThat(source.snapshotsRead()).isEqualTo(1);
+		assertThat(source.snapshot()).as("the snapshot read first, not a new read").isSameAs(first);
 	}
 
 	@Test

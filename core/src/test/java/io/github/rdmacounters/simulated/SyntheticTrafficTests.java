@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -118,18 +119,17 @@ class SyntheticTrafficTests {
 	}
 
 	@Test
-	void runningTrafficMovesCountersAndCloseStopsIt() throws InterruptedException {
+	void runningTrafficMovesCountersAndCloseStopsIt() {
 		Counters counters = this.device.createCounters();
 		counters.attach(CounterType.PACKETS, 0);
 		this.device.createFlow(1, VXLAN, counters);
 		SyntheticTraffic traffic = SyntheticTraffic.start(this.backend,
 				List.of(new SyntheticTraffic.Stream(SimulatedDeviceSpec.DEFAULT_NAME, "vxlan", 1, VXLAN, 1000, 128)),
 				Duration.ofMillis(10));
-		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-		while (counters.read(ReadMode.FRESH).get(0) == 0 && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-		}
-		assertThat(counters.read(ReadMode.FRESH).get(0)).as("packets after up to 5s of traffic").isPositive();
+		Awaitility.await("packets after up to 5s of traffic")
+			.atMost(Duration.ofSeconds(5))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> counters.read(ReadMode.FRESH).get(0) > 0);
 		traffic.close();
 		assertThat(traffic.isClosed()).isTrue();
 		long stopped = counters.read(ReadMode.FRESH).get(0);

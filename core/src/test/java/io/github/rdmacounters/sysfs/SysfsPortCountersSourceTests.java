@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import io.github.rdmacounters.core.PortRate;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -380,17 +382,13 @@ class SysfsPortCountersSourceTests {
 		}
 	}
 
-	private static void awaitParked(List<Thread> threads, int count) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (System.nanoTime() < deadline) {
-			if (threads.size() == count && threads.stream()
+	private static void awaitParked(List<Thread> threads, int count) {
+		Awaitility.await("callers waiting")
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> threads.size() == count && threads.stream()
 				.allMatch((thread) -> thread.getState() == Thread.State.WAITING
-						|| thread.getState() == Thread.State.BLOCKED)) {
-				return;
-			}
-			Thread.sleep(5);
-		}
-		throw new AssertionError("callers did not start waiting: " + threads.stream().map(Thread::getState).toList());
+						|| thread.getState() == Thread.State.BLOCKED));
 	}
 
 	@Test

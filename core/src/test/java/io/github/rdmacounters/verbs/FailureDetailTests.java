@@ -70,8 +70,8 @@ class FailureDetailTests {
 	void enomemOnCreateFlowNamesThePriorityLimitAndTheTableNotFlowSteering() {
 		assertThat(createFlowFailure(Errno.ENOMEM, true))
 			.startsWith("ibv_create_flow failed: ENOMEM (12) Cannot allocate memory")
-			.contains("priority 2 is beyond the provider's user flow priorities")
-			.contains("steering table for it is full")
+			.contains("at priority 2: the flow's priority is beyond the provider's user flow priorities")
+			.contains("steering table is full")
 			.doesNotContain("MANAGED_FLOW_STEERING");
 	}
 

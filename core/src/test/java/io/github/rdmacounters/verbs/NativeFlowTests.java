@@ -190,7 +190,7 @@ class NativeFlowTests {
 			assertThatExceptionOfType(RdmaOperationException.class)
 				.isThrownBy(() -> device.createFlow(1, FlowSpec.any(), counters))
 				.withMessageStartingWith("ibv_create_qp failed: EPERM (1) Operation not permitted")
-				.withMessageContaining("raw packet QP needs CAP_NET_RAW");
+				.withMessageContaining("raw packet queue pairs and steering rules need CAP_NET_RAW");
 			counters.close();
 			assertThat(this.fake.liveObjects()).as("only the context is alive").isEqualTo(1);
 			Counters retry = device.createCounters();

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.actuate.endpoint;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -188,7 +189,7 @@ class RdmaEndpointTests {
 				"0c42:a103:0065:0f2c", List.of(status), Instant.now()));
 		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
 		SupervisedDevice device = SupervisedDevice.open(backend, "mlx5_0", Duration.ofMillis(10), Duration.ofSeconds(1),
-				Duration.ZERO);
+				Duration.ZERO, Clock.systemUTC());
 		try (ManagedDevice managed = new ManagedDevice(device, 1, List.of(), source)) {
 			assertThat(managed.events()).isNotNull();
 

@@ -1,6 +1,7 @@
 package io.github.rdmacounters.simulated;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,12 +11,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
- * The verbs a simulated backend goes through: a journal of the most recent calls, and the
- * faults injected into them, by C verb name.
+ * The {@link VerbHook} of core's test support, registered in {@code META-INF/services}: a
+ * journal of the most recent verbs, the faults injected into them, by C verb name, and
+ * the simulated native objects alive. Each backend gets its own.
  *
  * @author rdma-counters
  */
-final class Faults {
+public final class RecordingVerbHook implements VerbHook {
 
 	/**
 	 * The verbs the simulated device goes through, by their C names.
@@ -34,6 +36,8 @@ final class Faults {
 
 	private final ArrayDeque<String> journal = new ArrayDeque<>();
 
+	private final Set<Object> live = ConcurrentHashMap.newKeySet();
+
 	void failNext(String verb, int errno) {
 		this.faults.put(checkVerb(verb), new Fault(errno, false));
 	}
@@ -42,7 +46,7 @@ final class Faults {
 		this.faults.put(checkVerb(verb), new Fault(errno, true));
 	}
 
-	void clear() {
+	void clearFaults() {
 		this.faults.clear();
 	}
 
@@ -58,12 +62,26 @@ final class Faults {
 		}
 	}
 
+	int liveObjects() {
+		return this.live.size();
+	}
+
+	List<String> liveObjectDescriptions() {
+		List<String> descriptions = new ArrayList<>();
+		for (Object object : this.live) {
+			descriptions.add(object.toString());
+		}
+		descriptions.sort(null);
+		return descriptions;
+	}
+
 	/**
 	 * Record a call of a verb and throw the fault injected for it, if any; a one-shot
 	 * fault is consumed by exactly one caller.
 	 * @param verb the verb about to run
 	 */
-	void check(String verb) {
+	@Override
+	public void beforeVerb(String verb) {
 		synchronized (this.journal) {
 			if (this.journal.size() == JOURNAL_SIZE) {
 				this.journal.removeFirst();
@@ -78,6 +96,16 @@ final class Faults {
 			return;
 		}
 		throw new RdmaOperationException(verb, fault.errno(), "fault injected into the simulated device");
+	}
+
+	@Override
+	public void allocated(Object object) {
+		this.live.add(object);
+	}
+
+	@Override
+	public void freed(Object object) {
+		this.live.remove(object);
 	}
 
 	private static String checkVerb(String verb) {

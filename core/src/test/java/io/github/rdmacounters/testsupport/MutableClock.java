@@ -1,4 +1,4 @@
-package io.github.rdmacounters.sysfs;
+package io.github.rdmacounters.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +22,7 @@ public final class MutableClock extends Clock {
 	}
 
 	/**
-	 * Move the clock forward.
+	 * Move the clock, forward or (with a negative duration) back.
 	 * @param duration how far
 	 */
 	public void advance(Duration duration) {
