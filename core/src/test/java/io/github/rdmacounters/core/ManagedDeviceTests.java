@@ -44,11 +44,11 @@ class ManagedDeviceTests {
 	@Test
 	void aSetOfAnUnavailableDeviceCountsAFailedReadEachTimeItsReadCacheExpires() {
 		MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
-		CounterSetDefinition vxlan = new CounterSetDefinition("vxlan", Map.of(CounterType.PACKETS, 0), ReadMode.FRESH,
-				FlowSpec.any());
+		CounterSetDefinition vxlan = new CounterSetDefinition("vxlan", 1, Map.of(CounterType.PACKETS, 0),
+				ReadMode.FRESH, FlowSpec.any());
 		ManagedDevice managed = new ManagedDeviceFactory(SimulatedBackend.withDefaultDevice(), Duration.ofSeconds(1),
 				clock, (name) -> null)
-			.create(new DeviceDefinition("mlx5_7", 1, List.of(vxlan), "rdma"), false);
+			.create(new DeviceDefinition("mlx5_7", List.of(vxlan), "rdma"), false);
 		CounterSet set = managed.counterSets().get(0);
 		assertThat(set.read().value(CounterType.PACKETS)).isZero();
 		assertThat(set.read().failedReads()).as("within the time-to-live").isOne();
