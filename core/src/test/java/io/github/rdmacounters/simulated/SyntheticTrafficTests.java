@@ -140,7 +140,10 @@ class SyntheticTrafficTests {
 	void streamRejectsNegativeRatesAndImpossiblePacketSizesNamingTheField() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new SyntheticTraffic.Stream("sim_mlx5_0", "x", 1, VXLAN, -1, 100))
-			.withMessage("packetsPerSecond must be 0 or more, but was -1.0");
+			.withMessage("packetsPerSecond must be 0 to 1000000, but was -1.0");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SyntheticTraffic.Stream("sim_mlx5_0", "x", 1, VXLAN, 1_000_001, 100))
+			.withMessage("packetsPerSecond must be 0 to 1000000, but was 1000001.0");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new SyntheticTraffic.Stream("sim_mlx5_0", "x", 1, VXLAN, 1, 10))
 			.withMessage("packetSize must be 60 to 9000, but was 10");
