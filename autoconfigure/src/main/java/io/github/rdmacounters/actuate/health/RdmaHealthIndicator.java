@@ -55,8 +55,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		builder.withDetail("backend", this.device.backend())
-			.withDetail("device", this.device.name());
+		builder.withDetail("backend", this.device.backend()).withDetail("device", this.device.name());
 		RdmaDevice opened = this.device.openedDevice().orElse(null);
 		if (opened == null || !this.device.isAvailable()) {
 			RuntimeException cause = this.device.unavailabilityCause();
