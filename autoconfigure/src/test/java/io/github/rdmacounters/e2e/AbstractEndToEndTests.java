@@ -188,7 +188,8 @@ abstract class AbstractEndToEndTests {
 		assertThat(rdma.path("status").asString()).isEqualTo("UP");
 		assertThat(rdma.at("/details/backend").asString()).isEqualTo(backendName());
 		assertThat(rdma.at("/details/device").asString()).isEqualTo(deviceName());
-		assertThat(rdma.at("/details/portState").asString()).isEqualTo("ACTIVE");
+		assertThat(rdma.at("/details/portStates/1/state").asString()).isEqualTo("ACTIVE");
+		assertThat(rdma.at("/details/portStates/1/physicalState").asString()).isEqualTo("LinkUp");
 		assertThat(rdma.at("/details/counterSets/vxlan/status").asString()).isEqualTo("UP");
 		assertThat(rdma.at("/details/counterSets/https/status").asString()).isEqualTo("UP");
 	}
@@ -202,7 +203,7 @@ abstract class AbstractEndToEndTests {
 
 		assertThat(health.path("status").asString()).isEqualTo("DOWN");
 		assertThat(health.at("/components/rdma/components/" + deviceName() + "/status").asString()).isEqualTo("DOWN");
-		assertThat(health.at("/components/rdma/components/" + deviceName() + "/details/portState").asString())
+		assertThat(health.at("/components/rdma/components/" + deviceName() + "/details/portStates/1/state").asString())
 			.isEqualTo("DOWN");
 		assertThat(health.at("/components/rdma/components/" + deviceName() + "/details/reason").asString())
 			.contains("Port 1 is DOWN");
@@ -252,9 +253,11 @@ abstract class AbstractEndToEndTests {
 	}
 
 	@Test
-	void missingDeviceAllowedAtStartupIsDownInHealthAndKeepsItsSetsUnavailableInTheEndpointAndPrometheus()
+	void setOnAMissingDeviceAllowedAtStartupIsDownInHealthAndUnavailableInTheEndpointAndPrometheusWhileTheOtherSetCounts()
 			throws Exception {
-		RunningApplication app = start(Map.of("rdma.device", "mlx5_9", "rdma.fail-on-unavailable", "false"));
+		RunningApplication app = start(
+				Map.of("rdma.counter-sets.vxlan.device", "mlx5_9", "rdma.devices.mlx5_9.fail-on-unavailable", "false"));
+		deliverTraffic(app, false);
 
 		JsonNode rdma = app.json("/actuator/health", 503).at("/components/rdma/components/mlx5_9");
 		JsonNode device = app.json("/actuator/rdma", 200).at("/devices/mlx5_9");
@@ -268,6 +271,14 @@ abstract class AbstractEndToEndTests {
 		assertThat(device.path("unavailableReason").asString()).contains("No RDMA device named 'mlx5_9'");
 		assertThat(rdma.at("/details/counterSets/vxlan/status").asString()).isEqualTo("DOWN");
 		assertThat(device.at("/counterSets/vxlan/readSucceeded").asBoolean(true)).isFalse();
+		assertThat(device.path("counterSets").has("https")).isFalse();
+		JsonNode https = app.json("/actuator/rdma/https", 200);
+		assertThat(https.path("device").asString()).isEqualTo(deviceName());
+		assertThat(https.path("readSucceeded").asBoolean()).isTrue();
+		assertThat(https.at("/values/packets").asLong()).isEqualTo(2);
+		assertThat(app.json("/actuator/health", 503)
+			.at("/components/rdma/components/" + deviceName() + "/status")
+			.asString()).isEqualTo("UP");
 		JsonNode vxlan = app.json("/actuator/rdma/vxlan", 200);
 		assertThat(vxlan.path("device").asString()).isEqualTo("mlx5_9");
 		assertThat(vxlan.path("readSucceeded").asBoolean(true)).isFalse();
@@ -372,6 +383,16 @@ abstract class AbstractEndToEndTests {
 	}
 
 	void deliverTraffic(RunningApplication app) {
+		deliverTraffic(app, true);
+	}
+
+	/**
+	 * Deliver three VXLAN, two HTTPS and one DNS packet, and wait until the endpoint
+	 * shows them.
+	 * @param app the application
+	 * @param vxlanCounts whether the vxlan set counts on the device the traffic reaches
+	 */
+	void deliverTraffic(RunningApplication app, boolean vxlanCounts) {
 		for (int i = 0; i < 3; i++) {
 			deliver(app, VXLAN);
 		}
@@ -381,7 +402,9 @@ abstract class AbstractEndToEndTests {
 		deliver(app, DNS);
 		await("the delivered traffic in the rdma endpoint").atMost(WAIT).untilAsserted(() -> {
 			JsonNode device = app.json("/actuator/rdma", 200).path("devices").path(deviceName());
-			assertThat(device.at("/counterSets/vxlan/values/packets").asLong()).as("vxlan packets").isEqualTo(3);
+			if (vxlanCounts) {
+				assertThat(device.at("/counterSets/vxlan/values/packets").asLong()).as("vxlan packets").isEqualTo(3);
+			}
 			assertThat(device.at("/counterSets/https/values/packets").asLong()).as("https packets").isEqualTo(2);
 			assertThat(device.at("/ports/1/counters/port_rcv_data").asLong()).as("port_rcv_data").isPositive();
 		});

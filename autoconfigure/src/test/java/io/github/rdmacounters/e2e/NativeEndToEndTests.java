@@ -41,7 +41,8 @@ class NativeEndToEndTests extends AbstractEndToEndTests {
 		fake.reset();
 		fake.device(deviceName()).add();
 		writeSysfsTree();
-		return Map.of("rdma.backend", "native", "rdma.native.library", fake.libraryPath(), "rdma.device", deviceName(),
+		return Map.of("rdma.backend", "native", "rdma.native.library", fake.libraryPath(),
+				"rdma.counter-sets.vxlan.device", deviceName(), "rdma.counter-sets.https.device", deviceName(),
 				"rdma.port-counters.sysfs-root", this.sysfs.toString());
 	}
 

@@ -68,7 +68,8 @@ class PortEventsHttpTests {
 
 		JsonNode down = json("/actuator/health/rdma/" + DEVICE, 503);
 		assertThat(down.path("status").asString()).isEqualTo("DOWN");
-		assertThat(down.at("/details/portState").asString()).isEqualTo("DOWN");
+		assertThat(down.at("/details/portStates/1/state").asString()).isEqualTo("DOWN");
+		assertThat(down.at("/details/portStates/1/source").asString()).isEqualTo("IBV_EVENT_PORT_ERR");
 		assertThat(down.at("/details/reason").asString()).contains("Port 1 is DOWN");
 		JsonNode port = json("/actuator/rdma", 200).at("/devices/" + DEVICE + "/ports/1");
 		assertThat(port.path("state").asString()).isEqualTo("DOWN");
@@ -79,7 +80,7 @@ class PortEventsHttpTests {
 
 		JsonNode up = json("/actuator/health/rdma/" + DEVICE, 200);
 		assertThat(up.path("status").asString()).isEqualTo("UP");
-		assertThat(up.at("/details/portState").asString()).isEqualTo("ACTIVE");
+		assertThat(up.at("/details/portStates/1/state").asString()).isEqualTo("ACTIVE");
 		JsonNode back = json("/actuator/rdma", 200).at("/devices/" + DEVICE + "/ports/1");
 		assertThat(back.path("state").asString()).isEqualTo("ACTIVE");
 		assertThat(back.at("/events/port_active").asLong()).isEqualTo(portActives + 1);

@@ -12,8 +12,12 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.CounterSetDescriptor
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.HostPortCountersSnapshot;
+import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSnapshot;
@@ -22,9 +26,11 @@ import io.github.rdmacounters.core.PortLink;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.RdmaUnavailableException;
+import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.core.SupervisedDevice;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -54,7 +60,7 @@ class RdmaEndpointTests {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		CounterSet https = this.device.counterSet("https", HTTPS, Duration.ZERO);
 		counters(0).add(3, 3000);
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce, https), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce, https), null));
 
 		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
 
@@ -81,9 +87,9 @@ class RdmaEndpointTests {
 	@Test
 	void counterSetWithUnknownNameReturnsNull() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
-		assertThat(endpoint.counterSet("nope", null)).isNull();
+		assertThat(endpoint.counterSet("nope")).isNull();
 	}
 
 	@Test
@@ -91,9 +97,9 @@ class RdmaEndpointTests {
 		Instant before = Instant.now();
 		CounterSet https = this.device.counterSet("https", HTTPS, Duration.ZERO);
 		counters(0).add(7, 700);
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(https), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(https), null));
 
-		CounterSetDescriptor set = endpoint.counterSet("https", null);
+		CounterSetDescriptor set = endpoint.counterSet("https");
 
 		assertThat(set).isNotNull();
 		assertThat(set.getName()).isEqualTo("https");
@@ -114,12 +120,12 @@ class RdmaEndpointTests {
 	void counterSetWhoseReadFailsShowsErrnoTextAndLastGoodValues() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		counters(0).add(5, 500);
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
-		endpoint.counterSet("roce", null);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
+		endpoint.counterSet("roce");
 		counters(0).add(1, 100);
 		counters(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.EIO));
 
-		CounterSetDescriptor set = endpoint.counterSet("roce", null);
+		CounterSetDescriptor set = endpoint.counterSet("roce");
 
 		assertThat(set.isReadSucceeded()).isFalse();
 		assertThat(set.getFailedReads()).isEqualTo(1);
@@ -130,10 +136,10 @@ class RdmaEndpointTests {
 	@Test
 	void callsWithinTheReadCacheTtlShareOneDeviceRead() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ofMinutes(1));
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(roce), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
 		endpoint.rdma();
-		endpoint.counterSet("roce", null);
+		endpoint.counterSet("roce");
 		endpoint.rdma();
 
 		assertThat(counters(0).reads()).isEqualTo(1);
@@ -143,7 +149,7 @@ class RdmaEndpointTests {
 	void unavailableDeviceIsListedWithTheReason() {
 		RdmaUnavailableException cause = new RdmaUnavailableException(
 				RdmaUnavailableException.Reason.LIBRARY_NOT_LOADABLE, "libibverbs.so.1 could not be loaded", null);
-		RdmaEndpoint endpoint = endpoint(ManagedDevice.unavailable("mlx5_0", "native", 1, cause));
+		RdmaEndpoint endpoint = endpoint(ManagedDevice.unavailable("mlx5_0", "native", cause));
 
 		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
 
@@ -163,7 +169,7 @@ class RdmaEndpointTests {
 		PortStatus port2 = new PortStatus(2, "DOWN", "Disabled", null, "InfiniBand", Map.of(), Map.of(), List.of());
 		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
 				"0c42:a103:0065:0f2c", List.of(port1, port2), Instant.now()));
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), source));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(), source));
 
 		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
 
@@ -190,7 +196,7 @@ class RdmaEndpointTests {
 		SimulatedBackend backend = new SimulatedBackend(List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
 		SupervisedDevice device = SupervisedDevice.open(backend, "mlx5_0", Duration.ofMillis(10), Duration.ofSeconds(1),
 				Duration.ZERO, Clock.systemUTC());
-		try (ManagedDevice managed = new ManagedDevice(device, 1, List.of(), source)) {
+		try (ManagedDevice managed = new ManagedDevice(device, List.of(counterSet(device, "roce", 1)), source)) {
 			assertThat(managed.events()).isNotNull();
 
 			PortDescriptor port = endpoint(managed).rdma().getDevices().get("mlx5_0").getPorts().get(1);
@@ -203,8 +209,9 @@ class RdmaEndpointTests {
 
 	@Test
 	void portThatCannotBeQueriedShowsTheError() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.failPortQuery(new RdmaOperationException("ibv_query_port", Errno.ENODEV));
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
 		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
 
@@ -214,8 +221,9 @@ class RdmaEndpointTests {
 
 	@Test
 	void portDownIsShownAsDown() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.setPortState(PortState.DOWN);
-		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, 1, List.of(), null));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
 		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
 
@@ -226,7 +234,7 @@ class RdmaEndpointTests {
 	@Test
 	void closedDeviceIsShownAsUnavailableWithoutTouchingIt() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
-		ManagedDevice managed = new ManagedDevice(this.device, 1, List.of(roce), null);
+		ManagedDevice managed = new ManagedDevice(this.device, List.of(roce), null);
 		RdmaEndpoint endpoint = endpoint(managed);
 		managed.close();
 
@@ -239,8 +247,75 @@ class RdmaEndpointTests {
 		assertThat(counters(0).reads()).isZero();
 	}
 
+	@Test
+	void counterSetIsFoundByItsNameWhicheverDeviceItCountsOn() {
+		ScriptedDevice second = new ScriptedDevice("mlx5_1", "native");
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		CounterSet storage = counterSet(second, "storage", 2);
+		RdmaEndpoint endpoint = new RdmaEndpoint(
+				new RdmaRegistry(List.of(new ManagedDevice(this.device, List.of(roce), null),
+						new ManagedDevice(second, List.of(storage), null))));
+
+		CounterSetDescriptor set = endpoint.counterSet("storage");
+
+		assertThat(set).isNotNull();
+		assertThat(set.getDevice()).isEqualTo("mlx5_1");
+		assertThat(set.getPort()).isEqualTo(2);
+		assertThat(endpoint.counterSet("roce").getDevice()).isEqualTo("mlx5_0");
+	}
+
+	@Test
+	void deviceWithSetsOnTwoPortsQueriesBothPortsAndNoOther() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		CounterSet storage = counterSet(this.device, "storage", 2);
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce, storage), null));
+
+		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+
+		assertThat(described.getPorts()).containsOnlyKeys(1, 2);
+		assertThat(described.getPorts().get(2).getState()).isEqualTo("ACTIVE");
+		assertThat(described.getPorts().get(2).getActiveMtu()).isEqualTo(1024);
+		assertThat(described.getCounterSets().get("storage").getPort()).isEqualTo(2);
+	}
+
+	@Test
+	void hostDevicesWithoutCounterSetsAreListedFromTheirPortCounters() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "25 Gb/sec (1X EDR)", "Ethernet",
+				Map.of("port_rcv_data", 10L), Map.of("port_rcv_data", "counters"), List.of());
+		HostPortCountersSource host = () -> new HostPortCountersSnapshot(
+				List.of(new PortCountersSnapshot("mlx5_0", "22.36.1010", null, null, null, List.of(port),
+						Instant.now()),
+						new PortCountersSnapshot("rxe0", null, null, null, null, List.of(port), Instant.now())),
+				Instant.now());
+		RdmaEndpoint endpoint = new RdmaEndpoint(
+				new RdmaRegistry(List.of(new ManagedDevice(this.device, List.of(roce), null))), host, "native");
+
+		Map<String, DeviceDescriptor> devices = endpoint.rdma().getDevices();
+
+		assertThat(devices).containsOnlyKeys("mlx5_0", "rxe0");
+		assertThat(devices.get("mlx5_0").getCounterSets()).containsOnlyKeys("roce");
+		DeviceDescriptor sysfsOnly = devices.get("rxe0");
+		assertThat(sysfsOnly.getBackend()).isEqualTo("native");
+		assertThat(sysfsOnly.isAvailable()).isTrue();
+		assertThat(sysfsOnly.getCounterSets()).isEmpty();
+		assertThat(sysfsOnly.getPorts().get(1).getCounters()).containsEntry("port_rcv_data", 10L);
+	}
+
 	private ScriptedCounters counters(int index) {
 		return this.device.counters().get(index);
+	}
+
+	/**
+	 * A set with a packets and a bytes counter fed by a RoCE flow on the given port.
+	 */
+	private static CounterSet counterSet(RdmaDevice device, String name, int port) {
+		Counters handle = device.createCounters();
+		handle.attach(CounterType.PACKETS, 0);
+		handle.attach(CounterType.BYTES, 1);
+		device.createFlow(port, ROCE, handle);
+		return new CounterSet(name, device.name(), port, ROCE, Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
+				ReadMode.FRESH, handle, Duration.ZERO, Clock.systemUTC());
 	}
 
 	private static RdmaEndpoint endpoint(ManagedDevice device) {

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.actuate.health;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,13 +11,17 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.DeviceNotFoundException;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,15 +39,13 @@ class RdmaHealthIndicatorTests {
 	void healthWhenDeviceOpenPortActiveAndSetsReadableIsUp() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 
-		Health health = health(new ManagedDevice(this.device, 1, List.of(roce), null));
+		Health health = health(new ManagedDevice(this.device, List.of(roce), null));
 
 		assertThat(health.getStatus()).isEqualTo(Status.UP);
 		assertThat(health.getDetails()).containsEntry("backend", "simulated")
 			.containsEntry("device", "mlx5_0")
-			.containsEntry("port", 1)
-			.containsEntry("portState", "ACTIVE")
-			.containsEntry("physicalState", "LinkUp")
-			.doesNotContainKey("reason");
+			.containsEntry("portStates", Map.of("1", Map.of("state", "ACTIVE", "physicalState", "LinkUp")))
+			.doesNotContainKeys("reason", "port", "portState", "physicalState");
 		assertThat(setDetails(health, "roce")).containsEntry("status", "UP").containsEntry("failedReads", 0L);
 	}
 
@@ -51,10 +54,11 @@ class RdmaHealthIndicatorTests {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.setPortState(PortState.DOWN);
 
-		Health health = health(new ManagedDevice(this.device, 1, List.of(roce), null));
+		Health health = health(new ManagedDevice(this.device, List.of(roce), null));
 
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-		assertThat(health.getDetails()).containsEntry("portState", "DOWN")
+		assertThat(health.getDetails())
+			.containsEntry("portStates", Map.of("1", Map.of("state", "DOWN", "physicalState", "Disabled")))
 			.containsEntry("reason", "Port 1 is DOWN (physical state Disabled)");
 	}
 
@@ -63,7 +67,7 @@ class RdmaHealthIndicatorTests {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.counters().get(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.EINVAL));
 
-		Health health = health(new ManagedDevice(this.device, 1, List.of(roce), null));
+		Health health = health(new ManagedDevice(this.device, List.of(roce), null));
 
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("reason",
@@ -75,7 +79,7 @@ class RdmaHealthIndicatorTests {
 
 	@Test
 	void healthWhenDeviceIsMissingIsDownWithTheCause() {
-		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native", 1,
+		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native",
 				new DeviceNotFoundException("mlx5_1", List.of("mlx5_0")));
 
 		Health health = health(missing);
@@ -90,7 +94,7 @@ class RdmaHealthIndicatorTests {
 	void healthWhenDeviceIsMissingWithConfiguredSetsIsDownWithTheDeviceReasonAndListsTheSets() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.counters().get(0).failReads(new RdmaOperationException("ibv_read_counters", Errno.ENODEV));
-		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native", 1,
+		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native",
 				new DeviceNotFoundException("mlx5_1", List.of("mlx5_0")), null, List.of(roce));
 
 		Health health = health(missing);
@@ -106,7 +110,7 @@ class RdmaHealthIndicatorTests {
 	@Test
 	void closingAnUnavailableDeviceClosesItsSetsAndClosingAgainIsHarmless() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
-		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native", 1,
+		ManagedDevice missing = ManagedDevice.unavailable("mlx5_1", "native",
 				new DeviceNotFoundException("mlx5_1", List.of("mlx5_0")), null, List.of(roce));
 
 		missing.close();
@@ -118,9 +122,10 @@ class RdmaHealthIndicatorTests {
 
 	@Test
 	void healthWhenPortQueryFailsIsDown() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		this.device.failPortQuery(new RdmaOperationException("ibv_query_port", Errno.EIO));
 
-		Health health = health(new ManagedDevice(this.device, 1, List.of(), null));
+		Health health = health(new ManagedDevice(this.device, List.of(roce), null));
 
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("reason",
@@ -130,7 +135,7 @@ class RdmaHealthIndicatorTests {
 	@Test
 	void healthAfterCloseIsDownWithoutReadingTheDevice() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
-		ManagedDevice managed = new ManagedDevice(this.device, 1, List.of(roce), null);
+		ManagedDevice managed = new ManagedDevice(this.device, List.of(roce), null);
 		managed.close();
 
 		Health health = health(managed);
@@ -143,7 +148,7 @@ class RdmaHealthIndicatorTests {
 	@Test
 	void healthChecksWithinTheReadCacheTtlShareOneDeviceRead() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ofMinutes(1));
-		RdmaHealthIndicator indicator = new RdmaHealthIndicator(new ManagedDevice(this.device, 1, List.of(roce), null));
+		RdmaHealthIndicator indicator = new RdmaHealthIndicator(new ManagedDevice(this.device, List.of(roce), null));
 		roce.read();
 
 		indicator.health();
@@ -152,10 +157,57 @@ class RdmaHealthIndicatorTests {
 		assertThat(this.device.counters().get(0).reads()).isEqualTo(1);
 	}
 
+	@Test
+	void healthOfSetsOnTwoPortsReportsTheStateOfEachPortTheyCountOn() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		CounterSet storage = counterSet(this.device, "storage", 2);
+
+		Health health = health(new ManagedDevice(this.device, List.of(roce, storage), null));
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("portStates",
+				Map.of("1", Map.of("state", "ACTIVE", "physicalState", "LinkUp"), "2",
+						Map.of("state", "ACTIVE", "physicalState", "LinkUp")));
+		assertThat(setDetails(health, "storage")).containsEntry("status", "UP");
+	}
+
+	@Test
+	void healthWhenBothPortsAreDownNamesEachPortInTheReason() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		CounterSet storage = counterSet(this.device, "storage", 2);
+		this.device.setPortState(PortState.DOWN);
+
+		Health health = health(new ManagedDevice(this.device, List.of(roce, storage), null));
+
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails()).containsEntry("reason",
+				"Port 1 is DOWN (physical state Disabled); Port 2 is DOWN (physical state Disabled)");
+	}
+
+	@Test
+	void healthOfADeviceWithoutCounterSetsReportsNoPortStates() {
+		Health health = health(new ManagedDevice(this.device, List.of(), null));
+
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("portStates", Map.of()).containsEntry("counterSets", Map.of());
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> setDetails(Health health, String set) {
 		Map<String, Object> sets = (Map<String, Object>) health.getDetails().get("counterSets");
 		return (Map<String, Object>) sets.get(set);
+	}
+
+	/**
+	 * A set with a packets and a bytes counter fed by a RoCE flow on the given port.
+	 */
+	private static CounterSet counterSet(RdmaDevice device, String name, int port) {
+		Counters handle = device.createCounters();
+		handle.attach(CounterType.PACKETS, 0);
+		handle.attach(CounterType.BYTES, 1);
+		device.createFlow(port, ROCE, handle);
+		return new CounterSet(name, device.name(), port, ROCE, Map.of(CounterType.PACKETS, 0, CounterType.BYTES, 1),
+				ReadMode.FRESH, handle, Duration.ZERO, Clock.systemUTC());
 	}
 
 	private static Health health(ManagedDevice device) {
