@@ -2,10 +2,12 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.MacAddress;
@@ -240,6 +242,65 @@ public class CounterSetProperties {
 
 		public void setDontTrap(boolean dontTrap) {
 			this.dontTrap = dontTrap;
+		}
+
+		/**
+		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's:
+		 * each exception names the field at fault, turned into its property here.
+		 * @param prefix the flow's property, e.g. {@code rdma.counter-sets.web.flow}
+		 * @param problems where a problem is added
+		 * @return the spec, or {@code null} if there is a problem
+		 */
+		@Nullable FlowSpec toSpec(String prefix, Problems problems) {
+			if (this.getProtocol() == null && problems.isBlank(prefix + ".protocol")) {
+				problems.add(prefix + ".protocol", null, "must be tcp or udp");
+				return null;
+			}
+			int before = problems.size();
+			FlowSpec.Builder builder = FlowSpec.builder();
+			field(prefix, problems, (b) -> b.etherType(this.getEtherType()), builder);
+			field(prefix, problems, (b) -> b.sourceMac(this.getSourceMac()), builder);
+			field(prefix, problems, (b) -> b.destinationMac(this.getDestinationMac()), builder);
+			field(prefix, problems, (b) -> b.vlanId(this.getVlanId()), builder);
+			field(prefix, problems, (b) -> b.sourceIp(this.getSourceIp()), builder);
+			field(prefix, problems, (b) -> b.destinationIp(this.getDestinationIp()), builder);
+			field(prefix, problems, (b) -> b.protocol(this.getProtocol()), builder);
+			field(prefix, problems, (b) -> b.sourcePort(this.getSourcePort()), builder);
+			field(prefix, problems, (b) -> b.destinationPort(this.getDestinationPort()), builder);
+			field(prefix, problems, (b) -> b.priority(this.getPriority()), builder);
+			field(prefix, problems, (b) -> b.dontTrap(this.isDontTrap()), builder);
+			if (problems.size() > before) {
+				return null;
+			}
+			try {
+				return builder.build();
+			}
+			catch (FlowSpec.InvalidFieldException ex) {
+				if ("protocol".equals(ex.field())) {
+					// a port without a protocol: report the port the user wrote
+					boolean destination = this.getDestinationPort() != null;
+					problems.add(prefix + (destination ? ".destination-port" : ".source-port"),
+							destination ? this.getDestinationPort() : this.getSourcePort(),
+							"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
+				}
+				else {
+					problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(),
+							ex.reason()
+								.replace("sourceIp (", prefix + ".source-ip (")
+								.replace("destinationIp (", prefix + ".destination-ip ("));
+				}
+				return null;
+			}
+		}
+
+		private static void field(String prefix, Problems problems, Consumer<FlowSpec.Builder> setter,
+				FlowSpec.Builder builder) {
+			try {
+				setter.accept(builder);
+			}
+			catch (FlowSpec.InvalidFieldException ex) {
+				problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(), ex.reason());
+			}
 		}
 
 	}

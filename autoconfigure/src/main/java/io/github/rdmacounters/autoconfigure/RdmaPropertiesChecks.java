@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
@@ -17,13 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
@@ -33,7 +27,6 @@ import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
@@ -72,12 +65,13 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private final Environment environment;
 
-	private final List<Problem> problems = new ArrayList<>();
+	private final Problems problems;
 
 	private @Nullable List<SetPlan> plan;
 
 	RdmaPropertiesChecks(Environment environment) {
 		this.environment = environment;
+		this.problems = new Problems(environment);
 	}
 
 	@Override
@@ -124,14 +118,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
 			checkSimulated(properties);
 		}
-		if (this.problems.size() == 1) {
-			Problem problem = this.problems.get(0);
-			throw new InvalidConfigurationPropertyValueException(problem.property(), problem.value(),
-					problem.requirement());
-		}
-		if (!this.problems.isEmpty()) {
-			throw new InvalidRdmaConfigurationException(List.copyOf(this.problems));
-		}
+		this.problems.throwIfAny();
 		return List.copyOf(sets);
 	}
 
@@ -147,7 +134,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		}
 		for (String name : env.getPropertyNames()) {
 			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_")) {
-				problem(name, env.getProperty(name),
+				this.problems.add(name, env.getProperty(name),
 						"cannot name a device: an environment variable turns every '_' "
 								+ "into '.', and device names such as mlx5_0 have '_'. Set rdma.devices.<name> in "
 								+ "SPRING_APPLICATION_JSON instead, e.g. "
@@ -159,22 +146,23 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	private void checkCommon(RdmaProperties properties) {
 		Duration ttl = properties.getReadCacheTtl();
 		if (ttl == null || ttl.compareTo(MIN_READ_CACHE_TTL) < 0 || ttl.compareTo(MAX_READ_CACHE_TTL) > 0) {
-			problem(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
-					+ "and the port counters several times and the cache keeps that to one read; a longer one only "
-					+ "repeats stale values");
+			this.problems
+				.add(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
+						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
+						+ "repeats stale values");
 		}
-		if (properties.getBackend() == null || isBlankRaw(PREFIX + ".backend")) {
-			problem(PREFIX + ".backend", properties.getBackend(),
+		if (properties.getBackend() == null || this.problems.isBlank(PREFIX + ".backend")) {
+			this.problems.add(PREFIX + ".backend", properties.getBackend(),
 					"must be native (libibverbs) or simulated (devices in the JVM)");
 		}
 		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE
 				&& isBlank(properties.getNative().getLibrary())) {
-			problem(PREFIX + ".native.library", properties.getNative().getLibrary(),
+			this.problems.add(PREFIX + ".native.library", properties.getNative().getLibrary(),
 					"must name the library to load, e.g. libibverbs.so.1 or a path to it");
 		}
 		properties.getDevices().forEach((name, device) -> {
 			if (!validDeviceName(name)) {
-				problem(PREFIX + ".devices." + name, name, "must be an RDMA device name such as mlx5_0");
+				this.problems.add(PREFIX + ".devices." + name, name, "must be an RDMA device name such as mlx5_0");
 			}
 		});
 		RdmaEventsProperties.ReopenBackoff backoff = properties.getEvents().getReopenBackoff();
@@ -183,16 +171,17 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		Duration max = backoff.getMax();
 		boolean initialValid = initial != null && initial.compareTo(Duration.ofMillis(1)) >= 0;
 		if (!initialValid) {
-			problem(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the first "
-					+ "attempt to reopen a failed device, doubled after each failed attempt");
+			this.problems.add(prefix + ".initial", initial,
+					"must be at least 1ms, e.g. 100ms: the wait before the first "
+							+ "attempt to reopen a failed device, doubled after each failed attempt");
 		}
 		if (max == null || max.compareTo(MAX_REOPEN_BACKOFF) > 0) {
-			problem(prefix + ".max", max,
+			this.problems.add(prefix + ".max", max,
 					"must be at most 1h, e.g. 30s: a device that is back is reopened only at " + "the next attempt");
 		}
 		else if (initialValid && max.compareTo(initial) < 0) {
-			Object written = raw(prefix + ".initial");
-			problem(prefix + ".max", max, "must be at least " + prefix + ".initial ("
+			Object written = this.problems.raw(prefix + ".initial");
+			this.problems.add(prefix + ".max", max, "must be at least " + prefix + ".initial ("
 					+ ((written != null) ? written : DurationStyle.SIMPLE.print(initial)) + "), e.g. 30s");
 		}
 	}
@@ -206,11 +195,11 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		String root = portCounters.getSysfsRoot();
 		boolean hostSysfs = properties.getBackend() != RdmaProperties.Backend.SIMULATED;
 		if (isBlank(root)) {
-			problem(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
+			this.problems.add(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}
 		else if (hostSysfs && !Files.isDirectory(Path.of(root))) {
-			if (raw(prefix + ".sysfs-root") != null) {
-				problem(prefix + ".sysfs-root", root,
+			if (this.problems.raw(prefix + ".sysfs-root") != null) {
+				this.problems.add(prefix + ".sysfs-root", root,
 						notADirectory(root) + "; it must be the directory holding one "
 								+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix
 								+ ".enabled=false");
@@ -232,8 +221,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		for (int i = 0; i < globs.size(); i++) {
 			String glob = globs.get(i);
 			if (glob != null && !glob.isBlank() && !GLOB.matcher(glob.trim()).matches()) {
-				problem(property + "[" + i + "]", glob, "must be " + what + " or a glob of letters, digits, '_', '*' "
-						+ "(any run) and '?' (one character), e.g. " + example + "; it can match nothing");
+				this.problems.add(property + "[" + i + "]", glob,
+						"must be " + what + " or a glob of letters, digits, '_', '*' "
+								+ "(any run) and '?' (one character), e.g. " + example + "; it can match nothing");
 			}
 		}
 	}
@@ -242,36 +232,39 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		String prefix = PREFIX + ".counter-sets." + name;
 		int before = this.problems.size();
 		if (!SET_NAME.matcher(name).matches()) {
-			problem(prefix, name, "a counter set name must start with a letter and have only letters, digits, "
-					+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
+			this.problems.add(prefix, name,
+					"a counter set name must start with a letter and have only letters, digits, "
+							+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
 		}
 		if (set == null) {
-			problem(prefix, null, "must configure device, netdev, port, counters, read-mode or flow");
+			this.problems.add(prefix, null, "must configure device, netdev, port, counters, read-mode or flow");
 			return null;
 		}
 		String device = trimmed(set.getDevice());
 		String netdev = trimmed(set.getNetdev());
 		if (device != null && netdev != null) {
-			problem(prefix + ".netdev", set.getNetdev(), "names the device a second time (" + prefix + ".device is "
-					+ device + "): set either device or netdev");
+			this.problems.add(prefix + ".netdev", set.getNetdev(), "names the device a second time (" + prefix
+					+ ".device is " + device + "): set either device or netdev");
 		}
 		else if (set.getDevice() != null && (device == null || !validDeviceName(device))) {
-			problem(prefix + ".device", set.getDevice(), "must be an RDMA device name such as mlx5_0, or left out "
-					+ "for the host's only device with flow counters");
+			this.problems.add(prefix + ".device", set.getDevice(),
+					"must be an RDMA device name such as mlx5_0, or left out "
+							+ "for the host's only device with flow counters");
 		}
 		else if (set.getNetdev() != null && (netdev == null || netdev.contains("/"))) {
-			problem(prefix + ".netdev", set.getNetdev(), "must be a network interface name such as ens1f0np0");
+			this.problems.add(prefix + ".netdev", set.getNetdev(),
+					"must be a network interface name such as ens1f0np0");
 		}
 		Integer port = set.getPort();
 		if (port != null && (port < 1 || port > PortAttributes.MAX_PORT)) {
-			problem(prefix + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
+			this.problems.add(prefix + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
 					+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
 		}
 		Map<CounterType, Integer> indexes = checkCounters(set.getCounters(), prefix + ".counters");
-		if (set.getReadMode() == null || isBlankRaw(prefix + ".read-mode")) {
-			problem(prefix + ".read-mode", set.getReadMode(), "must be fresh or prefer-cached");
+		if (set.getReadMode() == null || this.problems.isBlank(prefix + ".read-mode")) {
+			this.problems.add(prefix + ".read-mode", set.getReadMode(), "must be fresh or prefer-cached");
 		}
-		FlowSpec spec = checkFlow(set.getFlow(), prefix + ".flow");
+		FlowSpec spec = set.getFlow().toSpec(prefix + ".flow", this.problems);
 		if (this.problems.size() > before || spec == null) {
 			return null;
 		}
@@ -288,71 +281,16 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		counters.forEach((type, index) -> {
 			String property = prefix + "." + type.name().toLowerCase(Locale.ROOT);
 			if (index == null || index < 0 || index > MAX_COUNTER_INDEX) {
-				problem(property, index, "must be an index from 0 to " + MAX_COUNTER_INDEX);
+				this.problems.add(property, index, "must be an index from 0 to " + MAX_COUNTER_INDEX);
 				return;
 			}
 			CounterType other = byIndex.putIfAbsent(index, type);
 			if (other != null) {
-				problem(property, index, "index " + index + " is already used by "
+				this.problems.add(property, index, "index " + index + " is already used by "
 						+ other.name().toLowerCase(Locale.ROOT) + "; give each counter type its own index");
 			}
 		});
 		return new LinkedHashMap<>(counters);
-	}
-
-	/**
-	 * Map the flow properties onto {@link FlowSpec.Builder}, whose exceptions name the
-	 * field at fault; only the field is turned into the property here.
-	 */
-	private @Nullable FlowSpec checkFlow(CounterSetProperties.Flow flow, String prefix) {
-		if (flow.getProtocol() == null && isBlankRaw(prefix + ".protocol")) {
-			problem(prefix + ".protocol", null, "must be tcp or udp");
-			return null;
-		}
-		int before = this.problems.size();
-		FlowSpec.Builder builder = FlowSpec.builder();
-		field(prefix, (b) -> b.etherType(flow.getEtherType()), builder);
-		field(prefix, (b) -> b.sourceMac(flow.getSourceMac()), builder);
-		field(prefix, (b) -> b.destinationMac(flow.getDestinationMac()), builder);
-		field(prefix, (b) -> b.vlanId(flow.getVlanId()), builder);
-		field(prefix, (b) -> b.sourceIp(flow.getSourceIp()), builder);
-		field(prefix, (b) -> b.destinationIp(flow.getDestinationIp()), builder);
-		field(prefix, (b) -> b.protocol(flow.getProtocol()), builder);
-		field(prefix, (b) -> b.sourcePort(flow.getSourcePort()), builder);
-		field(prefix, (b) -> b.destinationPort(flow.getDestinationPort()), builder);
-		field(prefix, (b) -> b.priority(flow.getPriority()), builder);
-		field(prefix, (b) -> b.dontTrap(flow.isDontTrap()), builder);
-		if (this.problems.size() > before) {
-			return null;
-		}
-		try {
-			return builder.build();
-		}
-		catch (FlowSpec.InvalidFieldException ex) {
-			if ("protocol".equals(ex.field())) {
-				// a port without a protocol: report the port the user wrote
-				boolean destination = flow.getDestinationPort() != null;
-				problem(prefix + (destination ? ".destination-port" : ".source-port"),
-						destination ? flow.getDestinationPort() : flow.getSourcePort(),
-						"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
-			}
-			else {
-				problem(prefix + "." + kebab(ex.field()), ex.value(),
-						ex.reason()
-							.replace("sourceIp (", prefix + ".source-ip (")
-							.replace("destinationIp (", prefix + ".destination-ip ("));
-			}
-			return null;
-		}
-	}
-
-	private void field(String prefix, Consumer<FlowSpec.Builder> setter, FlowSpec.Builder builder) {
-		try {
-			setter.accept(builder);
-		}
-		catch (FlowSpec.InvalidFieldException ex) {
-			problem(prefix + "." + kebab(ex.field()), ex.value(), ex.reason());
-		}
 	}
 
 	private void checkSimulated(RdmaProperties properties) {
@@ -360,17 +298,17 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		properties.getSimulated().getDevices().forEach((name, device) -> {
 			String property = prefix + ".devices." + name;
 			if (!validDeviceName(name)) {
-				problem(property, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
+				this.problems.add(property, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
 			}
 			if (device == null) {
 				return;
 			}
 			if (device.getPorts() < 1 || device.getPorts() > PortAttributes.MAX_PORT) {
-				problem(property + ".ports", device.getPorts(),
+				this.problems.add(property + ".ports", device.getPorts(),
 						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
-			if (device.getLinkLayer() == null || isBlankRaw(property + ".link-layer")) {
-				problem(property + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
+			if (device.getLinkLayer() == null || this.problems.isBlank(property + ".link-layer")) {
+				this.problems.add(property + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
 			}
 		});
 		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
@@ -378,15 +316,15 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		Duration interval = traffic.getInterval();
 		if (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
 				|| interval.compareTo(Duration.ofMinutes(1)) > 0) {
-			problem(trafficPrefix + ".interval", interval, "must be 1ms to 1m, e.g. 100ms");
+			this.problems.add(trafficPrefix + ".interval", interval, "must be 1ms to 1m, e.g. 100ms");
 		}
 		checkRate(trafficPrefix + ".packets-per-second", traffic.getPacketsPerSecond());
 		checkPacketSize(trafficPrefix + ".packet-size", traffic.getPacketSize());
 		traffic.getSets().forEach((name, set) -> {
 			String setPrefix = trafficPrefix + ".sets." + name;
 			if (!properties.getCounterSets().containsKey(name)) {
-				problem(setPrefix, name, "must name a counter set of " + PREFIX + ".counter-sets; configured: "
-						+ properties.getCounterSets().keySet());
+				this.problems.add(setPrefix, name, "must name a counter set of " + PREFIX
+						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
 			}
 			else if (set != null) {
 				if (set.getPacketsPerSecond() != null) {
@@ -401,14 +339,15 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private void checkRate(String property, double rate) {
 		if (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND) {
-			problem(property, rate,
+			this.problems.add(property, rate,
 					"must be 0 to 1000000 packets per second (each packet is a call into the simulator)");
 		}
 	}
 
 	private void checkPacketSize(String property, int size) {
 		if (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE) {
-			problem(property, size, "must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
+			this.problems.add(property, size,
+					"must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
 		}
 	}
 
@@ -426,46 +365,6 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			kebab.append(Character.isUpperCase(c) ? "-" + Character.toLowerCase(c) : String.valueOf(c));
 		}
 		return kebab.toString();
-	}
-
-	private void problem(String property, @Nullable Object value, String requirement) {
-		ConfigurationProperty written = rawProperty(property);
-		// Boot's analysis finds no origin for a relaxed environment variable name
-		String from = (written != null && written.getOrigin() instanceof PropertySourceOrigin origin
-				&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME
-					.equals(origin.getPropertySource().getName())
-				&& !origin.getPropertyName().equals(property))
-						? " (set by the environment variable " + origin.getPropertyName() + ")" : "";
-		this.problems.add(new Problem(property, (written != null) ? written.getValue() : value, requirement + from));
-	}
-
-	private boolean isBlankRaw(String property) {
-		return raw(property) instanceof CharSequence text && text.toString().isBlank();
-	}
-
-	/**
-	 * The value of a property as written, before conversion: {@code 10ms} rather than
-	 * {@code PT0.01S}.
-	 */
-	private @Nullable Object raw(String name) {
-		ConfigurationProperty property = rawProperty(name);
-		return (property != null) ? property.getValue() : null;
-	}
-
-	private @Nullable ConfigurationProperty rawProperty(String name) {
-		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
-		if (property == null) {
-			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
-			// adapted as Boot adapts the names of the property sources
-			property = ConfigurationPropertyName.adapt(name, '.');
-		}
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			ConfigurationProperty value = source.getConfigurationProperty(property);
-			if (value != null) {
-				return value;
-			}
-		}
-		return null;
 	}
 
 	private static boolean isBlank(@Nullable String text) {

@@ -1,0 +1,109 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+
+/**
+ * The problems found in the {@code rdma} properties, each with the value as written in
+ * the configuration ({@code 10ms} rather than {@code PT0.01S}). One problem is thrown as
+ * an {@link InvalidConfigurationPropertyValueException}, whose analysis adds its origin;
+ * several as one {@link InvalidRdmaConfigurationException} listing them all.
+ *
+ * @author rdma-counters
+ */
+final class Problems {
+
+	private final Environment environment;
+
+	private final List<Problem> problems = new ArrayList<>();
+
+	Problems(Environment environment) {
+		this.environment = environment;
+	}
+
+	/**
+	 * Add a problem.
+	 * @param property the property
+	 * @param value the value as bound, shown when the written one cannot be found
+	 * @param requirement what the value must be
+	 */
+	void add(String property, @Nullable Object value, String requirement) {
+		ConfigurationProperty written = property(property);
+		// Boot's analysis finds no origin for a relaxed environment variable name
+		String from = (written != null && written.getOrigin() instanceof PropertySourceOrigin origin
+				&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME
+					.equals(origin.getPropertySource().getName())
+				&& !origin.getPropertyName().equals(property))
+						? " (set by the environment variable " + origin.getPropertyName() + ")" : "";
+		this.problems.add(new Problem(property, (written != null) ? written.getValue() : value, requirement + from));
+	}
+
+	int size() {
+		return this.problems.size();
+	}
+
+	void clear() {
+		this.problems.clear();
+	}
+
+	/**
+	 * Return whether a property is written as a blank value.
+	 * @param property the property
+	 * @return {@code true} if it is set to a blank text
+	 */
+	boolean isBlank(String property) {
+		return raw(property) instanceof CharSequence text && text.toString().isBlank();
+	}
+
+	/**
+	 * Return the value of a property as written.
+	 * @param name the property
+	 * @return the value, or {@code null} if it is not set
+	 */
+	@Nullable Object raw(String name) {
+		ConfigurationProperty property = property(name);
+		return (property != null) ? property.getValue() : null;
+	}
+
+	void throwIfAny() {
+		if (this.problems.size() == 1) {
+			Problem problem = this.problems.get(0);
+			throw new InvalidConfigurationPropertyValueException(problem.property(), problem.value(),
+					problem.requirement());
+		}
+		if (!this.problems.isEmpty()) {
+			throw new InvalidRdmaConfigurationException(List.copyOf(this.problems));
+		}
+	}
+
+	private @Nullable ConfigurationProperty property(String name) {
+		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
+		if (property == null) {
+			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
+			// adapted as Boot adapts the names of the property sources
+			property = ConfigurationPropertyName.adapt(name, '.');
+		}
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			ConfigurationProperty value = source.getConfigurationProperty(property);
+			if (value != null) {
+				return value;
+			}
+		}
+		return null;
+	}
+
+}
