@@ -31,6 +31,7 @@ import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.sysfs.HostSysfs;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,35 +70,30 @@ class ReadmeSnippetsTests {
 
 	@ParameterizedTest
 	@MethodSource("yamlBlocks")
-	void yamlBlockStartsAContextWithAnOpenDevice(String yaml) throws IOException {
-		boolean severalDevices = yaml.contains("\n  devices:");
-		if (severalDevices) {
+	void yamlBlockStartsAContextWithItsSetsCounting(String yaml, @TempDir Path temp) throws IOException {
+		if (yaml.contains("mlx5_1")) {
 			this.fake.device("mlx5_1").ports(2).add();
 		}
+		// mlx5_0 has the netdev ens1f0np0 in this host's sysfs
+		HostSysfs host = FakeDeviceSets.sysfs(temp);
 		List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("README",
 				new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class))
-			.withPropertyValues("rdma.native.library=" + this.fake.libraryPath())
+			.withPropertyValues("rdma.native.library=" + this.fake.libraryPath(),
+					"rdma.port-counters.sysfs-root=" + host.root())
 			.withInitializer((context) -> sources
 				.forEach((source) -> context.getEnvironment().getPropertySources().addFirst(source)))
 			.run((context) -> {
 				assertThat(context).as("context of\n%s", yaml).hasNotFailed();
-				if (severalDevices) {
-					assertThat(context.getBean(RdmaRegistry.class).devices()).as("devices of\n%s", yaml)
-						.hasSizeGreaterThanOrEqualTo(2)
-						.allMatch(ManagedDevice::isAvailable);
-					assertThat(context.getBeansOfType(Counters.class).values()).as("Counters beans of\n%s", yaml)
-						.containsAll(context.getBean(RdmaRegistry.class)
-							.counterSets()
-							.stream()
-							.map(CounterSet::counters)
-							.toList());
-				}
-				else {
-					assertThat(context.getBean(ManagedDevice.class).isAvailable()).isTrue();
-				}
+				RdmaRegistry registry = context.getBean(RdmaRegistry.class);
+				assertThat(registry.devices()).as("devices of\n%s", yaml).allMatch(ManagedDevice::isAvailable);
+				assertThat(registry.counterSets()).as("sets of\n%s", yaml)
+					.allSatisfy((set) -> assertThat(set.read().isSuccess()).as(set.name()).isTrue());
+				assertThat(context.getBeansOfType(Counters.class).values()).as("Counters beans of\n%s", yaml)
+					.containsExactlyInAnyOrderElementsOf(
+							registry.counterSets().stream().map(CounterSet::counters).toList());
 			});
 	}
 
