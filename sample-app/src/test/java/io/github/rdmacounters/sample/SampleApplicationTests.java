@@ -72,11 +72,13 @@ class SampleApplicationTests {
 		assertThat(rdma).contains("\"sim_mlx5_0\"", "\"sim_mlx5_1\"", "\"sim_ib_0\"", "\"sim_rxe_0\"");
 		assertThat(this.registry.devices()).extracting((device) -> device.name())
 			.containsExactly("sim_mlx5_0", "sim_mlx5_1");
-		assertThat(get("/actuator/rdma/storage?device=sim_mlx5_1").body()).contains("\"port\":2");
-		assertThat(get("/actuator/rdma/storage?device=sim_mlx5_0").statusCode()).isEqualTo(404);
+		assertThat(get("/actuator/rdma/storage").body()).contains("\"device\":\"sim_mlx5_1\"").contains("\"port\":2");
+		assertThat(get("/actuator/rdma/nope").statusCode()).isEqualTo(404);
 		HttpResponse<String> device = get("/actuator/health/rdma/sim_mlx5_1");
 		assertThat(device.statusCode()).isEqualTo(200);
-		assertThat(device.body()).contains("\"UP\"").contains("\"storage\"");
+		assertThat(device.body()).contains("\"UP\"")
+			.contains("\"storage\"")
+			.contains("\"portStates\":{\"2\":{\"state\":\"ACTIVE\"");
 		assertThat(get("/actuator/health/rdma/sim_ib_0").body()).contains("\"UP\"");
 		await().atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(get("/actuator/prometheus").body())
@@ -84,6 +86,23 @@ class SampleApplicationTests {
 				.containsPattern("rdma_port_data_received_bytes_total\\{device=\"sim_ib_0\",port=\"1\"} [1-9]")
 				.containsPattern("rdma_port_data_received_bytes_total\\{device=\"sim_rxe_0\",port=\"1\"} [1-9]")
 				.contains("rdma_devices 4.0"));
+	}
+
+	@Test
+	void eachSetCountsOnTheSimulatedDeviceItsNetdevBelongsTo() {
+		CounterSet nvme = this.registry.counterSet("nvme-tcp");
+		CounterSet https = this.registry.counterSet("https");
+		CounterSet storage = this.registry.counterSet("storage");
+		assertThat(nvme).isNotNull();
+		assertThat(https).isNotNull();
+		assertThat(storage).isNotNull();
+		// ens1f0np0 is sim_mlx5_0's interface, ens2f0np0 sim_mlx5_1's (application.yml)
+		assertThat(nvme.deviceName()).isEqualTo("sim_mlx5_0");
+		assertThat(https.deviceName()).isEqualTo("sim_mlx5_0");
+		assertThat(storage.deviceName()).isEqualTo("sim_mlx5_1");
+		// no port for nvme-tcp and https: the device's first ACTIVE port
+		assertThat(nvme.port()).isEqualTo(1);
+		assertThat(storage.port()).isEqualTo(2);
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
