@@ -17,20 +17,24 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaUnavailableException cause) {
+		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
+		String sets = (startup != null) ? "RDMA device " + ((startup.device() != null) ? startup.device() : "(any)")
+				+ " of " + String.join(", ", startup.sets()) + " could not be started. " : "";
+		String startWithout = (startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT;
 		return switch (cause.reason()) {
 			case LIBRARY_NOT_LOADABLE -> new FailureAnalysis(
-					"The RDMA library libibverbs could not be loaded: " + firstLine(cause.getMessage()),
+					sets + "The RDMA library libibverbs could not be loaded: " + firstLine(cause.getMessage()),
 					"Install the libibverbs runtime (package libibverbs1 on Debian and Ubuntu, rdma-core on Fedora, "
 							+ "RHEL and SUSE), or set rdma.native.library to the name or path of the library if it "
-							+ "is installed elsewhere. " + RdmaFailureActions.SIMULATED + " "
-							+ RdmaFailureActions.START_WITHOUT,
+							+ "is installed elsewhere. " + RdmaFailureActions.SIMULATED + " " + startWithout,
 					cause);
 			case NO_KERNEL_STACK -> new FailureAnalysis(
-					"The kernel has no RDMA stack, so listing RDMA devices failed: " + firstLine(cause.getMessage()),
+					sets + "The kernel has no RDMA stack, so listing RDMA devices failed: "
+							+ firstLine(cause.getMessage()),
 					"Load the RDMA kernel modules (ib_uverbs and the NIC's driver, e.g. modprobe mlx5_ib for "
 							+ "NVIDIA/Mellanox ConnectX, or modprobe rdma_rxe for a software RoCE device); in a "
 							+ "container, run on a host that has them and pass /dev/infiniband. "
-							+ RdmaFailureActions.SIMULATED + " " + RdmaFailureActions.START_WITHOUT,
+							+ RdmaFailureActions.SIMULATED + " " + startWithout,
 					cause);
 		};
 	}
