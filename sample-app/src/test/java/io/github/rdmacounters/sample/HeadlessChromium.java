@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.logging.Level;
+import java.util.regex.Pattern;
 
 import javax.imageio.ImageIO;
 

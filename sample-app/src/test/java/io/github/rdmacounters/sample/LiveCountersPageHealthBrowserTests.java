@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -103,7 +104,7 @@ class LiveCountersPageHealthBrowserTests {
 		driver.executeCdpCommand("Network.setBlockedURLs",
 				Map.of("urls", List.of("*/actuator/rdma*", "*/actuator/health*")));
 		driver.get(url("/rdma-ui/"));
-		assertThat(driver.findElements(org.openqa.selenium.By.cssSelector("section[data-device]"))).as("device cards")
+		assertThat(driver.findElements(By.cssSelector("section[data-device]"))).as("device cards")
 			.hasSizeGreaterThanOrEqualTo(4);
 		assertThat(text("tr[data-set='nvme-tcp']")).contains("nvme-tcp").containsPattern("[0-9],?[0-9]*");
 		assertThat(healthOf(DEVICE)).isEqualTo("UP");
@@ -114,8 +115,8 @@ class LiveCountersPageHealthBrowserTests {
 		driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
 				Map.of("width", 390, "height", 844, "deviceScaleFactor", 3, "mobile", true));
 		driver.get(url("/rdma-ui/"));
-		new WebDriverWait(driver, TIMEOUT).until((d) -> "live"
-			.equals(d.findElement(org.openqa.selenium.By.tagName("body")).getDomAttribute("data-state")));
+		new WebDriverWait(driver, TIMEOUT)
+			.until((d) -> "live".equals(d.findElement(By.tagName("body")).getDomAttribute("data-state")));
 		driver.executeScript("document.querySelectorAll('details[data-key]').forEach((d) => d.open = true)");
 		Map<?, ?> widths = (Map<?, ?>) driver
 			.executeScript("const all = Array.from(document.querySelectorAll('body *'));"
