@@ -1,6 +1,8 @@
 /*
- * Live counters page of rdma-counters. Polls the rdma Actuator endpoint, keeps the last
- * readings in memory and computes rates from successive readings. No dependencies.
+ * Live counters page of rdma-counters. Polls the rdma Actuator endpoint and the rdma health
+ * component, keeps the last readings in memory and computes rates from successive readings.
+ * The page arrives with its configuration and, where the server could read them for this
+ * user, the first readings, so it paints data before its first poll. No dependencies.
  */
 (function () {
 	'use strict';
@@ -12,6 +14,9 @@
 
 	var state = {
 		endpoint: null,
+		healthUrl: null,
+		health: null,
+		healthProblem: null,
 		interval: 2000,
 		timer: null,
 		paused: false,
@@ -20,8 +25,12 @@
 		series: {},
 		open: {},
 		lastOk: null,
-		last: null
+		last: null,
+		seen: {},
+		changes: []
 	};
+
+	var MAX_CHANGES = 50;
 
 	function $(id) {
 		return document.getElementById(id);
@@ -159,27 +168,53 @@
 		return value.toUpperCase() === good.toUpperCase() ? 'tag tag-ok' : 'tag tag-bad';
 	}
 
+	/* The health of one device as the rdma health component reports it, or null. */
+	function deviceHealth(name) {
+		var health = state.health;
+		if (!health) {
+			return null;
+		}
+		if (health.components && health.components[name]) {
+			return health.components[name];
+		}
+		return null;
+	}
+
+	function healthTag(health) {
+		if (!health || !health.status) {
+			return null;
+		}
+		var cls = health.status === 'UP' ? 'tag tag-ok' : (health.status === 'UNKNOWN' ? 'tag' : 'tag tag-bad');
+		return el('span', { 'class': cls, 'data-health': health.status }, 'health ' + health.status);
+	}
+
 	function renderDevice(device) {
 		var available = device.available;
-		var bad = !available || device.error;
+		var health = deviceHealth(device.name);
+		var reason = health && health.details ? health.details.reason : null;
+		var bad = !available || device.error || (health && health.status === 'DOWN');
 		var card = el('section', { 'class': 'card device' + (bad ? ' card-bad' : ''), 'data-device': device.name, 'data-available': String(available) });
 		card.appendChild(el('div', { 'class': 'card-head' },
 			el('h2', null, device.name),
-			el('span', { 'class': 'tag' }, device.backend),
+			device.backend ? el('span', { 'class': 'tag' }, device.backend) : null,
 			el('span', { 'class': available ? 'tag tag-ok' : 'tag tag-bad' }, available ? 'available' : 'unavailable'),
+			healthTag(health),
 			el('dl', { 'class': 'facts' },
 				fact('node GUID', device.nodeGuid),
 				fact('firmware', device.firmwareVersion),
 				fact('HCA', device.hcaType),
 				fact('board', device.boardId),
 				fact('flow steering', device.managedFlowSteering === null || device.managedFlowSteering === undefined ? null : (device.managedFlowSteering ? 'managed' : 'none')))));
+		if (reason) {
+			card.appendChild(el('p', { 'class': 'problem', 'data-health-reason': '' }, 'Health ' + health.status + ': ' + reason));
+		}
 		if (!available) {
 			card.appendChild(el('p', { 'class': 'problem' }, device.unavailableReason || 'The device is not available.'));
 		}
 		if (device.error) {
 			card.appendChild(el('p', { 'class': 'problem' }, 'Query failed: ' + device.error));
 		}
-		card.appendChild(renderSets(device));
+		card.appendChild(renderSets(device, health));
 		card.appendChild(renderPorts(device));
 		return card;
 	}
@@ -191,7 +226,7 @@
 		return [el('dt', null, name), el('dd', null, String(value))];
 	}
 
-	function renderSets(device) {
+	function renderSets(device, health) {
 		var sets = device.counterSets || {};
 		var names = Object.keys(sets);
 		var wrap = el('div', { 'class': 'block' }, el('h3', null, 'Counter sets'));
@@ -206,6 +241,8 @@
 			var values = set.values || {};
 			var rates = set.readSucceeded ? observe(key, Date.parse(set.readAt), values) : {};
 			var failing = !set.readSucceeded;
+			var setHealth = health && health.details && health.details.counterSets ? health.details.counterSets[name] : null;
+			var down = setHealth && setHealth.status && setHealth.status !== 'UP';
 			body.appendChild(el('tr', {
 				'class': failing ? 'row-bad' : (set.failedReads > 0 ? 'row-warn' : null),
 				'data-set': name,
@@ -215,12 +252,13 @@
 			},
 				el('th', { scope: 'row' }, el('span', { 'class': 'set-name' }, name), el('span', { 'class': 'flow' }, set.flow ? set.flow.match : '')),
 				el('td', { 'class': 'num' }, 'port ' + set.port),
-				rateCell(key, 'packets', rates.packets, '/s', 'packets'),
-				rateCell(key, 'bytes', rates.bytes, 'B/s', 'bytes'),
-				el('td', { 'class': 'num' }, total(values.packets), el('br'), el('span', { 'class': 'muted' }, si(values.bytes, 'B'))),
+				rateCell(key, 'packets', rates.packets, '/s', 'packets', 'Packets/s'),
+				rateCell(key, 'bytes', rates.bytes, 'B/s', 'bytes', 'Bytes/s'),
+				el('td', { 'class': 'num', 'data-label': 'Total' }, total(values.packets), el('br'), el('span', { 'class': 'muted' }, si(values.bytes, 'B'))),
 				el('td', null, failing
 					? el('span', { 'class': 'tag tag-bad', title: set.lastError || '' }, 'read failed')
-					: el('span', { 'class': 'tag tag-ok' }, 'ok'),
+					: (down ? el('span', { 'class': 'tag tag-bad' }, 'health ' + setHealth.status)
+						: el('span', { 'class': 'tag tag-ok' }, 'ok')),
 					set.failedReads > 0 ? el('span', { 'class': 'muted' }, ' ' + set.failedReads + ' failed') : null,
 					failing && set.lastError ? el('div', { 'class': 'problem small' }, set.lastError) : null,
 					el('div', { 'class': 'muted small' }, 'read ' + (set.readAt ? time(new Date(set.readAt)) : '–') + ' · ' + set.readMode))));
@@ -232,8 +270,8 @@
 		return wrap;
 	}
 
-	function rateCell(key, name, rate, unit, kind) {
-		return el('td', { 'class': 'rate' }, sparkline(key, name, kind), el('span', { 'class': 'num' }, si(rate, unit)));
+	function rateCell(key, name, rate, unit, kind, label) {
+		return el('td', { 'class': 'rate', 'data-label': label }, sparkline(key, name, kind), el('span', { 'class': 'num' }, si(rate, unit)));
 	}
 
 	function renderPorts(device) {
@@ -271,6 +309,8 @@
 					el('span', { 'class': 'tag' }, port.linkLayer || 'link layer unknown'),
 					el('span', { 'class': 'tag' }, port.rate || 'rate unknown'),
 					port.activeMtu ? el('span', { 'class': 'tag' }, 'MTU ' + port.activeMtu) : null,
+					port.stateChangedAt ? el('span', { 'class': 'tag', 'data-state-changed': port.stateChangedAt }, 'since ' + time(new Date(port.stateChangedAt))) : null,
+					eventTags(port.events),
 					'port_rcv_data' in counters ? el('span', { 'class': 'io' }, 'rx ', sparkline(key, 'port_rcv_data', 'rx'), el('span', { 'class': 'num' }, si(rx, 'B/s'))) : null,
 					'port_xmit_data' in counters ? el('span', { 'class': 'io' }, 'tx ', sparkline(key, 'port_xmit_data', 'tx'), el('span', { 'class': 'num' }, si(tx, 'B/s'))) : null,
 					errors.length ? el('span', { 'class': 'tag tag-bad' }, errors.length + ' error counter' + (errors.length > 1 ? 's' : '') + ' rising') : null));
@@ -303,6 +343,16 @@
 		return wrap;
 	}
 
+	/* The port's asynchronous events so far, by type, e.g. "port_err 2". */
+	function eventTags(events) {
+		if (!events) {
+			return null;
+		}
+		return Object.keys(events).map(function (type) {
+			return el('span', { 'class': type === 'port_active' ? 'tag' : 'tag tag-warn', 'data-event': type }, type + ' ' + events[type]);
+		});
+	}
+
 	function sameValues(a, b) {
 		var keys = Object.keys(b);
 		return keys.length === Object.keys(a).length && keys.every(function (k) {
@@ -316,27 +366,57 @@
 		return (rate === null || rate === undefined) ? null : rate;
 	}
 
-	function renderEvents(data) {
-		var section = $('events');
-		if (!Array.isArray(data.events)) {
-			section.hidden = true;
+	/* Notes the port states and device health of a reading that differ from the last one seen. */
+	function noteChanges(data) {
+		var now = new Date();
+		var devices = data.devices || {};
+		Object.keys(devices).forEach(function (name) {
+			var device = devices[name];
+			var health = deviceHealth(name);
+			if (health && health.status) {
+				var reason = health.details && health.details.reason ? ': ' + health.details.reason : '';
+				note('health:' + name, health.status, now, name + ' health ' + health.status + reason);
+			}
+			var ports = device.ports || {};
+			Object.keys(ports).forEach(function (number) {
+				var port = ports[number];
+				if (port.state) {
+					var at = port.stateChangedAt ? new Date(port.stateChangedAt) : now;
+					note('port:' + name + '/' + number, port.state, at, name + ' port ' + number + ' ' + port.state);
+				}
+			});
+		});
+	}
+
+	function note(key, value, at, text) {
+		var previous = state.seen[key];
+		state.seen[key] = value;
+		if (previous === undefined || previous === value) {
 			return;
 		}
-		section.hidden = false;
+		state.changes.push({ at: at, text: text, from: previous });
+		if (state.changes.length > MAX_CHANGES) {
+			state.changes.shift();
+		}
+	}
+
+	function renderChanges() {
 		var list = $('event-list');
 		list.replaceChildren();
-		if (data.events.length === 0) {
-			list.appendChild(el('li', { 'class': 'muted' }, 'No events.'));
+		if (state.changes.length === 0) {
+			list.appendChild(el('li', { 'class': 'muted' }, 'No change since this page was opened.'));
+			return;
 		}
-		data.events.slice(-50).reverse().forEach(function (event) {
-			var when = event.time || event.timestamp || event.at;
-			var rest = Object.keys(event).filter(function (k) {
-				return k !== 'time' && k !== 'timestamp' && k !== 'at' && k !== 'message';
-			}).map(function (k) {
-				return k + '=' + (typeof event[k] === 'object' ? JSON.stringify(event[k]) : event[k]);
-			}).join(' ');
-			list.appendChild(el('li', null, when ? el('time', null, String(when)) : null, ' ', event.message || '', ' ', el('span', { 'class': 'muted' }, rest)));
+		state.changes.slice().reverse().forEach(function (change) {
+			list.appendChild(el('li', { 'data-change': '' }, el('time', null, time(change.at)), ' ', change.text,
+				el('span', { 'class': 'muted' }, ' (was ' + change.from + ')')));
 		});
+	}
+
+	function renderHealthProblem() {
+		var node = $('health-problem');
+		node.hidden = !state.healthProblem;
+		node.textContent = state.healthProblem || '';
 	}
 
 	function render(data) {
@@ -350,7 +430,9 @@
 			nodes.push(el('section', { 'class': 'card' }, el('p', { 'class': 'muted' }, 'The application manages no RDMA device (rdma.enabled is false or no device was configured).')));
 		}
 		main.replaceChildren.apply(main, nodes);
-		renderEvents(data);
+		noteChanges(data);
+		renderChanges();
+		renderHealthProblem();
 	}
 
 	function setStatus(kind, text) {
@@ -358,6 +440,36 @@
 		status.className = 'pill pill-' + kind;
 		status.textContent = text;
 		document.body.setAttribute('data-state', kind);
+	}
+
+	function explainHealth(response) {
+		if (response.status === 404) {
+			return 'Health is not shown: ' + state.healthUrl + ' answered 404 (include health in management.endpoints.web.exposure.include).';
+		}
+		return 'Health is not shown: ' + state.healthUrl + ' answered HTTP ' + response.status + '.';
+	}
+
+	/* The rdma health component; it answers 503 with its body when it is DOWN. */
+	function readHealth() {
+		if (!state.healthUrl) {
+			return Promise.resolve();
+		}
+		return fetch(state.healthUrl, { headers: { Accept: 'application/json' }, cache: 'no-store' })
+			.then(function (response) {
+				if (!response.ok && response.status !== 503) {
+					throw new Error(explainHealth(response));
+				}
+				return response.json();
+			})
+			.then(function (health) {
+				state.health = health;
+				state.healthProblem = health && !health.components && !health.details && health.status !== 'UP'
+					? 'Health ' + health.status + ' without details: set management.endpoint.health.show-details to see why.' : null;
+			})
+			.catch(function (error) {
+				state.health = null;
+				state.healthProblem = error instanceof TypeError ? 'Health is not shown: cannot reach ' + state.healthUrl + '.' : error.message;
+			});
 	}
 
 	function explain(response) {
@@ -383,6 +495,7 @@
 			return;
 		}
 		state.inFlight = true;
+		var health = readHealth();
 		fetch(state.endpoint, { headers: { Accept: 'application/json' }, cache: 'no-store' })
 			.then(function (response) {
 				if (!response.ok) {
@@ -391,13 +504,9 @@
 				return response.json();
 			})
 			.then(function (data) {
-				state.lastOk = new Date();
-				state.last = data;
-				render(data);
-				$('banner').hidden = true;
-				$('devices').classList.remove('stale');
-				setStatus('live', 'live');
-				$('updated').textContent = 'updated ' + time(state.lastOk);
+				return health.then(function () {
+					show(data);
+				});
 			})
 			.catch(function (error) {
 				fail(error instanceof TypeError ? 'Cannot reach ' + state.endpoint + ': ' + error.message + '.' : error.message);
@@ -405,6 +514,16 @@
 			.then(function () {
 				state.inFlight = false;
 			});
+	}
+
+	function show(data) {
+		state.lastOk = new Date();
+		state.last = data;
+		render(data);
+		$('banner').hidden = true;
+		$('devices').classList.remove('stale');
+		setStatus('live', 'live');
+		$('updated').textContent = 'updated ' + time(state.lastOk);
 	}
 
 	function togglePause() {
@@ -420,8 +539,9 @@
 		}
 	}
 
-	function start(config) {
+	function start(config, initial) {
 		state.endpoint = config.endpoint;
+		state.healthUrl = config.health || null;
 		state.interval = config.pollIntervalMillis || 2000;
 		$('endpoint').textContent = state.endpoint;
 		$('interval').textContent = (state.interval / 1000) + ' s';
@@ -430,21 +550,27 @@
 			document.title = 'RDMA counters · ' + config.application;
 		}
 		$('pause').addEventListener('click', togglePause);
-		poll();
+		if (initial && initial.rdma) {
+			state.health = initial.health;
+			show(initial.rdma);
+		}
+		else {
+			poll();
+		}
 		state.timer = setInterval(poll, state.interval);
 	}
 
+	function dataBlock(id) {
+		var node = $(id);
+		return node ? JSON.parse(node.textContent) : null;
+	}
+
 	document.addEventListener('DOMContentLoaded', function () {
-		fetch('config.json', { cache: 'no-store' })
-			.then(function (response) {
-				if (!response.ok) {
-					throw new Error('Cannot load config.json (HTTP ' + response.status + ').');
-				}
-				return response.json();
-			})
-			.then(start)
-			.catch(function (error) {
-				fail(error.message);
-			});
+		var config = dataBlock('rdma-config');
+		if (!config) {
+			fail('The page came without its configuration (rdma-config).');
+			return;
+		}
+		start(config, dataBlock('rdma-initial'));
 	});
 })();

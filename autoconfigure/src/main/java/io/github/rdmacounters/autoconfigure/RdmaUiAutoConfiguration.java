@@ -51,13 +51,14 @@ public final class RdmaUiAutoConfiguration {
 			throw new InvalidRdmaConfigurationException("rdma.ui.poll-interval", pollInterval,
 					"must be at least 250ms; every poll reads each counter set and the port counters");
 		}
-		String endpointPath = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"))
-				+ "/rdma";
+		String base = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"));
 		boolean separate = separateManagementPort(environment);
 		if (separate) {
-			endpointPath = trimSlash(environment.getProperty("management.server.base-path", "")) + endpointPath;
+			base = trimSlash(environment.getProperty("management.server.base-path", "")) + base;
 		}
-		return new RdmaUi(path, endpointPath, separate ? () -> managementPort(environment) : () -> null, pollInterval,
+		return new RdmaUi(path, base + "/" + endpointPath(environment, "rdma"),
+				base + "/" + endpointPath(environment, "health") + "/rdma",
+				separate ? () -> managementPort(environment) : () -> null, pollInterval,
 				environment.getProperty("spring.application.name"));
 	}
 
@@ -75,6 +76,15 @@ public final class RdmaUiAutoConfiguration {
 							+ "not be '/' alone, and hold no '*', '{' or '//'");
 		}
 		return trimmed;
+	}
+
+	/**
+	 * The path of an endpoint below the base path, as
+	 * {@code management.endpoints.web.path-mapping.<id>} maps it.
+	 */
+	private static String endpointPath(Environment environment, String id) {
+		String mapped = environment.getProperty("management.endpoints.web.path-mapping." + id, id);
+		return mapped.startsWith("/") ? mapped.substring(1) : mapped;
 	}
 
 	private static String trimSlash(String path) {

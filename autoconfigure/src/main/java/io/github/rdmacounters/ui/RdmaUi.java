@@ -1,6 +1,8 @@
 package io.github.rdmacounters.ui;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,11 +25,14 @@ import org.springframework.web.servlet.function.ServerResponse;
 import org.springframework.web.util.UriComponentsBuilder;
 
 /**
- * The live counters page: routes that serve the static page from
- * {@code classpath:rdma-ui/} under a base path, and a {@code config.json} that tells the
- * page where the {@code rdma} Actuator endpoint is and how often to poll it. The page
- * reads nothing but that endpoint, so it shows exactly what the endpoint shows to the
- * same user.
+ * The live counters page: routes that serve the page from {@code classpath:rdma-ui/}
+ * under a base path, telling it where the {@code rdma} and {@code health} Actuator
+ * endpoints are and how often to poll them. The page reads nothing but those endpoints,
+ * so it shows exactly what they show to the same user. When Actuator shares the
+ * application's server, the page carries their first reading, obtained by including the
+ * endpoints in the page's request (so through the same security filters, for the same
+ * user): it paints data before its first poll. The configuration and that reading are
+ * JSON data blocks, which the page's Content-Security-Policy does not run.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -39,6 +44,8 @@ public final class RdmaUi {
 	private final String path;
 
 	private final String endpointPath;
+
+	private final String healthPath;
 
 	private final Supplier<@Nullable Integer> managementPort;
 
@@ -53,16 +60,19 @@ public final class RdmaUi {
 	 * @param endpointPath the path of the {@code rdma} endpoint, e.g.
 	 * {@code /actuator/rdma}: relative to the servlet context path when Actuator shares
 	 * the application's server, absolute on the management server otherwise
+	 * @param healthPath the path of the {@code rdma} health component, e.g.
+	 * {@code /actuator/health/rdma}, relative as {@code endpointPath} is
 	 * @param managementPort the port of a separate management server, or {@code null} if
 	 * Actuator is served with the application; asked for each request, so that a random
 	 * port resolved at startup is seen
 	 * @param pollInterval how often the page polls the endpoint
 	 * @param application the application name shown in the title, or {@code null}
 	 */
-	public RdmaUi(String path, String endpointPath, Supplier<@Nullable Integer> managementPort, Duration pollInterval,
-			@Nullable String application) {
+	public RdmaUi(String path, String endpointPath, String healthPath, Supplier<@Nullable Integer> managementPort,
+			Duration pollInterval, @Nullable String application) {
 		this.path = path;
 		this.endpointPath = endpointPath;
+		this.healthPath = healthPath;
 		this.managementPort = managementPort;
 		this.pollInterval = pollInterval;
 		this.application = application;
@@ -77,7 +87,7 @@ public final class RdmaUi {
 	}
 
 	/**
-	 * Return the routes of the page: the base path redirects to the page, the page and
+	 * Return the routes of the page: the base path redirects to the page, the page with
 	 * its configuration, then its static resources.
 	 * @return the routes
 	 */
@@ -90,14 +100,9 @@ public final class RdmaUi {
 						.build())
 			.route(getOrHead(this.path + "/"),
 					(request) -> ServerResponse.ok()
-						.contentType(MediaType.TEXT_HTML)
+						.contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
 						.headers((headers) -> secure(headers, request))
-						.body(index))
-			.route(getOrHead(this.path + "/config.json"),
-					(request) -> ServerResponse.ok()
-						.contentType(MediaType.APPLICATION_JSON)
-						.cacheControl(CacheControl.noStore())
-						.body(config(request)))
+						.body(page(index, request)))
 			.resources(this.path + "/**", new ClassPathResource(LOCATION), (resource, headers) -> {
 				headers.setCacheControl(CacheControl.noCache());
 				headers.set("X-Content-Type-Options", "nosniff");
@@ -116,21 +121,76 @@ public final class RdmaUi {
 	 * @return a path on the same server, or an absolute URL on the management port
 	 */
 	String endpointUrl(ServerRequest request) {
+		return actuatorUrl(request, this.endpointPath);
+	}
+
+	private String actuatorUrl(ServerRequest request, String path) {
 		Integer port = this.managementPort.get();
 		if (port == null) {
-			return request.requestPath().contextPath().value() + this.endpointPath;
+			return request.requestPath().contextPath().value() + path;
 		}
 		return UriComponentsBuilder.fromUri(request.uri())
 			.port(port)
-			.replacePath(this.endpointPath)
+			.replacePath(path)
 			.replaceQuery(null)
 			.fragment(null)
 			.toUriString();
 	}
 
+	/**
+	 * The page with its configuration and, on the application's own server, the first
+	 * reading of the endpoints as JSON data blocks before its script.
+	 */
+	private String page(Resource index, ServerRequest request) throws IOException {
+		String html = index.getContentAsString(StandardCharsets.UTF_8);
+		StringBuilder data = new StringBuilder();
+		data.append(dataBlock("rdma-config", json(config(request))));
+		if (this.managementPort.get() == null && request.method() == HttpMethod.GET) {
+			String rdma = EndpointInclude.json(request.servletRequest(), this.endpointPath);
+			if (rdma != null) {
+				String health = EndpointInclude.json(request.servletRequest(), this.healthPath);
+				data.append(dataBlock("rdma-initial",
+						"{\"rdma\":" + rdma + ",\"health\":" + ((health != null) ? health : "null") + "}"));
+			}
+		}
+		return html.replace("<!-- data -->", data.toString());
+	}
+
+	private static String dataBlock(String id, String json) {
+		// '<' cannot end the block: JSON has it only inside strings, where \u003c means
+		// it
+		return "<script type=\"application/json\" id=\"" + id + "\">" + json.replace("<", "\\u003c") + "</script>";
+	}
+
+	private static String json(Map<String, Object> config) {
+		StringBuilder json = new StringBuilder("{");
+		config.forEach((key, value) -> {
+			json.append((json.length() > 1) ? "," : "").append('"').append(key).append("\":");
+			json.append((value instanceof Number) ? value.toString() : quote(value.toString()));
+		});
+		return json.append('}').toString();
+	}
+
+	private static String quote(String text) {
+		StringBuilder quoted = new StringBuilder("\"");
+		for (char c : text.toCharArray()) {
+			if (c == '"' || c == '\\') {
+				quoted.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				quoted.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				quoted.append(c);
+			}
+		}
+		return quoted.append('"').toString();
+	}
+
 	private Map<String, Object> config(ServerRequest request) {
 		Map<String, Object> config = new LinkedHashMap<>();
 		config.put("endpoint", endpointUrl(request));
+		config.put("health", actuatorUrl(request, this.healthPath));
 		config.put("pollIntervalMillis", this.pollInterval.toMillis());
 		if (this.application != null) {
 			config.put("application", this.application);

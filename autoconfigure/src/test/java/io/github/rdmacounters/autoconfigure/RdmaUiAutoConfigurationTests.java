@@ -17,11 +17,11 @@ import io.github.rdmacounters.ui.RdmaUi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.head;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -61,11 +61,12 @@ class RdmaUiAutoConfigurationTests {
 				.andExpect(header().string("Content-Security-Policy", containsString("connect-src 'self';")));
 			mvc.perform(get("/rdma-ui/rdma-ui.js"))
 				.andExpect(status().isOk())
-				.andExpect(content().string(containsString("config.json")));
-			mvc.perform(get("/rdma-ui/config.json"))
-				.andExpect(status().isOk())
-				.andExpect(jsonPath("$.endpoint").value("/actuator/rdma"))
-				.andExpect(jsonPath("$.pollIntervalMillis").value(2000));
+				.andExpect(content().string(containsString("rdma-config")));
+			mvc.perform(get("/rdma-ui/"))
+				.andExpect(content().string(containsString("<script type=\"application/json\" id=\"rdma-config\">"
+						+ "{\"endpoint\":\"/actuator/rdma\",\"health\":\"/actuator/health/rdma\","
+						+ "\"pollIntervalMillis\":2000}</script>")));
+			mvc.perform(get("/rdma-ui/config.json")).andExpect(status().isNotFound());
 			mvc.perform(head("/rdma-ui/")).andExpect(status().isOk());
 			mvc.perform(get("/rdma-ui/missing.js")).andExpect(status().isNotFound());
 			mvc.perform(get("/rdma-ui/../META-INF/spring.factories")).andExpect(status().isNotFound());
@@ -81,10 +82,23 @@ class RdmaUiAutoConfigurationTests {
 				MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
 				mvc.perform(get("/ops/rdma/")).andExpect(status().isOk());
 				mvc.perform(get("/rdma-ui/")).andExpect(status().isNotFound());
-				mvc.perform(get("/ops/rdma/config.json"))
-					.andExpect(jsonPath("$.endpoint").value("/manage/rdma"))
-					.andExpect(jsonPath("$.pollIntervalMillis").value(500))
-					.andExpect(jsonPath("$.application").value("billing"));
+				mvc.perform(get("/ops/rdma/"))
+					.andExpect(content().string(containsString("{\"endpoint\":\"/manage/rdma\","
+							+ "\"health\":\"/manage/health/rdma\",\"pollIntervalMillis\":500,"
+							+ "\"application\":\"billing\"}")));
+			});
+	}
+
+	@Test
+	void runWithEndpointPathMappingsShouldPollTheMappedPaths() {
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.path-mapping.rdma=counters",
+					"management.endpoints.web.path-mapping.health=/healthz")
+			.run((context) -> {
+				MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
+				mvc.perform(get("/rdma-ui/"))
+					.andExpect(content().string(containsString(
+							"{\"endpoint\":\"/actuator/counters\",\"health\":\"/actuator/healthz/rdma\",")));
 			});
 	}
 
@@ -92,8 +106,9 @@ class RdmaUiAutoConfigurationTests {
 	void runWithContextPathShouldPollBelowIt() {
 		this.contextRunner.withPropertyValues("rdma.ui.enabled=true").run((context) -> {
 			MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
-			mvc.perform(get("/app/rdma-ui/config.json").contextPath("/app"))
-				.andExpect(jsonPath("$.endpoint").value("/app/actuator/rdma"));
+			mvc.perform(get("/app/rdma-ui/").contextPath("/app"))
+				.andExpect(content().string(containsString("\"endpoint\":\"/app/actuator/rdma\"")))
+				.andExpect(content().string(containsString("\"health\":\"/app/actuator/health/rdma\"")));
 			mvc.perform(get("/app/rdma-ui").contextPath("/app"))
 				.andExpect(header().string(HttpHeaders.LOCATION, "/app/rdma-ui/"));
 		});
@@ -106,8 +121,12 @@ class RdmaUiAutoConfigurationTests {
 					"management.server.base-path=/mgmt")
 			.run((context) -> {
 				MockMvc mvc = mvc(context.getBean("rdmaUiRoutes", RouterFunction.class));
-				mvc.perform(get("http://ops.example:8080/rdma-ui/config.json"))
-					.andExpect(jsonPath("$.endpoint").value("http://ops.example:9090/mgmt/actuator/rdma"));
+				mvc.perform(get("http://ops.example:8080/rdma-ui/"))
+					.andExpect(content()
+						.string(containsString("\"endpoint\":\"http://ops.example:9090/mgmt/actuator/rdma\"")))
+					.andExpect(content()
+						.string(containsString("\"health\":\"http://ops.example:9090/mgmt/actuator/health/rdma\"")))
+					.andExpect(content().string(not(containsString("rdma-initial"))));
 				mvc.perform(get("http://ops.example:8080/rdma-ui/"))
 					.andExpect(header().string("Content-Security-Policy",
 							containsString("connect-src 'self' http://ops.example:9090;")));

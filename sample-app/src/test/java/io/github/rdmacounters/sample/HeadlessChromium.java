@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
+import java.util.regex.Pattern;
 
 import javax.imageio.ImageIO;
 
@@ -34,6 +35,9 @@ final class HeadlessChromium implements AutoCloseable {
 	private static final File CHROMIUM = new File("/usr/bin/chromium");
 
 	private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+	private static final Pattern HEALTH_DOWN = Pattern
+		.compile("/health/rdma - Failed to load resource: the server responded with a status of 503");
 
 	private final ChromeDriverService service;
 
@@ -86,7 +90,11 @@ final class HeadlessChromium implements AutoCloseable {
 	List<String> consoleProblems() {
 		List<String> problems = new ArrayList<>();
 		for (LogEntry entry : this.driver.manage().logs().get(LogType.BROWSER)) {
-			if (entry.getLevel().intValue() >= Level.WARNING.intValue()) {
+			// Chromium logs every answer that is not 2xx; a DOWN health component answers
+			// 503
+			// (Boot's status mapping) with the body the page reads
+			if (entry.getLevel().intValue() >= Level.WARNING.intValue()
+					&& !HEALTH_DOWN.matcher(entry.getMessage()).find()) {
 				problems.add(entry.getLevel() + " " + entry.getMessage());
 			}
 		}
