@@ -282,7 +282,8 @@ public final class NetlinkSocket implements AutoCloseable {
 			throw new NetlinkProtocolException(
 					"The " + this.name + " peer closed the socket before it answered " + request);
 		}
-		return this.buffer.getByteBuffer(0, length).order(ByteOrder.nativeOrder());
+		// a copy: the messages outlive the buffer, which the next datagram overwrites
+		return ByteBuffer.wrap(this.buffer.getByteArray(0, (int) length)).order(ByteOrder.nativeOrder());
 	}
 
 	private long recv(int flags, NetlinkRequest request) {
