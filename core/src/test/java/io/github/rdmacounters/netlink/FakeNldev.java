@@ -26,6 +26,8 @@ final class FakeNldev {
 
 	private final Control control;
 
+	private @Nullable Path socketPath;
+
 	private FakeNldev(Path library) {
 		this.control = Native.load(library.toString(), Control.class);
 	}
@@ -109,8 +111,24 @@ final class FakeNldev {
 		return count;
 	}
 
-	void listen(Path socket) {
-		check(this.control.fake_nldev_listen(socket.toString()) == 0, "listen on " + socket);
+	/**
+	 * Return the path of a {@code SOCK_SEQPACKET} socket the fake serves, for the shim's
+	 * {@code FAKE_NLDEV_SOCKET}; the fake starts listening on first use.
+	 * @return the path
+	 */
+	synchronized Path socketPath() {
+		Path path = this.socketPath;
+		if (path == null) {
+			try {
+				path = java.nio.file.Files.createTempDirectory("fake-nldev-").resolve("nldev.sock");
+			}
+			catch (java.io.IOException ex) {
+				throw new IllegalStateException("Cannot create a directory for the fake's socket", ex);
+			}
+			check(this.control.fake_nldev_listen(path.toString()) == 0, "listen on " + path);
+			this.socketPath = path;
+		}
+		return path;
 	}
 
 	/**
