@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -160,7 +162,8 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * Enable exactly these optional counters of a port ({@code RDMA_NLDEV_CMD_STAT_SET}):
 	 * the kernel disables every optional counter not named
 	 * ({@code nldev_stat_set_counter_dynamic_doit}), so pass the ones already enabled
-	 * that should stay so. Needs {@code CAP_NET_ADMIN}.
+	 * that should stay so, or use {@link #enableOptionalCounters}. Needs
+	 * {@code CAP_NET_ADMIN}.
 	 * @param device the device
 	 * @param port the port, from 1
 	 * @param names the optional counters to enable; empty disables them all
@@ -169,24 +172,59 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * {@code CAP_NET_ADMIN}
 	 */
 	public synchronized void setOptionalCounters(NldevDevice device, int port, Collection<String> names) {
-		Map<String, Long> optional = new LinkedHashMap<>();
-		for (HwCounterStatus status : counterStatus(device, port)) {
-			if (status.optional()) {
-				optional.put(status.name(), status.index());
-			}
+		List<HwCounterStatus> status = counterStatus(device, port);
+		checkOptional(device, port, names, status);
+		statSet(device, port, names, status);
+	}
+
+	/**
+	 * Enable optional counters of a port and keep those already enabled, by another tool
+	 * or an earlier call: the port's status is read, and the union is set only if a
+	 * counter is missing from it. Another tool that changes the set between the read and
+	 * the set can still lose its change. Needs {@code CAP_NET_ADMIN} when something is to
+	 * change.
+	 * @param device the device
+	 * @param port the port, from 1
+	 * @param names the optional counters that must be enabled
+	 * @return the counters this call enabled, in the order given; empty if all were
+	 * enabled already, and then nothing was sent
+	 * @throws IllegalArgumentException if a name is not an optional counter of the port
+	 * @throws RdmaOperationException if the kernel refuses, e.g. {@code EPERM} without
+	 * {@code CAP_NET_ADMIN}
+	 */
+	public synchronized List<String> enableOptionalCounters(NldevDevice device, int port, Collection<String> names) {
+		List<HwCounterStatus> status = counterStatus(device, port);
+		checkOptional(device, port, names, status);
+		Set<String> enabled = new LinkedHashSet<>();
+		status.stream()
+			.filter((counter) -> counter.optional() && counter.enabled())
+			.forEach((counter) -> enabled.add(counter.name()));
+		List<String> added = names.stream().distinct().filter((name) -> !enabled.contains(name)).toList();
+		if (!added.isEmpty()) {
+			enabled.addAll(added);
+			statSet(device, port, enabled, status);
 		}
-		List<Long> indexes = new ArrayList<>();
+		return added;
+	}
+
+	private static void checkOptional(NldevDevice device, int port, Collection<String> names,
+			List<HwCounterStatus> status) {
+		Set<String> optional = new LinkedHashSet<>();
+		status.stream().filter(HwCounterStatus::optional).forEach((counter) -> optional.add(counter.name()));
 		for (String name : names) {
-			Long index = optional.get(name);
-			if (index == null) {
+			if (!optional.contains(name)) {
 				throw new IllegalArgumentException("'" + name + "' is not an optional counter of " + device.name()
-						+ " port " + port + "; its optional counters are " + optional.keySet());
+						+ " port " + port + "; its optional counters are " + optional);
 			}
-			indexes.add(index);
 		}
+	}
+
+	private void statSet(NldevDevice device, int port, Collection<String> names, List<HwCounterStatus> status) {
+		Map<String, Long> indexes = new LinkedHashMap<>();
+		status.forEach((counter) -> indexes.put(counter.name(), counter.index()));
 		NetlinkRequest request = portRequest(RdmaNldev.CMD_STAT_SET, "RDMA_NLDEV_CMD_STAT_SET", device, port)
 			.nested(RdmaNldev.ATTR_STAT_HWCOUNTERS,
-					(nest) -> indexes.forEach((index) -> nest.u32(RdmaNldev.ATTR_STAT_HWCOUNTER_INDEX, index)))
+					(nest) -> names.forEach((name) -> nest.u32(RdmaNldev.ATTR_STAT_HWCOUNTER_INDEX, indexes.get(name))))
 			.build();
 		try {
 			socket().exchange(request);

@@ -1,5 +1,7 @@
 package io.github.rdmacounters.netlink;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -120,9 +122,9 @@ final class FakeNldev {
 		Path path = this.socketPath;
 		if (path == null) {
 			try {
-				path = java.nio.file.Files.createTempDirectory("fake-nldev-").resolve("nldev.sock");
+				path = Files.createTempDirectory("fake-nldev-").resolve("nldev.sock");
 			}
-			catch (java.io.IOException ex) {
+			catch (IOException ex) {
 				throw new IllegalStateException("Cannot create a directory for the fake's socket", ex);
 			}
 			check(this.control.fake_nldev_listen(path.toString()) == 0, "listen on " + path);

@@ -2,7 +2,9 @@ package io.github.rdmacounters.netlink;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,6 +98,19 @@ class RdmaNetlinkTests {
 	}
 
 	@Test
+	void enableOptionalCountersKeepsThoseAnotherToolEnabled() {
+		NldevDevice device = this.client.device("mlx5_0");
+		assertThat(this.client.enableOptionalCounters(device, 1, List.of("cc_tx_cnp_pkts", "cc_rx_ce_pkts")))
+			.containsExactly("cc_tx_cnp_pkts");
+		assertThat(this.client.counterStatus(device, 1)).filteredOn(HwCounterStatus::enabled)
+			.extracting(HwCounterStatus::name)
+			.containsExactly("out_of_sequence", "rnr_nak_retry_err", "cc_rx_ce_pkts", "cc_tx_cnp_pkts");
+		assertThat(this.fake.count("stat_set")).isOne();
+		assertThat(this.client.enableOptionalCounters(device, 1, List.of("cc_tx_cnp_pkts"))).isEmpty();
+		assertThat(this.fake.count("stat_set")).isOne();
+	}
+
+	@Test
 	void setOptionalCountersWithANameThatIsNotOptionalFailsBeforeSending() {
 		NldevDevice device = this.client.device("mlx5_0");
 		assertThatIllegalArgumentException()
@@ -168,7 +183,7 @@ class RdmaNetlinkTests {
 		}
 		List<NldevQueuePair> queuePairs = this.client.queuePairs(this.client.device("mlx5_0"), NetlinkBudget.DEFAULT);
 		assertThat(queuePairs).extracting(NldevQueuePair::lqpn)
-			.containsExactlyElementsOf(java.util.stream.LongStream.range(1000, 1300).boxed().toList());
+			.containsExactlyElementsOf(LongStream.range(1000, 1300).boxed().toList());
 	}
 
 	@Test
@@ -227,7 +242,7 @@ class RdmaNetlinkTests {
 		long open = this.fake.count("open");
 		this.client.close();
 		this.client.close();
-		org.awaitility.Awaitility.await().until(() -> this.fake.count("open") == open - 1);
+		Awaitility.await().until(() -> this.fake.count("open") == open - 1);
 	}
 
 	private NetlinkRequest qpDump() {

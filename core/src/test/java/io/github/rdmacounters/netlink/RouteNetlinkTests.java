@@ -1,8 +1,14 @@
 package io.github.rdmacounters.netlink;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,7 +60,7 @@ class RouteNetlinkTests {
 	private static final int VETH_PAIRS = 40;
 
 	@BeforeAll
-	static void createNamespace() throws java.io.IOException {
+	static void createNamespace() throws IOException {
 		boolean root = "root".equals(System.getProperty("user.name"));
 		if ("true".equals(System.getenv("CI"))) {
 			assertThat(root).as("RouteNetlinkTests create a network namespace and need root (CI=true)").isTrue();
@@ -71,13 +77,13 @@ class RouteNetlinkTests {
 				.append(i)
 				.append('\n');
 		}
-		java.nio.file.Path file = java.nio.file.Files.createTempFile("veth-", ".batch");
+		Path file = Files.createTempFile("veth-", ".batch");
 		try {
-			java.nio.file.Files.writeString(file, batch);
+			Files.writeString(file, batch);
 			ip("-n", NAMESPACE, "-batch", file.toString());
 		}
 		finally {
-			java.nio.file.Files.delete(file);
+			Files.delete(file);
 		}
 	}
 
@@ -123,7 +129,7 @@ class RouteNetlinkTests {
 	void aLinkThatDoesNotExistIsEnodevFromTheKernel() {
 		try (NetlinkSocket socket = NetlinkSocket.open(Netlink.NETLINK_ROUTE, "NETLINK_ROUTE", Duration.ofSeconds(5))) {
 			byte[] header = new byte[IFINFOMSG_SIZE];
-			java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.nativeOrder()).putInt(4, 0x7ffffff0);
+			ByteBuffer.wrap(header).order(ByteOrder.nativeOrder()).putInt(4, 0x7ffffff0);
 			NetlinkRequest request = NetlinkRequest.builder(RTM_GETLINK, "RTM_GETLINK of ifindex 2147483632")
 				.familyHeader(header)
 				.build();
@@ -188,7 +194,7 @@ class RouteNetlinkTests {
 	 * Open a socket in the test's network namespace: {@code setns} moves only the calling
 	 * thread, which moves back before returning; the socket stays in the namespace.
 	 */
-	private static <T> T inNamespace(java.util.function.Supplier<T> action) {
+	private static <T> T inNamespace(Supplier<T> action) {
 		Namespaces libc = Native.load("c", Namespaces.class);
 		int original = libc.open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 		int target = libc.open("/run/netns/" + NAMESPACE, O_RDONLY | O_CLOEXEC);
