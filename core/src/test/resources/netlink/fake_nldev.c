@@ -99,7 +99,7 @@ static int ndevices;
 static int cap_mode = -1; /* -1: from the peer's credentials, 0: without, 1: with CAP_NET_ADMIN */
 static int goodsize = FK_GOODSIZE;
 static long counts_requests, counts_dumps, counts_stat_set, counts_eperm, counts_open, counts_datagrams;
-static int fault_wrong_seq, fault_wrong_pid;
+static int fault_wrong_seq, fault_wrong_pid, fault_silent;
 static int listen_fd = -1;
 
 /* ---- message building, as nlmsg_put / nla_put / nla_nest_* (include/net/netlink.h) ---- */
@@ -683,7 +683,11 @@ static void rcv_datagram(struct conn *c, const char *data, int len)
 			return;
 		pthread_mutex_lock(&lock);
 		counts_requests++;
+		int silent = fault_silent;
+		fault_silent = 0;
 		pthread_mutex_unlock(&lock);
+		if (silent)
+			return;
 		if ((nlh->nlmsg_flags & NLM_F_REQUEST) && nlh->nlmsg_type >= NLMSG_MIN_TYPE)
 			err = rcv_msg(c, nlh);
 		if (err != -EINTR && ((nlh->nlmsg_flags & NLM_F_ACK) || err))
@@ -780,7 +784,7 @@ FAKE_EXPORT void fake_nldev_reset(void)
 	cap_mode = -1;
 	goodsize = FK_GOODSIZE;
 	counts_requests = counts_dumps = counts_stat_set = counts_eperm = counts_datagrams = 0;
-	fault_wrong_seq = fault_wrong_pid = 0;
+	fault_wrong_seq = fault_wrong_pid = fault_silent = 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -920,7 +924,8 @@ FAKE_EXPORT void fake_nldev_set_dump_size(int size)
 	pthread_mutex_unlock(&lock);
 }
 
-/* The next datagram sent carries a wrong sequence number ("seq") or port id ("pid"). */
+/* The next datagram sent carries a wrong sequence number ("seq") or port id ("pid"), or the next
+ * request gets no answer at all ("silent"). */
 FAKE_EXPORT int fake_nldev_inject(const char *fault)
 {
 	int ret = 0;
@@ -929,6 +934,8 @@ FAKE_EXPORT int fake_nldev_inject(const char *fault)
 		fault_wrong_seq = 1;
 	else if (strcmp(fault, "pid") == 0)
 		fault_wrong_pid = 1;
+	else if (strcmp(fault, "silent") == 0)
+		fault_silent = 1;
 	else
 		ret = -1;
 	pthread_mutex_unlock(&lock);

@@ -138,13 +138,17 @@ final class FakeNldev {
 	 * @return the socket; its port id is this process's pid, as the fake's is
 	 */
 	NetlinkSocket connect() {
+		return connect(Duration.ofSeconds(10));
+	}
+
+	NetlinkSocket connect(Duration timeout) {
 		int fd = this.control.fake_nldev_connect();
 		check(fd >= 0, "connect");
-		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", Duration.ofSeconds(10));
+		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", timeout);
 	}
 
 	RdmaNetlink client() {
-		return new RdmaNetlink(this::connect);
+		return new RdmaNetlink(() -> connect());
 	}
 
 	private static void check(boolean ok, String what) {

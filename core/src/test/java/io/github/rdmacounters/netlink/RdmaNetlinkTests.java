@@ -1,5 +1,6 @@
 package io.github.rdmacounters.netlink;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
@@ -202,6 +203,34 @@ class RdmaNetlinkTests {
 			.satisfies((ex) -> assertThat(ex.bytes()).isGreaterThan(4096));
 		// the client opens a new socket for the next request
 		assertThat(this.client.queuePairs(this.client.device("mlx5_0"), NetlinkBudget.DEFAULT)).hasSize(300);
+	}
+
+	@Test
+	void datagramsLargerThanTheInitialBufferAreReadWhole() {
+		// MSG_PEEK | MSG_TRUNC gives the length of a 64 KiB datagram before it is read
+		this.fake.dumpSize(64 * 1024);
+		this.fake.addQueuePairs(this.mlx, 1, 2000, 1, RC, RTS, 7);
+		try (NetlinkSocket socket = this.fake.connect()) {
+			NetlinkDump dump = socket.dump(qpDump(), NetlinkBudget.DEFAULT);
+			assertThat(dump.bytes() / dump.datagrams()).isGreaterThan(32 * 1024);
+		}
+		assertThat(this.client.queuePairs(this.client.device("mlx5_0"), NetlinkBudget.DEFAULT)).hasSize(2000)
+			.extracting(NldevQueuePair::lqpn)
+			.endsWith(2000L);
+	}
+
+	@Test
+	void aRequestWithoutAnswerTimesOutAndClosesTheSocket() {
+		NetlinkSocket socket = this.fake.connect(Duration.ofMillis(200));
+		this.fake.inject("silent");
+		assertThatExceptionOfType(RdmaOperationException.class)
+			.isThrownBy(() -> socket
+				.exchange(NetlinkRequest.builder(RdmaNldev.type(RdmaNldev.CMD_GET), "RDMA_NLDEV_CMD_GET")
+					.u32(RdmaNldev.ATTR_DEV_INDEX, this.mlx)
+					.build()))
+			.withMessage("recv(NETLINK_RDMA) failed: EAGAIN (11) Resource temporarily unavailable: no reply to "
+					+ "RDMA_NLDEV_CMD_GET in time");
+		assertThat(socket.isClosed()).isTrue();
 	}
 
 	@Test
