@@ -48,8 +48,14 @@ public final class Errno {
 	/** Function not implemented. */
 	public static final int ENOSYS = 38;
 
+	/** Protocol not supported, e.g. a netlink protocol the kernel does not have. */
+	public static final int EPROTONOSUPPORT = 93;
+
 	/** Operation not supported; the same number as {@code ENOTSUP} on Linux. */
 	public static final int EOPNOTSUPP = 95;
+
+	/** No buffer space available, e.g. netlink replies lost to a full receive buffer. */
+	public static final int ENOBUFS = 105;
 
 	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
 			"ibv_read_counters", "ibv_destroy_counters");
@@ -111,7 +117,9 @@ public final class Errno {
 			case ENODEV -> "ENODEV";
 			case EINVAL -> "EINVAL";
 			case ENOSYS -> "ENOSYS";
+			case EPROTONOSUPPORT -> "EPROTONOSUPPORT";
 			case EOPNOTSUPP -> "EOPNOTSUPP";
+			case ENOBUFS -> "ENOBUFS";
 			default -> "errno " + errno;
 		};
 	}
@@ -148,7 +156,9 @@ public final class Errno {
 			case ENODEV -> "No such device";
 			case EINVAL -> "Invalid argument";
 			case ENOSYS -> "Function not implemented";
+			case EPROTONOSUPPORT -> "Protocol not supported";
 			case EOPNOTSUPP -> "Operation not supported";
+			case ENOBUFS -> "No buffer space available";
 			default -> "Unknown error " + errno;
 		};
 	}

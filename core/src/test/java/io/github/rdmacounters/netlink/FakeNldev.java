@@ -1,0 +1,194 @@
+package io.github.rdmacounters.netlink;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.testsupport.NativeBuild;
+
+/**
+ * The fake RDMA netlink kernel of the tests: compiles {@code netlink/fake_nldev.c} (a
+ * test resource) with {@code gcc} against the installed {@code <rdma/rdma_netlink.h>},
+ * loads it once per JVM and drives it. {@link #client()} gives an {@link RdmaNetlink}
+ * whose sockets are socketpair ends the fake serves, so the production send and receive
+ * code runs unchanged.
+ * <p>
+ * The fake is process-wide state: call {@link #reset()} before each test.
+ *
+ * @author rdma-counters
+ */
+final class FakeNldev {
+
+	private static volatile @Nullable FakeNldev instance;
+
+	private final Control control;
+
+	private @Nullable Path socketPath;
+
+	private FakeNldev(Path library) {
+		this.control = Native.load(library.toString(), Control.class);
+	}
+
+	static FakeNldev get() {
+		FakeNldev current = instance;
+		if (current == null) {
+			synchronized (FakeNldev.class) {
+				current = instance;
+				if (current == null) {
+					current = new FakeNldev(NativeBuild.sharedLibrary("netlink/fake_nldev.c", "fakenldev"));
+					instance = current;
+				}
+			}
+		}
+		return current;
+	}
+
+	void reset() {
+		this.control.fake_nldev_reset();
+	}
+
+	int addDevice(String name, int ports, long nodeGuid, String firmware, String protocol) {
+		int index = this.control.fake_nldev_add_device(name, ports, nodeGuid, firmware, protocol);
+		check(index >= 0, "add device " + name);
+		return index;
+	}
+
+	void removeDevice(int index) {
+		check(this.control.fake_nldev_remove_device(index) == 0, "remove device " + index);
+	}
+
+	void addCounter(int device, int port, String name, long value) {
+		check(this.control.fake_nldev_add_counter(device, port, name, 0, 1, value) >= 0, "add counter " + name);
+	}
+
+	void addOptionalCounter(int device, int port, String name, boolean enabled, long value) {
+		check(this.control.fake_nldev_add_counter(device, port, name, 1, enabled ? 1 : 0, value) >= 0,
+				"add optional counter " + name);
+	}
+
+	void setCounter(int device, int port, String name, long value) {
+		check(this.control.fake_nldev_set_counter(device, port, name, value) == 0, "set counter " + name);
+	}
+
+	boolean counterEnabled(int device, int port, String name) {
+		int enabled = this.control.fake_nldev_counter_enabled(device, port, name);
+		check(enabled >= 0, "find counter " + name);
+		return enabled == 1;
+	}
+
+	void addQueuePairs(int device, int port, int count, int firstLqpn, int type, int state, long pid) {
+		check(this.control.fake_nldev_add_qps(device, port, count, firstLqpn, type, state, (int) pid, null) == 0,
+				"add queue pairs");
+	}
+
+	void addKernelQueuePair(int device, int port, int lqpn, int type, String owner) {
+		check(this.control.fake_nldev_add_qps(device, port, 1, lqpn, type, 3, 0, owner) == 0, "add queue pair");
+	}
+
+	/**
+	 * Decide whether the peers of connections made from now on have CAP_NET_ADMIN.
+	 * @param has {@code true} or {@code false}, or {@code null} to read it from the
+	 * peer's credentials as the kernel does
+	 */
+	void capNetAdmin(@Nullable Boolean has) {
+		this.control.fake_nldev_set_cap_net_admin((has == null) ? -1 : (has ? 1 : 0));
+	}
+
+	void dumpSize(int bytes) {
+		this.control.fake_nldev_set_dump_size(bytes);
+	}
+
+	void inject(String fault) {
+		check(this.control.fake_nldev_inject(fault) == 0, "inject " + fault);
+	}
+
+	long count(String what) {
+		long count = this.control.fake_nldev_count(what);
+		check(count >= 0, "count " + what);
+		return count;
+	}
+
+	/**
+	 * Return the path of a {@code SOCK_SEQPACKET} socket the fake serves, for the shim's
+	 * {@code FAKE_NLDEV_SOCKET}; the fake starts listening on first use.
+	 * @return the path
+	 */
+	synchronized Path socketPath() {
+		Path path = this.socketPath;
+		if (path == null) {
+			try {
+				path = Files.createTempDirectory("fake-nldev-").resolve("nldev.sock");
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Cannot create a directory for the fake's socket", ex);
+			}
+			check(this.control.fake_nldev_listen(path.toString()) == 0, "listen on " + path);
+			this.socketPath = path;
+		}
+		return path;
+	}
+
+	/**
+	 * Open a socket to the fake the way production code would take an already-open one.
+	 * @return the socket; its port id is this process's pid, as the fake's is
+	 */
+	NetlinkSocket connect() {
+		return connect(Duration.ofSeconds(10));
+	}
+
+	NetlinkSocket connect(Duration timeout) {
+		int fd = this.control.fake_nldev_connect();
+		check(fd >= 0, "connect");
+		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", timeout);
+	}
+
+	RdmaNetlink client() {
+		return new RdmaNetlink(() -> connect());
+	}
+
+	private static void check(boolean ok, String what) {
+		if (!ok) {
+			throw new IllegalStateException("The fake RDMA netlink kernel could not " + what);
+		}
+	}
+
+	/**
+	 * The control API of {@code fake_nldev.c}.
+	 */
+	interface Control extends Library {
+
+		void fake_nldev_reset();
+
+		int fake_nldev_add_device(String name, int ports, long nodeGuid, String firmware, String protocol);
+
+		int fake_nldev_remove_device(int index);
+
+		int fake_nldev_add_counter(int device, int port, String name, int optional, int enabled, long value);
+
+		int fake_nldev_set_counter(int device, int port, String name, long value);
+
+		int fake_nldev_counter_enabled(int device, int port, String name);
+
+		int fake_nldev_add_qps(int device, int port, int count, int firstLqpn, int type, int state, int pid,
+				@Nullable String kernelName);
+
+		void fake_nldev_set_cap_net_admin(int mode);
+
+		void fake_nldev_set_dump_size(int size);
+
+		int fake_nldev_inject(String fault);
+
+		long fake_nldev_count(String what);
+
+		int fake_nldev_connect();
+
+		int fake_nldev_listen(String path);
+
+	}
+
+}
