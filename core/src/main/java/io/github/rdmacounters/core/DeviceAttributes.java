@@ -14,10 +14,7 @@ package io.github.rdmacounters.core;
 public record DeviceAttributes(String firmwareVersion, long nodeGuid, int vendorId, int vendorPartId,
 		int physicalPortCount, long capabilityFlags) {
 
-	/**
-	 * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}: the device can steer packets by flow
-	 * specs.
-	 */
+	/** {@code IBV_DEVICE_MANAGED_FLOW_STEERING}. */
 	public static final long MANAGED_FLOW_STEERING = 1L << 29;
 
 	/**

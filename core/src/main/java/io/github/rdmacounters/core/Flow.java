@@ -4,7 +4,6 @@ package io.github.rdmacounters.core;
  * A steering flow ({@code struct ibv_flow}) with a count action.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public interface Flow extends AutoCloseable {
 

@@ -40,14 +40,9 @@ public record MacAddress(long value) {
 	}
 
 	/**
-	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes), as {@link #parse(String)} does.
-	 * Named so that Spring's conversion service and Spring Boot's property binding turn a
-	 * configured string into an address; a bad value is then reported by the binder with
-	 * the property and its origin.
+	 * Parse a MAC address; the name lets Spring's conversion and Boot's binder use it.
 	 * @param text the address
 	 * @return the address
-	 * @throws IllegalArgumentException if the text is not a MAC address
-	 * @since 0.1.0
 	 */
 	public static MacAddress valueOf(String text) {
 		return parse(text);

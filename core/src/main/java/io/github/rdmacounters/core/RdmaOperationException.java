@@ -37,18 +37,10 @@ public class RdmaOperationException extends RdmaException {
 		this.errno = errno;
 	}
 
-	/**
-	 * Return the verb that failed.
-	 * @return the verb name
-	 */
 	public String verb() {
 		return this.verb;
 	}
 
-	/**
-	 * Return the errno the verb failed with.
-	 * @return the errno
-	 */
 	public int errno() {
 		return this.errno;
 	}
