@@ -78,10 +78,7 @@ public final class CounterSetReading {
 		return this.failure == null;
 	}
 
-	/**
-	 * Return why the read failed.
-	 * @return the failure, or {@code null} if it succeeded
-	 */
+	/** Return why the read failed. */
 	public @Nullable RuntimeException failure() {
 		return this.failure;
 	}

@@ -19,10 +19,7 @@ public enum CounterType {
 		this.nativeValue = nativeValue;
 	}
 
-	/**
-	 * Return the value of {@code enum ibv_counter_description}.
-	 * @return the native value
-	 */
+	/** Return the value of {@code enum ibv_counter_description}. */
 	public int nativeValue() {
 		return this.nativeValue;
 	}

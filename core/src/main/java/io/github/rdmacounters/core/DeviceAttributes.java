@@ -19,16 +19,12 @@ public record DeviceAttributes(String firmwareVersion, long nodeGuid, int vendor
 
 	/**
 	 * Return whether the device supports managed flow steering, which flow counters need.
-	 * @return {@code true} if {@link #MANAGED_FLOW_STEERING} is set
 	 */
 	public boolean managedFlowSteering() {
 		return (this.capabilityFlags & MANAGED_FLOW_STEERING) != 0;
 	}
 
-	/**
-	 * Return the node GUID as sysfs prints it.
-	 * @return the formatted GUID
-	 */
+	/** Return the node GUID as sysfs prints it. */
 	public String formattedNodeGuid() {
 		return Guids.format(this.nodeGuid);
 	}

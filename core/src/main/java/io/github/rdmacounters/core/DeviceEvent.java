@@ -68,34 +68,22 @@ public record DeviceEvent(String device, int port, Type type, Instant time) {
 			this.portEvent = portEvent;
 		}
 
-		/**
-		 * Return the value of {@code enum ibv_event_type}.
-		 * @return the native value
-		 */
+		/** Return the value of {@code enum ibv_event_type}. */
 		public int nativeValue() {
 			return this.nativeValue;
 		}
 
-		/**
-		 * Return whether the event names a port ({@code element.port_num}).
-		 * @return {@code false} for {@link #DEVICE_FATAL}
-		 */
+		/** Return whether the event names a port ({@code element.port_num}). */
 		public boolean isPortEvent() {
 			return this.portEvent;
 		}
 
-		/**
-		 * Return the C name, e.g. {@code IBV_EVENT_PORT_ERR}.
-		 * @return the name
-		 */
+		/** Return the C name, e.g. {@code IBV_EVENT_PORT_ERR}. */
 		public String verbsName() {
 			return "IBV_EVENT_" + name();
 		}
 
-		/**
-		 * Return the name used as a metric tag, e.g. {@code port_err}.
-		 * @return the lower-case name
-		 */
+		/** Return the name used as a metric tag, e.g. {@code port_err}. */
 		public String tagValue() {
 			return name().toLowerCase(Locale.ROOT);
 		}

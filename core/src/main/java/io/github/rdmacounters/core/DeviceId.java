@@ -10,8 +10,8 @@ package io.github.rdmacounters.core;
 public record DeviceId(String name, long nodeGuid) {
 
 	/**
-	 * Return the node GUID as sysfs and {@code ibv_devices} print it.
-	 * @return e.g. {@code 0c42:a103:0065:0f2c}
+	 * Return the node GUID as sysfs and {@code ibv_devices} print it, e.g.
+	 * {@code 0c42:a103:0065:0f2c}.
 	 */
 	public String formattedGuid() {
 		return Guids.format(this.nodeGuid);

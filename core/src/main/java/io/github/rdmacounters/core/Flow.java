@@ -7,27 +7,14 @@ package io.github.rdmacounters.core;
  */
 public interface Flow extends AutoCloseable {
 
-	/**
-	 * Return the port the flow is attached to.
-	 * @return the port number
-	 */
 	int port();
 
-	/**
-	 * Return what the flow matches.
-	 * @return the spec
-	 */
 	FlowSpec spec();
 
-	/**
-	 * Return whether this flow was destroyed.
-	 * @return {@code true} after {@link #close()}
-	 */
+	/** Return whether this flow was destroyed. */
 	boolean isClosed();
 
-	/**
-	 * Destroy the flow ({@code ibv_destroy_flow}). Idempotent.
-	 */
+	/** Destroy the flow ({@code ibv_destroy_flow}). Idempotent. */
 	@Override
 	void close();
 

@@ -17,10 +17,7 @@ public enum L4Protocol {
 		this.ipProtocol = ipProtocol;
 	}
 
-	/**
-	 * Return the IP protocol number.
-	 * @return 6 or 17
-	 */
+	/** Return the IP protocol number, 6 or 17. */
 	public int ipProtocol() {
 		return this.ipProtocol;
 	}

@@ -22,10 +22,7 @@ public enum LinkLayer {
 		return this.nativeValue;
 	}
 
-	/**
-	 * Return the name the kernel prints in sysfs {@code link_layer}.
-	 * @return {@code Ethernet} or {@code InfiniBand}
-	 */
+	/** Return the name the kernel prints in sysfs {@code link_layer}. */
 	public String sysfsName() {
 		return (this == ETHERNET) ? "Ethernet" : "InfiniBand";
 	}

@@ -20,7 +20,6 @@ public record MacAddress(long value) {
 	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes).
 	 * @param text the address
 	 * @return the address
-	 * @throws IllegalArgumentException if the text is not a MAC address
 	 */
 	public static MacAddress parse(String text) {
 		String[] parts = text.trim().split("[:-]");
@@ -41,17 +40,12 @@ public record MacAddress(long value) {
 
 	/**
 	 * Parse a MAC address; the name lets Spring's conversion and Boot's binder use it.
-	 * @param text the address
-	 * @return the address
 	 */
 	public static MacAddress valueOf(String text) {
 		return parse(text);
 	}
 
-	/**
-	 * Return the six octets, first octet first.
-	 * @return the octets
-	 */
+	/** Return the six octets, first octet first. */
 	public byte[] octets() {
 		byte[] octets = new byte[6];
 		for (int i = 0; i < 6; i++) {

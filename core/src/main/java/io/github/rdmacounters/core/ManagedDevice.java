@@ -81,18 +81,12 @@ public final class ManagedDevice implements AutoCloseable {
 		return this.name;
 	}
 
-	/**
-	 * Return the backend name.
-	 * @return {@code native} or {@code simulated}
-	 */
+	/** Return the backend name, {@code native} or {@code simulated}. */
 	public String backend() {
 		return this.backend;
 	}
 
-	/**
-	 * Return the ports the counter sets count on.
-	 * @return the port numbers, ascending, without repeats
-	 */
+	/** Return the ports the counter sets count on, ascending, without repeats. */
 	public List<Integer> ports() {
 		return this.ports;
 	}
@@ -113,10 +107,7 @@ public final class ManagedDevice implements AutoCloseable {
 		return opened;
 	}
 
-	/**
-	 * Return the opened device, or empty if the application started without it.
-	 * @return the device, if it was opened
-	 */
+	/** Return the opened device, or empty if the application started without it. */
 	public Optional<RdmaDevice> openedDevice() {
 		return Optional.ofNullable(this.device);
 	}

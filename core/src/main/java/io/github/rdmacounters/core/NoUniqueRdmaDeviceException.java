@@ -34,8 +34,8 @@ public class NoUniqueRdmaDeviceException extends RdmaException {
 	}
 
 	/**
-	 * Return the property of the set that names no device.
-	 * @return e.g. {@code rdma.counter-sets.storage}
+	 * Return the property of the set that names no device, e.g.
+	 * {@code rdma.counter-sets.storage}.
 	 */
 	public String property() {
 		return this.property;

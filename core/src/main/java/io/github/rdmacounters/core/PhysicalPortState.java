@@ -25,16 +25,12 @@ public enum PhysicalPortState {
 
 	/**
 	 * Return the native value, as node_exporter's {@code physical_state_id} reports it.
-	 * @return the value of {@code enum ib_port_phys_state}
 	 */
 	public int nativeValue() {
 		return this.nativeValue;
 	}
 
-	/**
-	 * Return the name the kernel prints after the number, e.g. {@code LinkUp}.
-	 * @return the sysfs name
-	 */
+	/** Return the name the kernel prints after the number, e.g. {@code LinkUp}. */
 	public String sysfsName() {
 		return this.sysfsName;
 	}
@@ -58,7 +54,7 @@ public enum PhysicalPortState {
 	 * @param name the name, e.g. {@code Phy Test}
 	 * @return the state, or {@code null} for a name the kernel does not print
 	 */
-	public static @Nullable PhysicalPortState ofSysfsName(String name) {
+	static @Nullable PhysicalPortState ofSysfsName(String name) {
 		String wanted = name.replace(" ", "");
 		for (PhysicalPortState state : values()) {
 			if (state.sysfsName.replace(" ", "").equalsIgnoreCase(wanted)) {

@@ -23,8 +23,8 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 	public static final int MAX_PORT = 255;
 
 	/**
-	 * Return the physical state as the kernel names it in sysfs {@code phys_state}.
-	 * @return e.g. {@code LinkUp}, or {@code <unknown>}
+	 * Return the physical state as sysfs {@code phys_state} names it, or
+	 * {@code <unknown>}.
 	 */
 	public String physicalStateName() {
 		return physicalStateName(this.physicalState);
@@ -49,10 +49,7 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the number of lanes, or 0 if unknown.
-	 * @return the lane count
-	 */
+	/** Return the number of lanes, or 0 if unknown. */
 	public int lanes() {
 		return switch (this.activeWidth) {
 			case 1 -> 1;
@@ -64,10 +61,7 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the signalling rate of one lane in Gb/s, or 0 if unknown.
-	 * @return the lane speed
-	 */
+	/** Return the signalling rate of one lane in Gb/s, or 0 if unknown. */
 	public double laneGbps() {
 		return switch (this.activeSpeed) {
 			case 1 -> 2.5;
@@ -82,10 +76,7 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the port rate in Gb/s, or 0 if unknown.
-	 * @return the rate
-	 */
+	/** Return the port rate in Gb/s, or 0 if unknown. */
 	public double rateGbps() {
 		return lanes() * laneGbps();
 	}

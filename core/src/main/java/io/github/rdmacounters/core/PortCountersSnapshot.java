@@ -25,16 +25,7 @@ public record PortCountersSnapshot(String deviceName, @Nullable String firmwareV
 		@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt, Presence presence,
 		DeviceIdentity identity) {
 
-	/**
-	 * Create a snapshot of a device that was found, of unknown identity.
-	 * @param deviceName the device name
-	 * @param firmwareVersion {@code fw_ver}, or {@code null}
-	 * @param boardId {@code board_id}, or {@code null}
-	 * @param hcaType {@code hca_type}, or {@code null}
-	 * @param nodeGuid {@code node_guid}, or {@code null}
-	 * @param ports the ports
-	 * @param readAt when the files were read
-	 */
+	/** Create a snapshot of a device that was found, of unknown identity. */
 	public PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
 			@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt) {
 		this(deviceName, firmwareVersion, boardId, hcaType, nodeGuid, ports, readAt, Presence.PRESENT,

@@ -16,7 +16,6 @@ public record PortRate(double bitsPerSecond, String text) {
 
 	/**
 	 * Return the rate in bytes per second, as node_exporter's {@code rate_bytes} does.
-	 * @return the bytes per second
 	 */
 	public double bytesPerSecond() {
 		return this.bitsPerSecond / 8;

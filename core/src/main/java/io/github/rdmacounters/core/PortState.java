@@ -15,10 +15,7 @@ public enum PortState {
 		this.nativeValue = nativeValue;
 	}
 
-	/**
-	 * Return the value of {@code enum ibv_port_state}.
-	 * @return the native value
-	 */
+	/** Return the value of {@code enum ibv_port_state}. */
 	public int nativeValue() {
 		return this.nativeValue;
 	}

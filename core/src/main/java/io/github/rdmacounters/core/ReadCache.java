@@ -160,7 +160,7 @@ public final class ReadCache<T> {
 	 * Drop the value: the next caller reads again, even if a read is in flight. Never
 	 * waits.
 	 */
-	public void invalidate() {
+	void invalidate() {
 		synchronized (this.lock) {
 			this.generation++;
 			this.entry = null;
@@ -173,7 +173,7 @@ public final class ReadCache<T> {
 	 * ended since.
 	 * @return {@code true} while nothing newer than the invalidation is known
 	 */
-	public boolean invalidatedRecently() {
+	boolean invalidatedRecently() {
 		Long at = this.invalidatedAt;
 		return at != null && this.entry == null && isFresh(at);
 	}

@@ -34,7 +34,7 @@ public final class UnavailableCounters implements Counters {
 	 * @param cause why the device is unavailable
 	 * @return the counters
 	 */
-	public static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
+	static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
 		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName
 				+ "' is unavailable: the application started without " + deviceName + " (" + cause.getMessage() + ")",
 				cause);
@@ -47,15 +47,12 @@ public final class UnavailableCounters implements Counters {
 	 * @param cause why the set could not be created
 	 * @return the counters
 	 */
-	public static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
+	static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
 		return new UnavailableCounters(setName, deviceName,
 				"Counter set '" + setName + "' is unavailable: " + cause.getMessage(), cause);
 	}
 
-	/**
-	 * Return why the set is unavailable.
-	 * @return the cause
-	 */
+	/** Return why the set is unavailable. */
 	public RuntimeException cause() {
 		return this.cause;
 	}

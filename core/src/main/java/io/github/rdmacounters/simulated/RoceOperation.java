@@ -25,11 +25,8 @@ public enum RoceOperation {
 		this.hwCounter = hwCounter;
 	}
 
-	/**
-	 * Return the {@code hw_counters/} file this operation moves.
-	 * @return the file name, or {@code null} for none
-	 */
-	public @Nullable String hwCounter() {
+	/** Return the {@code hw_counters/} file this operation moves. */
+	@Nullable String hwCounter() {
 		return this.hwCounter;
 	}
 

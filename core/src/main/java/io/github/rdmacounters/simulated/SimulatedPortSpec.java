@@ -40,18 +40,12 @@ public record SimulatedPortSpec(PortState state, int physicalState, LinkLayer li
 		}
 	}
 
-	/**
-	 * Return an active RoCE port at 100 Gb/s (4X EDR) with a 4096-byte MTU.
-	 * @return the port spec
-	 */
+	/** Return an active RoCE port at 100 Gb/s (4X EDR) with a 4096-byte MTU. */
 	public static SimulatedPortSpec activeRoce() {
 		return new SimulatedPortSpec(PortState.ACTIVE, PHYS_LINK_UP, LinkLayer.ETHERNET, 4096, SPEED_EDR, WIDTH_4X);
 	}
 
-	/**
-	 * Return an active InfiniBand port at 100 Gb/s (4X EDR) with a 4096-byte MTU.
-	 * @return the port spec
-	 */
+	/** Return an active InfiniBand port at 100 Gb/s (4X EDR) with a 4096-byte MTU. */
 	public static SimulatedPortSpec activeInfiniBand() {
 		return new SimulatedPortSpec(PortState.ACTIVE, PHYS_LINK_UP, LinkLayer.INFINIBAND, 4096, SPEED_EDR, WIDTH_4X);
 	}
