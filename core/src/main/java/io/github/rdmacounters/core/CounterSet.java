@@ -8,19 +8,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A named set of counters that one flow feeds, as configured by the user, with a memoised
- * reader: however many meters, endpoint calls and health checks ask within
- * {@code readCacheTtl}, the device is read once. Concurrent callers wait for the one read
- * in flight and share its result.
- * <p>
- * The set owns its {@link Counters} and its {@link Flow}; {@link #close()} destroys the
- * flow, then the counters. A read that finds the counters closed (the context is shutting
- * down) is not a failed read: it returns the last reading, marked
- * {@linkplain CounterSetReading#isClosed() closed}, and leaves {@link #failedReads()}
- * alone.
+ * A named set of counters that one flow feeds, read at most once per {@code readCacheTtl}
+ * however many meters, endpoint calls and health checks ask. The set owns its
+ * {@link Counters} and {@link Flow}; a read after close returns the last reading marked
+ * {@linkplain CounterSetReading#isClosed() closed}, not a failure.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class CounterSet implements AutoCloseable {
 
@@ -58,7 +51,6 @@ public final class CounterSet implements AutoCloseable {
 	 * @param readCacheTtl how long a read is reused; {@link Duration#ZERO} reads every
 	 * time
 	 * @param clock the clock that stamps reads and measures their age
-	 * @throws IllegalArgumentException if the time-to-live is negative
 	 */
 	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
 			ReadMode readMode, Counters counters, Duration readCacheTtl, Clock clock) {
@@ -74,86 +66,51 @@ public final class CounterSet implements AutoCloseable {
 		this.size = this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0);
 	}
 
-	/**
-	 * Return the set name.
-	 * @return the name
-	 */
 	public String name() {
 		return this.name;
 	}
 
-	/**
-	 * Return the name of the device the set counts on.
-	 * @return the device name
-	 */
 	public String deviceName() {
 		return this.deviceName;
 	}
 
-	/**
-	 * Return the port the flow is attached to.
-	 * @return the port number
-	 */
 	public int port() {
 		return this.port;
 	}
 
-	/**
-	 * Return what the flow matches.
-	 * @return the spec
-	 */
 	public FlowSpec spec() {
 		return this.spec;
 	}
 
 	/**
-	 * Return the priority the set's flow was created at: the configured one, or the next
-	 * free one when an earlier set on the port overlaps it (see
-	 * {@link ManagedDeviceFactory}).
+	 * Return the priority the flow was created at: the configured one, or the next free
+	 * one when an earlier set on the port overlaps it.
 	 * @return the flow priority
 	 */
 	public int priority() {
 		return this.spec.priority();
 	}
 
-	/**
-	 * Return the counter index of each counter type in the set.
-	 * @return the indexes
-	 */
 	public Map<CounterType, Integer> indexes() {
 		return this.indexes;
 	}
 
-	/**
-	 * Return how the counters are read.
-	 * @return the read mode
-	 */
 	public ReadMode readMode() {
 		return this.readMode;
 	}
 
-	/**
-	 * Return the counters handle.
-	 * @return the counters
-	 */
 	public Counters counters() {
 		return this.counters;
 	}
 
-	/**
-	 * Return the number of reads that failed so far.
-	 * @return the failed reads
-	 */
 	public long failedReads() {
 		return this.failedReads.get();
 	}
 
 	/**
-	 * Return the latest reading, reading the device if the last read is older than the
-	 * cache time-to-live. Never throws for a failed read: the reading then carries the
-	 * failure and the last values read successfully (counters stay monotonic). Once the
-	 * counters are closed, returns the last reading marked closed without counting a
-	 * failure.
+	 * Return the latest reading, reading the device if it is older than the time-to-live.
+	 * A failed read does not throw: the reading carries the failure and the last good
+	 * values, so counters stay monotonic.
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
@@ -183,17 +140,11 @@ public final class CounterSet implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Return the latest reading without reading the device.
-	 * @return the reading, or {@code null} before the first read
-	 */
-	public @Nullable CounterSetReading lastReading() {
+	@Nullable CounterSetReading lastReading() {
 		return this.cache.last();
 	}
 
-	/**
-	 * Destroy the flow and the counters. Idempotent.
-	 */
+	/** Destroy the flow and the counters. Idempotent. */
 	@Override
 	public void close() {
 		this.counters.close();

@@ -5,7 +5,6 @@ package io.github.rdmacounters.core;
  * failed.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public class CounterSetCreationException extends RdmaException {
 
@@ -32,26 +31,14 @@ public class CounterSetCreationException extends RdmaException {
 		this.port = port;
 	}
 
-	/**
-	 * Return the set name.
-	 * @return the name
-	 */
 	public String setName() {
 		return this.setName;
 	}
 
-	/**
-	 * Return the device name.
-	 * @return the name
-	 */
 	public String deviceName() {
 		return this.deviceName;
 	}
 
-	/**
-	 * Return the port number.
-	 * @return the port
-	 */
 	public int port() {
 		return this.port;
 	}

@@ -7,27 +7,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks the counter sets of one device and places them where each counts every packet it
- * matches, as mlx5 steers (drivers/infiniband/hw/mlx5/fs.c).
- * <p>
- * Every set must count without trapping, at a priority mlx5 has: a flow without
- * don't-trap forwards the packets it matches to the raw packet queue pair, which has no
- * receive buffers posted, so the kernel never gets them. And rules of one priority share
- * one flow table, where a packet matches one rule: two sets whose flows can match the
- * same packet, at one priority, would count it once between them. So sets are placed in
- * configuration order, each at the first priority from its configured one at which no set
- * placed before it overlaps it; don't-trap then lets every packet continue to the next
- * priority, where the next set sees it. mlx5 has user priorities 0 to
- * {@value #LAST_PRIORITY} ({@code MLX5_IB_FLOW_LAST_PRIO}).
- *
- * @author rdma-counters
+ * Places the counter sets of one device so that each counts every packet it matches, as
+ * mlx5 steers ({@code drivers/infiniband/hw/mlx5/fs.c}). A flow without don't-trap takes
+ * its packets to a queue pair with no receive buffers, so every set is don't-trap. Rules
+ * of one priority share a table where a packet matches one rule, so each set goes, in
+ * configuration order, to the first priority from its own at which no earlier set
+ * overlaps it.
  */
 final class CounterSetPlacement {
 
-	/**
-	 * The last user priority of mlx5 ({@code MLX5_IB_FLOW_LAST_PRIO}, checked by
-	 * {@code mlx5_ib_create_flow}).
-	 */
+	/** {@code MLX5_IB_FLOW_LAST_PRIO}, checked by {@code mlx5_ib_create_flow}. */
 	static final int LAST_PRIORITY = 15;
 
 	private CounterSetPlacement() {
@@ -35,8 +24,6 @@ final class CounterSetPlacement {
 
 	/**
 	 * Check the sets of a device and place them at priorities where none shadows another.
-	 * @param plan the device's configuration
-	 * @return the sets, each with the flow it gets
 	 * @throws InvalidRdmaConfigurationException if a set traps, or overlapping sets do
 	 * not fit in the user priorities
 	 */
@@ -93,21 +80,13 @@ final class CounterSetPlacement {
 		return null;
 	}
 
-	/**
-	 * Whether two sets may count on one port: a packet arrives on one port, but a set
-	 * left on the first ACTIVE port may end up on any.
-	 */
+	// A set left on the first ACTIVE port may end up on any port
 	private static boolean samePort(int a, int b) {
 		return a == b || a == CounterSetDefinition.FIRST_ACTIVE_PORT || b == CounterSetDefinition.FIRST_ACTIVE_PORT;
 	}
 
-	/**
-	 * Return whether some packet can match both specs: no field is set in both to values
-	 * that exclude each other.
-	 * @param a one spec
-	 * @param b another spec
-	 * @return {@code true} if the flows can match the same packet
-	 */
+	// Whether some packet can match both: no field set in both to values that exclude
+	// each other
 	static boolean overlap(FlowSpec a, FlowSpec b) {
 		return compatible(a.etherType(), b.etherType()) && compatible(a.sourceMac(), b.sourceMac())
 				&& compatible(a.destinationMac(), b.destinationMac()) && compatible(a.vlanId(), b.vlanId())

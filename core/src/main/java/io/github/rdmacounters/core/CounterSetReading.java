@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
  * the read failed (then the values are the last good ones).
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class CounterSetReading {
 
@@ -39,27 +38,19 @@ public final class CounterSetReading {
 		this.closed = closed;
 	}
 
-	/**
-	 * Return this reading marked closed: same values, time and outcome.
-	 * @return the closed reading
-	 */
 	CounterSetReading asClosed() {
 		return new CounterSetReading(this.setName, this.indexes, this.values, this.readAt, this.failure,
 				this.failedReads, true);
 	}
 
-	/**
-	 * Return the name of the set.
-	 * @return the set name
-	 */
 	public String setName() {
 		return this.setName;
 	}
 
 	/**
-	 * Return the value of a counter type, or {@code -1} if the set does not count it.
+	 * Return the value of a counter type.
 	 * @param type the counter type
-	 * @return the value
+	 * @return the value, or {@code -1} if the set does not count it
 	 */
 	public long value(CounterType type) {
 		Integer index = this.indexes.get(type);
@@ -79,45 +70,28 @@ public final class CounterSetReading {
 		return this.values;
 	}
 
-	/**
-	 * Return when this reading was taken.
-	 * @return the time
-	 */
 	public Instant readAt() {
 		return this.readAt;
 	}
 
-	/**
-	 * Return whether the read succeeded.
-	 * @return {@code true} if the values are fresh
-	 */
 	public boolean isSuccess() {
 		return this.failure == null;
 	}
 
-	/**
-	 * Return why the read failed.
-	 * @return the failure, or {@code null} if it succeeded
-	 */
+	/** Return why the read failed. */
 	public @Nullable RuntimeException failure() {
 		return this.failure;
 	}
 
 	/**
-	 * Return whether the set's counters were closed when this reading was asked for,
-	 * usually because the application is shutting down. A closed reading repeats the last
-	 * reading (or, before any, zeroes with the {@link RdmaClosedException} as failure)
-	 * and is not counted as a failed read.
+	 * Return whether the counters were closed (the application is shutting down). A
+	 * closed reading repeats the last one and is not a failed read.
 	 * @return {@code true} if the counters are closed
 	 */
 	public boolean isClosed() {
 		return this.closed;
 	}
 
-	/**
-	 * Return the number of failed reads of the set up to this reading.
-	 * @return the failed reads
-	 */
 	public long failedReads() {
 		return this.failedReads;
 	}

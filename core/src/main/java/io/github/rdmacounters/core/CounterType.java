@@ -7,14 +7,10 @@ package io.github.rdmacounters.core;
  */
 public enum CounterType {
 
-	/**
-	 * Packets matched by the flow ({@code IBV_COUNTER_PACKETS}, 0).
-	 */
+	/** Packets matched by the flow. */
 	PACKETS(0),
 
-	/**
-	 * Bytes of the packets matched by the flow ({@code IBV_COUNTER_BYTES}, 1).
-	 */
+	/** Bytes of the packets matched by the flow. */
 	BYTES(1);
 
 	private final int nativeValue;
@@ -23,10 +19,7 @@ public enum CounterType {
 		this.nativeValue = nativeValue;
 	}
 
-	/**
-	 * Return the value of {@code enum ibv_counter_description}.
-	 * @return the native value
-	 */
+	/** Return the value of {@code enum ibv_counter_description}. */
 	public int nativeValue() {
 		return this.nativeValue;
 	}

@@ -4,20 +4,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A counters handle ({@code struct ibv_counters}): counter points attached at indexes,
- * bound to one or more flows, read into an array.
- * <p>
- * Semantics follow mlx5 and the kernel: points are attached statically, while the handle
- * is bound to no flow ({@code EBUSY} while a flow is bound; once its flows are destroyed
- * the handle may take points and flows again, keeping the values counted so far);
- * attaching the same index twice aggregates the two values; several flows may share the
- * handle (mlx5's {@code refcount}), and their packets add up; reading a handle bound to
- * no flow fails with {@code EINVAL}. {@link #close()} destroys every flow bound to this
- * handle first, then the handle. After close every method throws
- * {@link RdmaClosedException} without a native call. Thread-safe.
+ * A counters handle ({@code struct ibv_counters}) with mlx5's semantics: points are
+ * attached while no flow is bound ({@code EBUSY} otherwise), the same index twice
+ * aggregates, several flows may share the handle, and reading an unbound handle fails
+ * with {@code EINVAL}. {@link #close()} destroys the bound flows, then the handle; after
+ * that every method throws {@link RdmaClosedException}. Thread-safe.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public interface Counters extends AutoCloseable {
 
@@ -42,23 +35,21 @@ public interface Counters extends AutoCloseable {
 
 	/**
 	 * Return whether a flow feeds this handle.
-	 * @return {@code true} while a flow created with this handle is not closed
+	 * @return {@code true} while a flow created with it is open
 	 */
 	boolean isBound();
 
 	/**
-	 * Read the values into the caller's array ({@code ibv_read_counters}); no allocation.
-	 * Slots beyond {@link #size()} are left untouched. A shorter array fails with
-	 * {@code EINVAL}, as on mlx5 and the kernel, and never has more than its length
-	 * written.
-	 * @param values the destination; its length must be at least {@link #size()}
+	 * Read the values into the caller's array ({@code ibv_read_counters}) without
+	 * allocating; slots beyond {@link #size()} are left untouched.
+	 * @param values the destination, at least {@link #size()} long ({@code EINVAL}
+	 * otherwise)
 	 * @param mode whether the provider may return cached values
 	 */
 	void read(long[] values, ReadMode mode);
 
 	/**
-	 * Read the values into a new snapshot: {@link #read(long[], ReadMode)} into an array
-	 * of {@link #size()} slots, stamped with the time of the read.
+	 * Read the values into a new snapshot stamped with the time of the read.
 	 * @param mode whether the provider may return cached values
 	 * @return the values with the time they were read
 	 */
@@ -68,15 +59,9 @@ public interface Counters extends AutoCloseable {
 		return new CountersSnapshot(values, Instant.now());
 	}
 
-	/**
-	 * Return whether this handle was closed.
-	 * @return {@code true} after {@link #close()} or after the device closed
-	 */
 	boolean isClosed();
 
-	/**
-	 * Destroy the flows bound to this handle, if any, then the handle. Idempotent.
-	 */
+	/** Destroy the flows bound to this handle, then the handle. Idempotent. */
 	@Override
 	void close();
 

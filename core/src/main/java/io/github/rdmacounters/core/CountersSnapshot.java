@@ -7,7 +7,6 @@ import java.util.Arrays;
  * Values read from a counters handle at one time.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class CountersSnapshot {
 
@@ -26,7 +25,7 @@ public final class CountersSnapshot {
 	}
 
 	/**
-	 * Return the value at an index.
+	 * Return the value at a counter index.
 	 * @param index the counter index
 	 * @return the value
 	 */
@@ -34,26 +33,14 @@ public final class CountersSnapshot {
 		return this.values[index];
 	}
 
-	/**
-	 * Return the number of values.
-	 * @return the size
-	 */
 	public int size() {
 		return this.values.length;
 	}
 
-	/**
-	 * Return a copy of the values.
-	 * @return the values by index
-	 */
 	public long[] values() {
 		return this.values.clone();
 	}
 
-	/**
-	 * Return when the values were read.
-	 * @return the read time
-	 */
 	public Instant readAt() {
 		return this.readAt;
 	}

@@ -14,24 +14,17 @@ package io.github.rdmacounters.core;
 public record DeviceAttributes(String firmwareVersion, long nodeGuid, int vendorId, int vendorPartId,
 		int physicalPortCount, long capabilityFlags) {
 
-	/**
-	 * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}: the device can steer packets by flow
-	 * specs.
-	 */
+	/** {@code IBV_DEVICE_MANAGED_FLOW_STEERING}. */
 	public static final long MANAGED_FLOW_STEERING = 1L << 29;
 
 	/**
 	 * Return whether the device supports managed flow steering, which flow counters need.
-	 * @return {@code true} if {@link #MANAGED_FLOW_STEERING} is set
 	 */
 	public boolean managedFlowSteering() {
 		return (this.capabilityFlags & MANAGED_FLOW_STEERING) != 0;
 	}
 
-	/**
-	 * Return the node GUID as sysfs prints it.
-	 * @return the formatted GUID
-	 */
+	/** Return the node GUID as sysfs prints it. */
 	public String formattedNodeGuid() {
 		return Guids.format(this.nodeGuid);
 	}

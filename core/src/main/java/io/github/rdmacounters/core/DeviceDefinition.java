@@ -5,14 +5,13 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A validated device configuration: which device and the counter sets on it, each on its
- * own port.
+ * A validated device configuration: which device and the counter sets on it.
  *
  * @param device the device name, or {@code null} for the host's only device with flow
  * counters
  * @param counterSets the counter sets to create
- * @param propertyPrefix the prefix of the sets' properties, e.g. {@code rdma}, for
- * messages that name {@code <prefix>.counter-sets.<name>}
+ * @param propertyPrefix the prefix messages name the sets' properties with, e.g.
+ * {@code rdma}
  * @since 0.1.0
  */
 public record DeviceDefinition(@Nullable String device, List<CounterSetDefinition> counterSets, String propertyPrefix) {
@@ -22,13 +21,12 @@ public record DeviceDefinition(@Nullable String device, List<CounterSetDefinitio
 	}
 
 	/**
-	 * Create a definition for a library user: messages name the sets
+	 * Create a definition whose messages name the sets
 	 * {@code device.counter-sets.<name>}.
 	 * @param device the device name, or {@code null} for the host's only device with flow
 	 * counters
 	 * @param counterSets the counter sets to create
 	 * @return the definition
-	 * @since 0.1.0
 	 */
 	public static DeviceDefinition of(@Nullable String device, CounterSetDefinition... counterSets) {
 		return new DeviceDefinition(device, List.of(counterSets), "device");

@@ -8,9 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An asynchronous event of an RDMA device ({@code struct ibv_async_event}, read with
- * {@code ibv_get_async_event}): a port that became active or left the active state, a
- * change of LID, GID table, P_Key table or subnet manager, a request to re-register with
- * the subnet manager, or a fatal device error.
+ * {@code ibv_get_async_event}).
  *
  * @param device the device name, e.g. {@code mlx5_0}
  * @param port the port number for a port event, 0 for {@link Type#DEVICE_FATAL}
@@ -32,33 +30,33 @@ public record DeviceEvent(String device, int port, Type type, Instant time) {
 	}
 
 	/**
-	 * The events this project reports ({@code enum ibv_event_type}); queue pair,
-	 * completion queue and shared receive queue events are acknowledged and not reported.
+	 * The events reported ({@code enum ibv_event_type}); queue pair, completion queue and
+	 * shared receive queue events are acknowledged only.
 	 */
 	public enum Type {
 
-		/** {@code IBV_EVENT_DEVICE_FATAL}: the device is unusable until reopened. */
+		/** The device is unusable until reopened. */
 		DEVICE_FATAL(8, false),
 
-		/** {@code IBV_EVENT_PORT_ACTIVE}: the port became ACTIVE. */
+		/** The port became ACTIVE. */
 		PORT_ACTIVE(9, true),
 
-		/** {@code IBV_EVENT_PORT_ERR}: the port left ACTIVE (link down). */
+		/** The port left ACTIVE (link down). */
 		PORT_ERR(10, true),
 
-		/** {@code IBV_EVENT_LID_CHANGE}: the port's LID changed. */
+		/** The port's LID changed. */
 		LID_CHANGE(11, true),
 
-		/** {@code IBV_EVENT_PKEY_CHANGE}: the port's P_Key table changed. */
+		/** The port's P_Key table changed. */
 		PKEY_CHANGE(12, true),
 
-		/** {@code IBV_EVENT_SM_CHANGE}: the subnet manager of the port changed. */
+		/** The port's subnet manager changed. */
 		SM_CHANGE(13, true),
 
-		/** {@code IBV_EVENT_CLIENT_REREGISTER}: the SM asks clients to re-register. */
+		/** The subnet manager asks clients to re-register. */
 		CLIENT_REREGISTER(17, true),
 
-		/** {@code IBV_EVENT_GID_CHANGE}: the port's GID table changed. */
+		/** The port's GID table changed. */
 		GID_CHANGE(18, true);
 
 		private final int nativeValue;
@@ -70,34 +68,22 @@ public record DeviceEvent(String device, int port, Type type, Instant time) {
 			this.portEvent = portEvent;
 		}
 
-		/**
-		 * Return the value of {@code enum ibv_event_type}.
-		 * @return the native value
-		 */
+		/** Return the value of {@code enum ibv_event_type}. */
 		public int nativeValue() {
 			return this.nativeValue;
 		}
 
-		/**
-		 * Return whether the event names a port ({@code element.port_num}).
-		 * @return {@code true} for port events, {@code false} for {@link #DEVICE_FATAL}
-		 */
+		/** Return whether the event names a port ({@code element.port_num}). */
 		public boolean isPortEvent() {
 			return this.portEvent;
 		}
 
-		/**
-		 * Return the C name, e.g. {@code IBV_EVENT_PORT_ERR}.
-		 * @return the name
-		 */
+		/** Return the C name, e.g. {@code IBV_EVENT_PORT_ERR}. */
 		public String verbsName() {
 			return "IBV_EVENT_" + name();
 		}
 
-		/**
-		 * Return the name used as a metric tag, e.g. {@code port_err}.
-		 * @return the lower-case name
-		 */
+		/** Return the name used as a metric tag, e.g. {@code port_err}. */
 		public String tagValue() {
 			return name().toLowerCase(Locale.ROOT);
 		}
@@ -105,7 +91,7 @@ public record DeviceEvent(String device, int port, Type type, Instant time) {
 		/**
 		 * Map a native value.
 		 * @param value the value of {@code enum ibv_event_type}
-		 * @return the type, or {@code null} for an event this project does not report
+		 * @return the type, or {@code null} for an event not reported
 		 */
 		public static @Nullable Type of(int value) {
 			for (Type type : values()) {

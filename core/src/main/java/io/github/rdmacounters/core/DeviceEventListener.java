@@ -1,14 +1,11 @@
 package io.github.rdmacounters.core;
 
 /**
- * Receives the asynchronous events of an RDMA device. Called on the device's event thread
- * ({@code rdma-events-<device>} for the native backend; the thread that raised the event
- * for the simulated one), outside every device lock, once per event in the order the
- * device reported them. A listener must return quickly; an exception it throws is logged
- * and does not stop the delivery to other listeners.
+ * Receives the asynchronous events of an RDMA device, in order, on the device's event
+ * thread and outside every device lock; it must return quickly. An exception it throws is
+ * logged and does not stop delivery to other listeners.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 @FunctionalInterface
 public interface DeviceEventListener {
@@ -20,8 +17,7 @@ public interface DeviceEventListener {
 	void onEvent(DeviceEvent event);
 
 	/**
-	 * Return a listener that only receives the events of one port and the device-wide
-	 * events ({@link DeviceEvent.Type#DEVICE_FATAL}).
+	 * Return a listener that receives only the events of one port and device-wide events.
 	 * @param port the port number
 	 * @param listener the listener to call
 	 * @return the filtering listener

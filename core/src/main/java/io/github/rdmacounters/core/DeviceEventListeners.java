@@ -6,11 +6,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The listeners of one device, for the backends: adds, removes and calls them, each in
- * turn; an exception a listener throws is logged at WARN and the others are still called.
+ * The listeners of one device; an exception a listener throws is logged and the others
+ * are still called. Internal; not part of the API (public for the backends).
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class DeviceEventListeners {
 
@@ -18,26 +17,14 @@ public final class DeviceEventListeners {
 
 	private final List<DeviceEventListener> listeners = new CopyOnWriteArrayList<>();
 
-	/**
-	 * Add a listener.
-	 * @param listener the listener
-	 */
 	public void add(DeviceEventListener listener) {
 		this.listeners.add(listener);
 	}
 
-	/**
-	 * Remove a listener.
-	 * @param listener the listener
-	 */
 	public void remove(DeviceEventListener listener) {
 		this.listeners.remove(listener);
 	}
 
-	/**
-	 * Call every listener.
-	 * @param event the event
-	 */
 	public void publish(DeviceEvent event) {
 		for (DeviceEventListener listener : this.listeners) {
 			try {

@@ -10,9 +10,8 @@ package io.github.rdmacounters.core;
 public record DeviceId(String name, long nodeGuid) {
 
 	/**
-	 * Return the node GUID the way sysfs and {@code ibv_devices} print it, e.g.
+	 * Return the node GUID as sysfs and {@code ibv_devices} print it, e.g.
 	 * {@code 0c42:a103:0065:0f2c}.
-	 * @return the formatted GUID
 	 */
 	public String formattedGuid() {
 		return Guids.format(this.nodeGuid);

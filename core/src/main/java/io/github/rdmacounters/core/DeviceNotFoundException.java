@@ -27,18 +27,10 @@ public class DeviceNotFoundException extends RdmaException {
 		this.available = List.copyOf(available);
 	}
 
-	/**
-	 * Return the name asked for.
-	 * @return the device name
-	 */
 	public String deviceName() {
 		return this.deviceName;
 	}
 
-	/**
-	 * Return the names of the devices that exist.
-	 * @return the device names
-	 */
 	public List<String> available() {
 		return this.available;
 	}

@@ -5,56 +5,42 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Linux errno values this project reports, with their names and the messages glibc's
- * {@code strerror} gives for them.
+ * Linux errno values this project reports, with their names, glibc's {@code strerror}
+ * messages and what they mean for flow counters.
  *
  * @since 0.1.0
  */
 public final class Errno {
 
-	/** Operation not permitted. */
 	public static final int EPERM = 1;
 
-	/** No such file or directory. */
 	public static final int ENOENT = 2;
 
-	/** Input/output error. */
 	public static final int EIO = 5;
 
-	/** No such device or address. */
 	public static final int ENXIO = 6;
 
-	/** Resource temporarily unavailable. */
 	public static final int EAGAIN = 11;
 
-	/** Cannot allocate memory. */
 	public static final int ENOMEM = 12;
 
-	/** Permission denied. */
 	public static final int EACCES = 13;
 
-	/** Bad address. */
 	public static final int EFAULT = 14;
 
-	/** Device or resource busy. */
 	public static final int EBUSY = 16;
 
-	/** No such device. */
 	public static final int ENODEV = 19;
 
-	/** Invalid argument. */
 	public static final int EINVAL = 22;
 
-	/** Function not implemented. */
 	public static final int ENOSYS = 38;
 
-	/** Protocol not supported, e.g. a netlink protocol the kernel does not have. */
 	public static final int EPROTONOSUPPORT = 93;
 
-	/** Operation not supported; the same number as {@code ENOTSUP} on Linux. */
+	/** The same number as {@code ENOTSUP} on Linux. */
 	public static final int EOPNOTSUPP = 95;
 
-	/** No buffer space available, e.g. netlink replies lost to a full receive buffer. */
 	public static final int ENOBUFS = 105;
 
 	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
@@ -65,11 +51,10 @@ public final class Errno {
 
 	/**
 	 * Explain what an errno from a verb means for flow counters, where it has one usual
-	 * cause; the native layer and the startup failure analysis both use these words.
+	 * cause; shared by the native layer and the startup failure analysis.
 	 * @param verb the C verb name, e.g. {@code ibv_create_flow}
 	 * @param errno the errno value
-	 * @return the explanation, lower case and without a final period, or {@code null}
-	 * @since 0.1.0
+	 * @return the explanation, lower case without a final period, or {@code null}
 	 */
 	public static @Nullable String explain(String verb, int errno) {
 		boolean flowVerb = "ibv_create_flow".equals(verb) || "ibv_create_qp".equals(verb);
@@ -82,16 +67,14 @@ public final class Errno {
 					+ "and later";
 		}
 		if ("ibv_create_flow".equals(verb) && errno == EINVAL) {
-			// Linux before v5.8 (commit 8e14c75c999a) builds don't-trap rules in
-			// create_dont_trap_rule (drivers/infiniband/hw/mlx5/fs.c) without the flow's
-			// actions, and a count action fails with EINVAL
+			// Linux before v5.8 (commit 8e14c75c999a): create_dont_trap_rule in mlx5 fs.c
+			// drops the flow's actions, so a count action fails with EINVAL
 			return "a counted don't-trap flow needs Linux 5.8 or later (commit 8e14c75c999a); older kernels refuse "
 					+ "the count action of a don't-trap rule with EINVAL";
 		}
 		if ("ibv_create_flow".equals(verb) && errno == ENOMEM) {
-			// mlx5 fs.c: a priority beyond the user priorities of the BYPASS namespace,
-			// or
-			// no room left in the flow table of that priority
+			// mlx5 fs.c: a priority beyond the BYPASS namespace's user priorities, or a
+			// full flow table at that priority
 			return "the flow's priority is beyond the provider's user flow priorities (mlx5 has a few, each one "
 					+ "flow table), or the NIC's steering table is full";
 		}
@@ -125,8 +108,7 @@ public final class Errno {
 	}
 
 	/**
-	 * Describe an errno value the way this project's messages show it, e.g.
-	 * {@code EOPNOTSUPP (95) Operation not supported}.
+	 * Describe an errno value, e.g. {@code EOPNOTSUPP (95) Operation not supported}.
 	 * @param errno the errno value
 	 * @return the description
 	 */
@@ -137,8 +119,7 @@ public final class Errno {
 	}
 
 	/**
-	 * Return the system's message for an errno value, as glibc's {@code strerror} gives
-	 * it.
+	 * Return glibc's {@code strerror} message for an errno value.
 	 * @param errno the errno value
 	 * @return the message
 	 */

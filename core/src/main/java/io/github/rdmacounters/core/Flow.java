@@ -4,31 +4,17 @@ package io.github.rdmacounters.core;
  * A steering flow ({@code struct ibv_flow}) with a count action.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public interface Flow extends AutoCloseable {
 
-	/**
-	 * Return the port the flow is attached to.
-	 * @return the port number
-	 */
 	int port();
 
-	/**
-	 * Return what the flow matches.
-	 * @return the spec
-	 */
 	FlowSpec spec();
 
-	/**
-	 * Return whether this flow was destroyed.
-	 * @return {@code true} after {@link #close()}
-	 */
+	/** Return whether this flow was destroyed. */
 	boolean isClosed();
 
-	/**
-	 * Destroy the flow ({@code ibv_destroy_flow}). Idempotent.
-	 */
+	/** Destroy the flow ({@code ibv_destroy_flow}). Idempotent. */
 	@Override
 	void close();
 

@@ -6,22 +6,15 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The port counters of every device of a host read at one time: one
- * {@link PortCountersSnapshot} per device, present ones and ones that were seen before
- * and are now {@link Presence#GONE}.
+ * The port counters of every device of a host read at one time, including devices seen
+ * before that are now {@link Presence#GONE}.
  *
  * @param devices the devices, by name
  * @param readAt when the files were read
- * @author rdma-counters
  * @since 0.1.0
  */
 public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Instant readAt) {
 
-	/**
-	 * Create a host snapshot.
-	 * @param devices the devices
-	 * @param readAt when the files were read
-	 */
 	public HostPortCountersSnapshot {
 		devices = List.copyOf(devices);
 	}
@@ -29,8 +22,7 @@ public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Insta
 	/**
 	 * Return a device by name.
 	 * @param deviceName the device name
-	 * @return its snapshot, or {@code null} if the device was never seen (or is filtered
-	 * out)
+	 * @return its snapshot, or {@code null} if the device was never seen
 	 */
 	public @Nullable PortCountersSnapshot device(String deviceName) {
 		for (PortCountersSnapshot device : this.devices) {
@@ -42,7 +34,7 @@ public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Insta
 	}
 
 	/**
-	 * Return the names of the devices that were found in this snapshot.
+	 * Return the names of the devices found in this snapshot.
 	 * @return the names, sorted
 	 */
 	public List<String> presentDevices() {
@@ -53,7 +45,7 @@ public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Insta
 	}
 
 	/**
-	 * Return the names of the devices seen before that were not found in this snapshot.
+	 * Return the names of the devices seen before and not found in this snapshot.
 	 * @return the names, sorted
 	 */
 	public List<String> goneDevices() {

@@ -3,28 +3,24 @@ package io.github.rdmacounters.core;
 import java.util.List;
 
 /**
- * Where the port counters of every RDMA device of a host come from: the sysfs root
- * ({@code /sys/class/infiniband}) for real devices. Devices are discovered at each read,
- * so one that appears later is in the next snapshot. Implementations read each file once
- * per {@link #snapshot()} and memoise the result for their cache time-to-live.
+ * Where the port counters of every RDMA device of a host come from. Devices are
+ * discovered at each read; each file is read once per {@link #snapshot()}, which is
+ * reused for the cache time-to-live.
  *
- * @author rdma-counters
  * @since 0.1.0
  */
 public interface HostPortCountersSource {
 
 	/**
-	 * Read (or reuse) the device information, port states and port counters of every
-	 * device. A file, port or device that cannot be read is reported in the snapshot;
-	 * this method never fails for one of them.
+	 * Read (or reuse) the information, port states and counters of every device; never
+	 * fails for a file, port or device that cannot be read, it is listed instead.
 	 * @return the snapshot
 	 */
 	HostPortCountersSnapshot snapshot();
 
 	/**
-	 * Return a view of one device, whose snapshots are taken from this source's: the
-	 * device's part of {@link #snapshot()}, or a snapshot {@link Presence#GONE} without
-	 * ports while the device is not there.
+	 * Return a view of one device, taken from this source's snapshots; a device that is
+	 * not there is {@link Presence#GONE}.
 	 * @param deviceName the device name
 	 * @return the view
 	 */

@@ -10,7 +10,6 @@ import org.jspecify.annotations.Nullable;
  * the property, the value and what is allowed.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public class InvalidRdmaConfigurationException extends RdmaException {
 
@@ -18,10 +17,7 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 
 	private final transient List<Problem> problems;
 
-	/**
-	 * Create an exception.
-	 * @param problems the problems, at least one
-	 */
+	/** Create an exception with at least one problem. */
 	public InvalidRdmaConfigurationException(List<Problem> problems) {
 		super("Invalid RDMA configuration: "
 				+ problems.stream().map(Problem::toString).collect(Collectors.joining("; ")));
@@ -38,10 +34,6 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 		this(List.of(new Problem(property, value, requirement)));
 	}
 
-	/**
-	 * Return the problems.
-	 * @return the problems
-	 */
 	public List<Problem> problems() {
 		return this.problems;
 	}
@@ -49,8 +41,7 @@ public class InvalidRdmaConfigurationException extends RdmaException {
 	/**
 	 * A property value that cannot work.
 	 *
-	 * @param property the full property name, e.g.
-	 * {@code rdma.counter-sets.nvme-tcp.flow.protocol}
+	 * @param property the full property name
 	 * @param value the value as bound, or {@code null} when it is missing
 	 * @param requirement what is allowed
 	 */

@@ -7,13 +7,9 @@ package io.github.rdmacounters.core;
  */
 public enum LinkLayer {
 
-	/**
-	 * {@code IBV_LINK_LAYER_UNSPECIFIED}: reported by old providers, means InfiniBand.
-	 */
-	UNSPECIFIED(0),
-	/** {@code IBV_LINK_LAYER_INFINIBAND}. */
-	INFINIBAND(1),
-	/** {@code IBV_LINK_LAYER_ETHERNET}: RoCE or iWARP. */
+	/** Reported by old providers for InfiniBand. */
+	UNSPECIFIED(0), INFINIBAND(1),
+	/** RoCE or iWARP. */
 	ETHERNET(2);
 
 	private final int nativeValue;
@@ -22,19 +18,11 @@ public enum LinkLayer {
 		this.nativeValue = nativeValue;
 	}
 
-	/**
-	 * Return the native value.
-	 * @return the value of {@code IBV_LINK_LAYER_*}
-	 */
 	public int nativeValue() {
 		return this.nativeValue;
 	}
 
-	/**
-	 * Return the name the kernel prints in sysfs {@code link_layer}.
-	 * @return {@code Ethernet} for {@link #ETHERNET}, otherwise {@code InfiniBand}
-	 * ({@link #UNSPECIFIED} is what old providers report for InfiniBand)
-	 */
+	/** Return the name the kernel prints in sysfs {@code link_layer}. */
 	public String sysfsName() {
 		return (this == ETHERNET) ? "Ethernet" : "InfiniBand";
 	}

@@ -20,7 +20,6 @@ public record MacAddress(long value) {
 	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes).
 	 * @param text the address
 	 * @return the address
-	 * @throws IllegalArgumentException if the text is not a MAC address
 	 */
 	public static MacAddress parse(String text) {
 		String[] parts = text.trim().split("[:-]");
@@ -40,23 +39,13 @@ public record MacAddress(long value) {
 	}
 
 	/**
-	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes), as {@link #parse(String)} does.
-	 * Named so that Spring's conversion service and Spring Boot's property binding turn a
-	 * configured string into an address; a bad value is then reported by the binder with
-	 * the property and its origin.
-	 * @param text the address
-	 * @return the address
-	 * @throws IllegalArgumentException if the text is not a MAC address
-	 * @since 0.1.0
+	 * Parse a MAC address; the name lets Spring's conversion and Boot's binder use it.
 	 */
 	public static MacAddress valueOf(String text) {
 		return parse(text);
 	}
 
-	/**
-	 * Return the six octets, first octet first.
-	 * @return the octets
-	 */
+	/** Return the six octets, first octet first. */
 	public byte[] octets() {
 		byte[] octets = new byte[6];
 		for (int i = 0; i < 6; i++) {

@@ -7,16 +7,11 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A device the application asked for, with what the application made of it: the opened
- * device (or why it is unavailable), the counter sets counting on it, the ports they
- * count on and the source of its port counters. One per configured device; the unit that
- * the endpoint, health indicator and meters report on.
- * <p>
- * Closing it closes the counter sets (flows, then counters), then the device, which
- * closes its queue pair, completion queue and protection domain.
+ * A configured device with what the application made of it: the opened device (or why it
+ * is unavailable), its counter sets and its port counters; the unit the endpoint, health
+ * and meters report on. Closing it closes the counter sets, then the device.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class ManagedDevice implements AutoCloseable {
 
@@ -35,14 +30,8 @@ public final class ManagedDevice implements AutoCloseable {
 	private final @Nullable PortCountersSource portCounters;
 
 	/**
-	 * Create a managed device around an opened device. Its queries reach the device on
-	 * every call unless the device caches them: a device opened by
-	 * {@link ManagedDeviceFactory} asks {@code ibv_query_port} once per read cache
-	 * time-to-live and recovers from a fatal event, so that is the way to open one for
-	 * health checks and the endpoint.
-	 * @param device the device, owned by this object from now on
-	 * @param counterSets the counter sets on the device, owned by this object from now on
-	 * @param portCounters where its port counters come from, or {@code null} if nowhere
+	 * Create a managed device around an opened device; it owns the device and the sets
+	 * from now on.
 	 */
 	public ManagedDevice(RdmaDevice device, List<CounterSet> counterSets, @Nullable PortCountersSource portCounters) {
 		this.name = device.name();
@@ -65,26 +54,14 @@ public final class ManagedDevice implements AutoCloseable {
 		this.portCounters = portCounters;
 	}
 
-	/**
-	 * Create a placeholder for a device the application was allowed to start without.
-	 * @param name the configured device name, or a description such as {@code (any)}
-	 * @param backend the backend name
-	 * @param cause why it is unavailable
-	 * @return the placeholder
-	 */
+	/** Create a placeholder for a device the application was allowed to start without. */
 	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause) {
 		return new ManagedDevice(name, backend, cause, null, List.of());
 	}
 
 	/**
-	 * Create a placeholder for a device the application was allowed to start without,
-	 * that still reports the port counters and port state it can read, e.g. from sysfs
-	 * when the verbs library cannot be loaded.
-	 * @param name the configured device name, or a description such as {@code (any)}
-	 * @param backend the backend name
-	 * @param cause why it is unavailable
-	 * @param portCounters where its port counters come from, or {@code null} if nowhere
-	 * @return the placeholder
+	 * Create a placeholder that still reports the port counters it can read, e.g. from
+	 * sysfs without verbs.
 	 */
 	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause,
 			@Nullable PortCountersSource portCounters) {
@@ -92,54 +69,32 @@ public final class ManagedDevice implements AutoCloseable {
 	}
 
 	/**
-	 * Create a placeholder for a device the application was allowed to start without,
-	 * that keeps its configured counter sets so that they are still listed, read (every
-	 * read fails with the reason) and measured; and still reports the port counters it
-	 * can read.
-	 * @param name the configured device name, or a description such as {@code (any)}
-	 * @param backend the backend name
-	 * @param cause why it is unavailable
-	 * @param portCounters where its port counters come from, or {@code null} if nowhere
-	 * @param counterSets the configured sets, whose counters fail every read with the
-	 * reason, owned by this object from now on
-	 * @return the placeholder
+	 * Create a placeholder that keeps, and owns, its configured counter sets, whose reads
+	 * fail with the reason.
 	 */
 	public static ManagedDevice unavailable(String name, String backend, RuntimeException cause,
 			@Nullable PortCountersSource portCounters, List<CounterSet> counterSets) {
 		return new ManagedDevice(name, backend, cause, portCounters, counterSets);
 	}
 
-	/**
-	 * Return the device name.
-	 * @return the name
-	 */
 	public String name() {
 		return this.name;
 	}
 
-	/**
-	 * Return the backend name.
-	 * @return {@code native} or {@code simulated}
-	 */
+	/** Return the backend name, {@code native} or {@code simulated}. */
 	public String backend() {
 		return this.backend;
 	}
 
-	/**
-	 * Return the ports the counter sets count on.
-	 * @return the port numbers, ascending, without repeats; empty without sets
-	 */
+	/** Return the ports the counter sets count on, ascending, without repeats. */
 	public List<Integer> ports() {
 		return this.ports;
 	}
 
 	/**
-	 * Return the opened device, to create counters and flows of your own. A device the
-	 * application was allowed to start without ({@code fail-on-unavailable=false}) has
-	 * none: check {@link #isAvailable()} or use {@link #openedDevice()} first.
-	 * @return the device, never {@code null}
-	 * @throws IllegalStateException if the device is unavailable; its message names the
-	 * device and why, and its cause is {@link #unavailabilityCause()}
+	 * Return the opened device, to create counters and flows of your own.
+	 * @return the device
+	 * @throws IllegalStateException if the device is unavailable
 	 */
 	public RdmaDevice device() {
 		RdmaDevice opened = this.device;
@@ -152,19 +107,14 @@ public final class ManagedDevice implements AutoCloseable {
 		return opened;
 	}
 
-	/**
-	 * Return the opened device, or empty if the application was allowed to start without
-	 * it ({@link #unavailabilityCause()} says why).
-	 * @return the device, if it was opened
-	 * @since 0.1.0
-	 */
+	/** Return the opened device, or empty if the application started without it. */
 	public Optional<RdmaDevice> openedDevice() {
 		return Optional.ofNullable(this.device);
 	}
 
 	/**
 	 * Return what the device's events taught: port states, event counts, failure.
-	 * @return the tracker, or {@code null} for an unavailable device or one not opened by
+	 * @return the tracker, or {@code null} if the device was not opened by
 	 * {@link ManagedDeviceFactory}
 	 */
 	public @Nullable DeviceEventTracker events() {
@@ -173,54 +123,32 @@ public final class ManagedDevice implements AutoCloseable {
 
 	/**
 	 * Return the state the last {@code PORT_ACTIVE} or {@code PORT_ERR} of a port set,
-	 * while it stands for the port's state (see
-	 * {@link SupervisedDevice#portEventState(int)}); otherwise a port query
-	 * ({@code device().queryPort(port)}, reused for the read cache time-to-live) tells
-	 * it.
+	 * while it stands for the port's state.
 	 * @param port the port number
-	 * @return the state, or {@code null} when a query tells it, for an unavailable device
-	 * and for one not opened by {@link ManagedDeviceFactory}
-	 * @since 0.1.0
+	 * @return the state, or {@code null} when only a port query can tell it
 	 */
 	public @Nullable PortEventState portEventState(int port) {
 		return (this.device instanceof SupervisedDevice supervised) ? supervised.portEventState(port) : null;
 	}
 
-	/**
-	 * Return whether the device is open and usable.
-	 * @return {@code true} if it was opened and not closed
-	 */
 	public boolean isAvailable() {
 		return this.device != null && !this.device.isClosed();
 	}
 
-	/**
-	 * Return why the device is unavailable.
-	 * @return the cause, or {@code null} if it was opened
-	 */
 	public @Nullable RuntimeException unavailabilityCause() {
 		return this.unavailabilityCause;
 	}
 
-	/**
-	 * Return the counter sets on this device.
-	 * @return the sets
-	 */
 	public List<CounterSet> counterSets() {
 		return this.counterSets;
 	}
 
-	/**
-	 * Return where the port counters come from.
-	 * @return the source, or {@code null} if there is none
-	 */
 	public @Nullable PortCountersSource portCounters() {
 		return this.portCounters;
 	}
 
 	/**
-	 * Close the counter sets, then the device. Idempotent; closes as much as it can and
-	 * rethrows the first failure.
+	 * Close the counter sets, then the device. Idempotent; rethrows the first failure.
 	 */
 	@Override
 	public void close() {

@@ -7,7 +7,6 @@ import java.util.List;
  * counters to choose.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public class NoUniqueRdmaDeviceException extends RdmaException {
 
@@ -22,10 +21,8 @@ public class NoUniqueRdmaDeviceException extends RdmaException {
 	/**
 	 * Create an exception.
 	 * @param backend the backend name
-	 * @param property the property of the set that names no device, e.g.
-	 * {@code rdma.counter-sets.storage}
-	 * @param devices the names of the devices to choose from: none, or several with flow
-	 * counters
+	 * @param property the property of the set, e.g. {@code rdma.counter-sets.storage}
+	 * @param devices the devices to choose from: none, or several with flow counters
 	 */
 	public NoUniqueRdmaDeviceException(String backend, String property, List<String> devices) {
 		super(property + " names no device and the " + backend + " backend finds "
@@ -37,25 +34,17 @@ public class NoUniqueRdmaDeviceException extends RdmaException {
 	}
 
 	/**
-	 * Return the property of the set that names no device.
-	 * @return e.g. {@code rdma.counter-sets.storage}
+	 * Return the property of the set that names no device, e.g.
+	 * {@code rdma.counter-sets.storage}.
 	 */
 	public String property() {
 		return this.property;
 	}
 
-	/**
-	 * Return the backend name.
-	 * @return {@code native} or {@code simulated}
-	 */
 	public String backend() {
 		return this.backend;
 	}
 
-	/**
-	 * Return the names of the devices to choose from.
-	 * @return the device names, none or several
-	 */
 	public List<String> devices() {
 		return this.devices;
 	}

@@ -15,23 +15,20 @@ import org.jspecify.annotations.Nullable;
  * @param etherType the Ethernet type, e.g. {@code 0x0800}
  * @param sourceIp the source address, or {@code null} for a non-IP frame
  * @param destinationIp the destination address, or {@code null} for a non-IP frame
- * @param ipProtocol the IP protocol number (6 TCP, 17 UDP), or 0
+ * @param ipProtocol the IP protocol number, or 0
  * @param sourcePort the source port, or 0
  * @param destinationPort the destination port, or 0
- * @param length the frame length in bytes, counted by byte counters
+ * @param length the frame length in bytes
  * @since 0.1.0
  */
 public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable Integer vlanId, int etherType,
 		@Nullable InetAddress sourceIp, @Nullable InetAddress destinationIp, int ipProtocol, int sourcePort,
 		int destinationPort, int length) {
 
-	/** Ethernet type of IPv4. */
 	public static final int ETHERTYPE_IPV4 = 0x0800;
 
-	/** Ethernet type of IPv6. */
 	public static final int ETHERTYPE_IPV6 = 0x86DD;
 
-	/** The RoCEv2 UDP destination port. */
 	public static final int ROCE_V2_PORT = 4791;
 
 	private static final MacAddress DEFAULT_SOURCE_MAC = new MacAddress(0x02_00_00_00_00_01L);
@@ -45,13 +42,8 @@ public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable 
 	}
 
 	/**
-	 * Create an untagged UDP packet between two addresses of one family.
-	 * @param source the source address
-	 * @param sourcePort the source port
-	 * @param destination the destination address
-	 * @param destinationPort the destination port
-	 * @param length the frame length in bytes
-	 * @return the packet
+	 * Create an untagged UDP packet between two addresses of one family; the length is
+	 * the frame's, in bytes.
 	 */
 	public static Packet udp(InetAddress source, int sourcePort, InetAddress destination, int destinationPort,
 			int length) {
@@ -59,13 +51,8 @@ public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable 
 	}
 
 	/**
-	 * Create an untagged TCP packet between two addresses of one family.
-	 * @param source the source address
-	 * @param sourcePort the source port
-	 * @param destination the destination address
-	 * @param destinationPort the destination port
-	 * @param length the frame length in bytes
-	 * @return the packet
+	 * Create an untagged TCP packet between two addresses of one family; the length is
+	 * the frame's, in bytes.
 	 */
 	public static Packet tcp(InetAddress source, int sourcePort, InetAddress destination, int destinationPort,
 			int length) {
@@ -79,22 +66,11 @@ public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable 
 				sourcePort, destinationPort, length);
 	}
 
-	/**
-	 * Return a copy with other MAC addresses.
-	 * @param source the source MAC
-	 * @param destination the destination MAC
-	 * @return the packet
-	 */
 	public Packet withMacs(MacAddress source, MacAddress destination) {
 		return new Packet(source, destination, this.vlanId, this.etherType, this.sourceIp, this.destinationIp,
 				this.ipProtocol, this.sourcePort, this.destinationPort, this.length);
 	}
 
-	/**
-	 * Return a copy tagged with a VLAN id.
-	 * @param vlan the VLAN id
-	 * @return the packet
-	 */
 	public Packet withVlan(int vlan) {
 		return new Packet(this.sourceMac, this.destinationMac, vlan, this.etherType, this.sourceIp, this.destinationIp,
 				this.ipProtocol, this.sourcePort, this.destinationPort, this.length);

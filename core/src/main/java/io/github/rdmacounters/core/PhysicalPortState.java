@@ -3,29 +3,16 @@ package io.github.rdmacounters.core;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Physical state of a port ({@code enum ib_port_phys_state}), as the kernel prints it in
- * sysfs {@code phys_state} ({@code 5: LinkUp}, from {@code phys_state_show} and
- * {@code phys_state_to_str} in {@code drivers/infiniband/core/sysfs.c}).
+ * Physical state of a port ({@code enum ib_port_phys_state}), as {@code phys_state_show}
+ * prints it in sysfs ({@code drivers/infiniband/core/sysfs.c}).
  *
- * @author rdma-counters
  * @since 0.1.0
  */
 public enum PhysicalPortState {
 
-	/** {@code IB_PORT_PHYS_STATE_SLEEP}. */
-	SLEEP(1, "Sleep"),
-	/** {@code IB_PORT_PHYS_STATE_POLLING}. */
-	POLLING(2, "Polling"),
-	/** {@code IB_PORT_PHYS_STATE_DISABLED}. */
-	DISABLED(3, "Disabled"),
-	/** {@code IB_PORT_PHYS_STATE_PORT_CONFIGURATION_TRAINING}. */
-	PORT_CONFIGURATION_TRAINING(4, "PortConfigurationTraining"),
-	/** {@code IB_PORT_PHYS_STATE_LINK_UP}. */
-	LINK_UP(5, "LinkUp"),
-	/** {@code IB_PORT_PHYS_STATE_LINK_ERROR_RECOVERY}. */
-	LINK_ERROR_RECOVERY(6, "LinkErrorRecovery"),
-	/** {@code IB_PORT_PHYS_STATE_PHY_TEST}. */
-	PHY_TEST(7, "Phy Test");
+	SLEEP(1, "Sleep"), POLLING(2, "Polling"), DISABLED(3, "Disabled"),
+	PORT_CONFIGURATION_TRAINING(4, "PortConfigurationTraining"), LINK_UP(5, "LinkUp"),
+	LINK_ERROR_RECOVERY(6, "LinkErrorRecovery"), PHY_TEST(7, "Phy Test");
 
 	private final int nativeValue;
 
@@ -38,16 +25,12 @@ public enum PhysicalPortState {
 
 	/**
 	 * Return the native value, as node_exporter's {@code physical_state_id} reports it.
-	 * @return the value of {@code enum ib_port_phys_state}
 	 */
 	public int nativeValue() {
 		return this.nativeValue;
 	}
 
-	/**
-	 * Return the name the kernel prints after the number, e.g. {@code LinkUp}.
-	 * @return the sysfs name
-	 */
+	/** Return the name the kernel prints after the number, e.g. {@code LinkUp}. */
 	public String sysfsName() {
 		return this.sysfsName;
 	}
@@ -67,11 +50,11 @@ public enum PhysicalPortState {
 	}
 
 	/**
-	 * Map a sysfs name, ignoring case and spaces ({@code LinkUp}, {@code Phy Test}).
-	 * @param name the name
-	 * @return the state, or {@code null} if the name is not one the kernel prints
+	 * Map a sysfs name, ignoring case and spaces.
+	 * @param name the name, e.g. {@code Phy Test}
+	 * @return the state, or {@code null} for a name the kernel does not print
 	 */
-	public static @Nullable PhysicalPortState ofSysfsName(String name) {
+	static @Nullable PhysicalPortState ofSysfsName(String name) {
 		String wanted = name.replace(" ", "");
 		for (PhysicalPortState state : values()) {
 			if (state.sysfsName.replace(" ", "").equalsIgnoreCase(wanted)) {

@@ -9,30 +9,22 @@ import org.jspecify.annotations.Nullable;
  * @param state the logical state
  * @param physicalState the raw physical state ({@code 5} is LinkUp)
  * @param linkLayer the link layer
- * @param activeMtu the active MTU in bytes (256 to 4096)
- * @param activeSpeed the speed code ({@code enum ibv_port_speed}): 1 SDR, 2 DDR, 4 QDR, 8
- * FDR10, 16 FDR, 32 EDR, 64 HDR, 128 NDR, 256 XDR. XDR only fits {@code active_speed_ex}
- * (rdma-core 50 and later), which the native backend prefers to the one-byte
- * {@code active_speed} when it is set, as {@code ibv_devinfo} does; through an older
- * library an XDR port reads 0 (unknown)
- * @param activeWidth the raw {@code active_width} code: 1 (1X), 16 (2X), 2 (4X), 4 (8X),
- * 8 (12X)
+ * @param activeMtu the active MTU in bytes
+ * @param activeSpeed the speed code ({@code enum ibv_port_speed}), from
+ * {@code active_speed_ex} when set, as {@code ibv_devinfo} does; 0 for XDR through a
+ * library older than rdma-core 50
+ * @param activeWidth the raw {@code active_width} code
  * @since 0.1.0
  */
 public record PortAttributes(int port, PortState state, int physicalState, LinkLayer linkLayer, int activeMtu,
 		int activeSpeed, int activeWidth) {
 
-	/**
-	 * The highest port number: {@code phys_port_cnt} of {@code struct ibv_device_attr}
-	 * and the {@code port_num} of {@code ibv_query_port} are 8 bits.
-	 */
+	/** {@code phys_port_cnt} and {@code port_num} are 8 bits. */
 	public static final int MAX_PORT = 255;
 
 	/**
-	 * Return the physical state the way the kernel names it in sysfs {@code phys_state}
-	 * ({@code 5: LinkUp}), e.g. {@code LinkUp} or {@code Phy Test}.
-	 * @return the name of the physical state, {@code <unknown>} for a code the kernel
-	 * does not name
+	 * Return the physical state as sysfs {@code phys_state} names it, or
+	 * {@code <unknown>}.
 	 */
 	public String physicalStateName() {
 		return physicalStateName(this.physicalState);
@@ -41,9 +33,8 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 	/**
 	 * Return the name the kernel gives a physical state code in sysfs {@code phys_state}.
 	 * @param physicalState the raw physical state
-	 * @return {@code Sleep}, {@code Polling}, {@code Disabled},
-	 * {@code PortConfigurationTraining}, {@code LinkUp}, {@code LinkErrorRecovery},
-	 * {@code Phy Test}, or {@code <unknown>} for any other code
+	 * @return e.g. {@code LinkUp}, or {@code <unknown>} for a code the kernel does not
+	 * name
 	 */
 	public static String physicalStateName(int physicalState) {
 		return switch (physicalState) {
@@ -58,11 +49,7 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the number of lanes ({@code 1X}, {@code 2X}, {@code 4X}, {@code 8X},
-	 * {@code 12X}), or 0 if unknown.
-	 * @return the lane count
-	 */
+	/** Return the number of lanes, or 0 if unknown. */
 	public int lanes() {
 		return switch (this.activeWidth) {
 			case 1 -> 1;
@@ -74,10 +61,7 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the signalling rate of one lane in Gb/s, or 0 if unknown.
-	 * @return the lane speed
-	 */
+	/** Return the signalling rate of one lane in Gb/s, or 0 if unknown. */
 	public double laneGbps() {
 		return switch (this.activeSpeed) {
 			case 1 -> 2.5;
@@ -92,21 +76,16 @@ public record PortAttributes(int port, PortState state, int physicalState, LinkL
 		};
 	}
 
-	/**
-	 * Return the port rate in Gb/s (lanes times lane speed), or 0 if unknown.
-	 * @return the rate
-	 */
+	/** Return the port rate in Gb/s, or 0 if unknown. */
 	public double rateGbps() {
 		return lanes() * laneGbps();
 	}
 
 	/**
-	 * Return the rate the way the kernel prints it in sysfs {@code rate}, e.g.
-	 * {@code 100 Gb/sec (4X EDR)}, {@code 25 Gb/sec (1X EDR)} or
-	 * {@code 2.5 Gb/sec (1X SDR)}. Like the kernel, an unknown speed code is shown as
-	 * SDR.
-	 * @return the rate text, or {@code null} if the width code is unknown (the kernel
-	 * then fails the read with {@code EINVAL})
+	 * Return the rate as the kernel prints it in sysfs {@code rate}, e.g.
+	 * {@code 100 Gb/sec (4X EDR)}; an unknown speed code shows as SDR, as in the kernel.
+	 * @return the rate text, or {@code null} for an unknown width (the kernel fails the
+	 * read with {@code EINVAL})
 	 */
 	public @Nullable String rateText() {
 		int lanes = lanes();

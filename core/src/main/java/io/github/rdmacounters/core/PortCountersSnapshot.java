@@ -13,55 +13,29 @@ import org.jspecify.annotations.Nullable;
  * @param boardId {@code board_id}, or {@code null} if unreadable
  * @param hcaType {@code hca_type}, or {@code null} if unreadable
  * @param nodeGuid {@code node_guid} as printed, or {@code null} if unreadable
- * @param ports the ports, by number; a port seen in an earlier snapshot whose directory
- * is gone is listed as {@link Presence#GONE}
+ * @param ports the ports by number; a port whose directory is gone is
+ * {@link Presence#GONE}
  * @param readAt when the files were read
- * @param presence whether the device directory was found; a device that is
- * {@link Presence#GONE} lists the ports it had, all gone
- * @param identity the network interfaces and PCI function of the device, read once when
- * the device was found (for a gone device, the last one known)
+ * @param presence whether the device directory was found
+ * @param identity the device's network interfaces and PCI function, the last known for a
+ * gone device
  * @since 0.1.0
  */
 public record PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
 		@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt, Presence presence,
 		DeviceIdentity identity) {
 
-	/**
-	 * Create a snapshot of a device that was found, of unknown identity.
-	 * @param deviceName the device name
-	 * @param firmwareVersion {@code fw_ver}, or {@code null}
-	 * @param boardId {@code board_id}, or {@code null}
-	 * @param hcaType {@code hca_type}, or {@code null}
-	 * @param nodeGuid {@code node_guid}, or {@code null}
-	 * @param ports the ports
-	 * @param readAt when the files were read
-	 */
+	/** Create a snapshot of a device that was found, of unknown identity. */
 	public PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
 			@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt) {
 		this(deviceName, firmwareVersion, boardId, hcaType, nodeGuid, ports, readAt, Presence.PRESENT,
 				DeviceIdentity.UNKNOWN);
 	}
 
-	/**
-	 * Create a snapshot of a device, checking the lists.
-	 * @param deviceName the device name
-	 * @param firmwareVersion {@code fw_ver}, or {@code null}
-	 * @param boardId {@code board_id}, or {@code null}
-	 * @param hcaType {@code hca_type}, or {@code null}
-	 * @param nodeGuid {@code node_guid}, or {@code null}
-	 * @param ports the ports
-	 * @param readAt when the files were read
-	 * @param presence whether the device was found
-	 * @param identity the identity
-	 */
 	public PortCountersSnapshot {
 		ports = List.copyOf(ports);
 	}
 
-	/**
-	 * Return whether the device directory was found.
-	 * @return {@code true} if {@link #presence()} is {@link Presence#PRESENT}
-	 */
 	public boolean isPresent() {
 		return this.presence == Presence.PRESENT;
 	}

@@ -4,8 +4,8 @@ import java.time.Instant;
 
 /**
  * The state of a port as the last event set it, with no query: {@code ACTIVE} after
- * {@code IBV_EVENT_PORT_ACTIVE}, {@code DOWN} after {@code IBV_EVENT_PORT_ERR} (the port
- * left ACTIVE; which state it is in now, DOWN, INIT or ARMED, takes a query).
+ * {@code PORT_ACTIVE}, {@code DOWN} after {@code PORT_ERR} (only a query tells whether it
+ * is DOWN, INIT or ARMED).
  *
  * @param port the port number
  * @param state the state
@@ -15,10 +15,6 @@ import java.time.Instant;
  */
 public record PortEventState(int port, PortState state, Instant changedAt, DeviceEvent.Type event) {
 
-	/**
-	 * Return whether the port is active.
-	 * @return {@code true} after {@code PORT_ACTIVE}
-	 */
 	public boolean isActive() {
 		return this.state == PortState.ACTIVE;
 	}

@@ -5,44 +5,35 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Link state of a port as sysfs shows it ({@code state}, {@code phys_state},
- * {@code rate}, {@code link_layer}), parsed once when the port is read. A component is
- * {@code null} when its file could not be read or printed a value the kernel does not
- * define.
+ * Link state of a port as sysfs shows it, parsed once when the port is read; a component
+ * is {@code null} when its file was unreadable or held a value the kernel does not print.
  *
  * @param state the logical state ({@code 4: ACTIVE})
  * @param physicalState the physical state ({@code 5: LinkUp})
  * @param rate the signalling rate ({@code 100 Gb/sec (4X EDR)})
  * @param linkLayer the link layer ({@code InfiniBand} or {@code Ethernet})
- * @author rdma-counters
  * @since 0.1.0
  */
 public record PortLink(@Nullable PortState state, @Nullable PhysicalPortState physicalState, @Nullable PortRate rate,
 		@Nullable LinkLayer linkLayer) {
 
-	/**
-	 * A link of which nothing is known: every file unreadable, or the port gone.
-	 */
+	/** A link of which nothing is known. */
 	public static final PortLink UNKNOWN = new PortLink(null, null, null, null);
 
-	/**
-	 * Return whether the logical state is {@link PortState#ACTIVE}.
-	 * @return {@code true} if the port is active
-	 */
 	public boolean isActive() {
 		return this.state == PortState.ACTIVE;
 	}
 
 	/**
-	 * Parse the texts of a port's {@code state}, {@code phys_state}, {@code rate} and
-	 * {@code link_layer} files, trimmed. The states are read from the number the kernel
-	 * prints before the name ({@code state_show}, {@code phys_state_show}:
-	 * {@code "%d: %s"}), or from the name alone when there is no number.
-	 * @param state e.g. {@code 4: ACTIVE}, or {@code null} if unreadable
-	 * @param physicalState e.g. {@code 5: LinkUp}, or {@code null}
-	 * @param rate e.g. {@code 100 Gb/sec (4X EDR)}, or {@code null}
-	 * @param linkLayer {@code InfiniBand} or {@code Ethernet}, or {@code null}
-	 * @return the link; a text that is not a value the kernel prints gives {@code null}
+	 * Parse the trimmed texts of a port's {@code state}, {@code phys_state}, {@code rate}
+	 * and {@code link_layer} files ({@code null} if unreadable). States are read from the
+	 * number {@code state_show} and {@code phys_state_show} print ({@code "%d: %s"}), or
+	 * from the name alone.
+	 * @param state e.g. {@code 4: ACTIVE}
+	 * @param physicalState e.g. {@code 5: LinkUp}
+	 * @param rate e.g. {@code 100 Gb/sec (4X EDR)}
+	 * @param linkLayer {@code InfiniBand} or {@code Ethernet}
+	 * @return the link
 	 */
 	public static PortLink parse(@Nullable String state, @Nullable String physicalState, @Nullable String rate,
 			@Nullable String linkLayer) {
@@ -75,10 +66,7 @@ public record PortLink(@Nullable PortState state, @Nullable PhysicalPortState ph
 		return (number != null) ? PhysicalPortState.of(number) : PhysicalPortState.ofSysfsName(text.trim());
 	}
 
-	/**
-	 * Map {@code link_layer} as {@code link_layer_show} prints it: {@code InfiniBand},
-	 * {@code Ethernet}, or {@code Unknown}.
-	 */
+	// As link_layer_show prints it
 	private static @Nullable LinkLayer parseLinkLayer(@Nullable String text) {
 		if (text == null) {
 			return null;

@@ -5,30 +5,24 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Signalling rate of a port as the kernel prints it in sysfs {@code rate}
- * ({@code 100 Gb/sec (4X EDR)}, from {@code rate_show} in
- * {@code drivers/infiniband/core/sysfs.c}).
+ * Signalling rate of a port as {@code rate_show} prints it in sysfs {@code rate}
+ * ({@code drivers/infiniband/core/sysfs.c}).
  *
  * @param bitsPerSecond the rate in bits per second, e.g. {@code 100e9}
  * @param text the text as printed, e.g. {@code 100 Gb/sec (4X EDR)}
- * @author rdma-counters
  * @since 0.1.0
  */
 public record PortRate(double bitsPerSecond, String text) {
 
 	/**
-	 * Return the rate in bytes per second, the way node_exporter's {@code rate_bytes}
-	 * reports it.
-	 * @return the bytes per second
+	 * Return the rate in bytes per second, as node_exporter's {@code rate_bytes} does.
 	 */
 	public double bytesPerSecond() {
 		return this.bitsPerSecond / 8;
 	}
 
 	/**
-	 * Parse a rate as sysfs prints it: a number, a unit ({@code Gb/sec} or
-	 * {@code Mb/sec}) and optionally the width and speed in parentheses
-	 * ({@code 2.5 Gb/sec (1X SDR)}).
+	 * Parse a rate as sysfs prints it, e.g. {@code 2.5 Gb/sec (1X SDR)}.
 	 * @param text the trimmed file content
 	 * @return the rate, or {@code null} if the text is not a rate
 	 */

@@ -7,18 +7,7 @@ package io.github.rdmacounters.core;
  */
 public enum PortState {
 
-	/** {@code IBV_PORT_NOP}. */
-	NOP(0),
-	/** {@code IBV_PORT_DOWN}. */
-	DOWN(1),
-	/** {@code IBV_PORT_INIT}. */
-	INIT(2),
-	/** {@code IBV_PORT_ARMED}. */
-	ARMED(3),
-	/** {@code IBV_PORT_ACTIVE}. */
-	ACTIVE(4),
-	/** {@code IBV_PORT_ACTIVE_DEFER}. */
-	ACTIVE_DEFER(5);
+	NOP(0), DOWN(1), INIT(2), ARMED(3), ACTIVE(4), ACTIVE_DEFER(5);
 
 	private final int nativeValue;
 
@@ -26,10 +15,7 @@ public enum PortState {
 		this.nativeValue = nativeValue;
 	}
 
-	/**
-	 * Return the native value.
-	 * @return the value of {@code enum ibv_port_state}
-	 */
+	/** Return the value of {@code enum ibv_port_state}. */
 	public int nativeValue() {
 		return this.nativeValue;
 	}

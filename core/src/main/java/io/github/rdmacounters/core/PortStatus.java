@@ -9,54 +9,29 @@ import org.jspecify.annotations.Nullable;
  * State and counters of one port as sysfs shows them.
  *
  * @param port the port number
- * @param link the link state, rate and link layer, parsed once when the port was read
- * @param counters the counters by file name, from {@code counters/},
- * {@code counters_ext/} and {@code hw_counters/}; the data counters
- * ({@code port_rcv_data}, {@code port_xmit_data}) are converted from 4-byte words to
+ * @param link the link state, rate and link layer
+ * @param counters the counters by file name, data counters converted from 4-byte words to
  * bytes; empty for a port that is {@link Presence#GONE}
- * @param groups which directory each counter came from ({@code counters},
- * {@code counters_ext} or {@code hw_counters}), by counter name
- * @param unreadable the files that are there but could not be read, relative to the port
- * directory (e.g. {@code counters/port_rcv_data}, {@code rate})
- * @param missing the counter files that an earlier snapshot read and that are no longer
- * there, relative to the port directory (e.g. {@code hw_counters/out_of_buffer}); they
- * have no value in {@link #counters()} instead of keeping their last one
+ * @param groups the directory each counter came from, by counter name
+ * @param unreadable the files there but unreadable, relative to the port directory
+ * @param missing the counter files an earlier snapshot read that are gone; they have no
+ * value in {@link #counters()} rather than their last one
  * @param presence whether the port directory was found
  * @since 0.1.0
- * @author rdma-counters
  */
 public record PortStatus(int port, PortLink link, Map<String, Long> counters, Map<String, String> groups,
 		List<String> unreadable, List<String> missing, Presence presence) {
 
-	/**
-	 * Create a port status. The maps are kept as given (their order is the reading
-	 * order): pass unmodifiable ones.
-	 * @param port the port number
-	 * @param link the link
-	 * @param counters the counters
-	 * @param groups the counter directories by counter name
-	 * @param unreadable the unreadable files
-	 * @param missing the counter files that vanished
-	 * @param presence whether the port directory was found
-	 */
+	// The maps are kept as given, in reading order: callers pass unmodifiable ones
 	public PortStatus {
 		unreadable = List.copyOf(unreadable);
 		missing = List.copyOf(missing);
 	}
 
 	/**
-	 * Create the status of a present port from the texts of its files, as sysfs prints
-	 * them.
-	 * @param port the port number
-	 * @param state the logical state, e.g. {@code ACTIVE} or {@code 4: ACTIVE}, or
-	 * {@code null} if unreadable
-	 * @param physicalState the physical state, e.g. {@code LinkUp}, or {@code null}
-	 * @param rate the rate as printed, e.g. {@code 100 Gb/sec (4X EDR)}, or {@code null}
-	 * @param linkLayer the link layer, {@code InfiniBand} or {@code Ethernet}, or
-	 * {@code null}
-	 * @param counters the counters by file name
-	 * @param groups the counter directories by counter name
-	 * @param unreadable the files that could not be read
+	 * Create the status of a present port from the texts of its files as sysfs prints
+	 * them (e.g. {@code 4: ACTIVE}, {@code 100 Gb/sec (4X EDR)}), each {@code null} if
+	 * unreadable.
 	 */
 	public PortStatus(int port, @Nullable String state, @Nullable String physicalState, @Nullable String rate,
 			@Nullable String linkLayer, Map<String, Long> counters, Map<String, String> groups,
@@ -65,45 +40,27 @@ public record PortStatus(int port, PortLink link, Map<String, Long> counters, Ma
 				Presence.PRESENT);
 	}
 
-	/**
-	 * Create the status of a port whose directory is gone: no link, no counters.
-	 * @param port the port number
-	 * @return the status
-	 */
+	/** Create the status of a port whose directory is gone: no link, no counters. */
 	public static PortStatus gone(int port) {
 		return new PortStatus(port, PortLink.UNKNOWN, Map.of(), Map.of(), List.of(), List.of(), Presence.GONE);
 	}
 
-	/**
-	 * Return whether the port is {@code ACTIVE}.
-	 * @return {@code true} if the state reads ACTIVE
-	 */
 	public boolean isActive() {
 		return this.link.isActive();
 	}
 
-	/**
-	 * Return whether the port directory was found.
-	 * @return {@code true} if {@link #presence()} is {@link Presence#PRESENT}
-	 */
 	public boolean isPresent() {
 		return this.presence == Presence.PRESENT;
 	}
 
-	/**
-	 * Return the name of the logical state, e.g. {@code ACTIVE}; {@link #link()} has the
-	 * typed value.
-	 * @return the name, or {@code null} if unknown
-	 */
+	/** Return the logical state's name, e.g. {@code ACTIVE}, or {@code null}. */
 	public @Nullable String state() {
 		PortState state = this.link.state();
 		return (state != null) ? state.name() : null;
 	}
 
 	/**
-	 * Return the name of the physical state as sysfs prints it, e.g. {@code LinkUp};
-	 * {@link #link()} has the typed value.
-	 * @return the name, or {@code null} if unknown
+	 * Return the physical state as sysfs prints it, e.g. {@code LinkUp}, or {@code null}.
 	 */
 	public @Nullable String physicalState() {
 		PhysicalPortState state = this.link.physicalState();
@@ -111,20 +68,15 @@ public record PortStatus(int port, PortLink link, Map<String, Long> counters, Ma
 	}
 
 	/**
-	 * Return the rate as sysfs prints it, e.g. {@code 100 Gb/sec (4X EDR)};
-	 * {@link #link()} has the typed value.
-	 * @return the rate text, or {@code null} if unknown
+	 * Return the rate as sysfs prints it, e.g. {@code 100 Gb/sec (4X EDR)}, or
+	 * {@code null}.
 	 */
 	public @Nullable String rate() {
 		PortRate rate = this.link.rate();
 		return (rate != null) ? rate.text() : null;
 	}
 
-	/**
-	 * Return the link layer as sysfs prints it, {@code InfiniBand} or {@code Ethernet};
-	 * {@link #link()} has the typed value.
-	 * @return the link layer, or {@code null} if unknown
-	 */
+	/** Return the link layer as sysfs prints it, or {@code null}. */
 	public @Nullable String linkLayer() {
 		LinkLayer layer = this.link.linkLayer();
 		return (layer != null) ? layer.sysfsName() : null;

@@ -1,7 +1,7 @@
 package io.github.rdmacounters.core;
 
 /**
- * A call on an object that was closed, or whose device was closed. No native call was
+ * A call on an object that was closed, or whose device was closed; no native call was
  * made.
  *
  * @since 0.1.0

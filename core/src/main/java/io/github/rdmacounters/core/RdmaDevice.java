@@ -1,18 +1,12 @@
 package io.github.rdmacounters.core;
 
 /**
- * An opened RDMA device context ({@code struct ibv_context}) and the objects created from
- * it.
- * <p>
- * The device owns everything created through it. {@link #close()} closes those children
- * first, in the order rdma-core requires (flows, counters, queue pair, completion queue,
- * protection domain), then the device itself. After close every method throws
- * {@link RdmaClosedException} and no native call is made. Implementations are
- * thread-safe: a call racing {@link #close()} either completes before the native objects
- * are destroyed or fails with {@link RdmaClosedException}.
+ * An opened RDMA device context ({@code struct ibv_context}) that owns the counters and
+ * flows created from it. {@link #close()} closes them first, in rdma-core's order (flows,
+ * counters, queue pair, completion queue, protection domain), then the device; after that
+ * every method throws {@link RdmaClosedException} without a native call. Thread-safe.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public interface RdmaDevice extends AutoCloseable {
 
@@ -42,7 +36,7 @@ public interface RdmaDevice extends AutoCloseable {
 	PortAttributes queryPort(int port);
 
 	/**
-	 * Create a counters handle ({@code ibv_create_counters}) owned by this device.
+	 * Create a counters handle ({@code ibv_create_counters}).
 	 * @return a new, unbound counters handle
 	 * @throws RdmaOperationException with {@code EOPNOTSUPP} where the provider has no
 	 * counters (every provider but mlx5)
@@ -50,22 +44,18 @@ public interface RdmaDevice extends AutoCloseable {
 	Counters createCounters();
 
 	/**
-	 * Create a steering flow on the given port that matches {@code spec} and feeds
-	 * {@code counters} ({@code ibv_create_flow} with a count action, on a raw packet
-	 * queue pair the device creates on first use). The counters must have at least one
-	 * point attached; counters already bound to a flow are shared by both (mlx5's
-	 * {@code refcount}).
+	 * Create a steering flow ({@code ibv_create_flow} with a count action) on a port that
+	 * matches {@code spec} and feeds {@code counters}, which need at least one point.
 	 * @param port the port number, from 1
 	 * @param spec what the flow matches
-	 * @param counters the counters the flow's count action feeds
-	 * @return the flow, owned by this device; closing {@code counters} closes it first
+	 * @param counters the counters the flow feeds; may be shared by several flows
+	 * @return the flow; closing {@code counters} closes it first
 	 */
 	Flow createFlow(int port, FlowSpec spec, Counters counters);
 
 	/**
-	 * Add a listener for the device's asynchronous events ({@code ibv_get_async_event}).
-	 * Events are delivered until the device closes; a device that cannot report events
-	 * ignores the listener.
+	 * Add a listener for the device's asynchronous events ({@code ibv_get_async_event}),
+	 * called until the device closes.
 	 * @param listener the listener
 	 */
 	default void addEventListener(DeviceEventListener listener) {
@@ -78,15 +68,9 @@ public interface RdmaDevice extends AutoCloseable {
 	default void removeEventListener(DeviceEventListener listener) {
 	}
 
-	/**
-	 * Return whether this device was closed.
-	 * @return {@code true} after {@link #close()}
-	 */
 	boolean isClosed();
 
-	/**
-	 * Close every object created from this device, then the device. Idempotent.
-	 */
+	/** Close every object created from this device, then the device. Idempotent. */
 	@Override
 	void close();
 

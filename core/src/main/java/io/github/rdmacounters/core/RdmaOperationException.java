@@ -16,20 +16,14 @@ public class RdmaOperationException extends RdmaException {
 
 	private final int errno;
 
-	/**
-	 * Create an exception for a failed verb.
-	 * @param verb the verb, e.g. {@code ibv_create_counters}
-	 * @param errno the errno it failed with
-	 */
+	/** Create an exception for a verb that failed with an errno. */
 	public RdmaOperationException(String verb, int errno) {
 		this(verb, errno, null);
 	}
 
 	/**
-	 * Create an exception for a failed verb with a hint.
-	 * @param verb the verb, e.g. {@code ibv_create_counters}
-	 * @param errno the errno it failed with
-	 * @param detail what the failure means here, appended to the message, or {@code null}
+	 * Create an exception for a failed verb with what the failure means here, appended to
+	 * the message.
 	 */
 	public RdmaOperationException(String verb, int errno, @Nullable String detail) {
 		super(verb + " failed: " + Errno.describe(errno) + ((detail != null) ? ": " + detail : ""));
@@ -37,27 +31,16 @@ public class RdmaOperationException extends RdmaException {
 		this.errno = errno;
 	}
 
-	/**
-	 * Return the verb that failed.
-	 * @return the verb name
-	 */
 	public String verb() {
 		return this.verb;
 	}
 
-	/**
-	 * Return the errno the verb failed with.
-	 * @return the errno
-	 */
 	public int errno() {
 		return this.errno;
 	}
 
-	/**
-	 * Return the symbolic errno name.
-	 * @return e.g. {@code EOPNOTSUPP}
-	 */
-	public String errnoName() {
+	/** Return the symbolic errno name, e.g. {@code EOPNOTSUPP}. */
+	String errnoName() {
 		return Errno.name(this.errno);
 	}
 

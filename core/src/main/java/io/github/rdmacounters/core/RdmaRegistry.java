@@ -5,8 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every device the application manages and the counter sets on them: what the endpoint,
- * health indicator and meters report on.
+ * Every device the application manages and the counter sets on them.
  *
  * @param devices the managed devices
  * @since 0.1.0
@@ -17,10 +16,6 @@ public record RdmaRegistry(List<ManagedDevice> devices) {
 		devices = List.copyOf(devices);
 	}
 
-	/**
-	 * Return every counter set on every device.
-	 * @return the sets
-	 */
 	public List<CounterSet> counterSets() {
 		return this.devices.stream().flatMap((device) -> device.counterSets().stream()).toList();
 	}

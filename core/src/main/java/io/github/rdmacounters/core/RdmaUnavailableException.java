@@ -25,27 +25,18 @@ public class RdmaUnavailableException extends RdmaException {
 		this.reason = reason;
 	}
 
-	/**
-	 * Return why RDMA is unavailable.
-	 * @return the reason
-	 */
 	public Reason reason() {
 		return this.reason;
 	}
 
-	/**
-	 * Why RDMA is unavailable.
-	 */
+	/** Why RDMA is unavailable. */
 	public enum Reason {
 
-		/**
-		 * The library ({@code libibverbs.so.1}) could not be loaded.
-		 */
+		/** {@code libibverbs.so.1} could not be loaded. */
 		LIBRARY_NOT_LOADABLE,
 
 		/**
-		 * {@code ibv_get_device_list} failed with {@code ENOSYS}: the kernel has no RDMA
-		 * stack (no {@code /sys/class/infiniband_verbs}).
+		 * {@code ibv_get_device_list} failed with {@code ENOSYS}: no kernel RDMA stack.
 		 */
 		NO_KERNEL_STACK
 

@@ -12,17 +12,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A value read at most once per time-to-live, with single flight: callers that ask while
- * a read is in flight wait for it and share its value or failure. A failed read is not
- * kept; reads never overlap, so a reader may keep state between reads without locking.
- * Internal to rdma-counters (the counter sets, the port queries and the sysfs sources
- * share it), not API. Thread-safe.
- * <p>
- * The age of a value is measured by the clock given, or by {@link System#nanoTime()} when
- * that is the system clock, so that a change of the wall clock does not keep a value
- * alive.
+ * a read is in flight share its value or failure. A failure is not kept. Reads never
+ * overlap, so a reader may keep state between them without locking. Age is measured with
+ * {@link System#nanoTime()} for the system clock, so a wall clock change keeps nothing
+ * alive. Internal; not part of the API. Thread-safe.
  *
  * @param <T> the value type
- * @author rdma-counters
  */
 public final class ReadCache<T> {
 
@@ -47,7 +42,6 @@ public final class ReadCache<T> {
 	 * Create a cache.
 	 * @param ttl how long a value is reused; {@link Duration#ZERO} reads every time
 	 * @param clock the clock that measures the age of a value
-	 * @throws IllegalArgumentException if the time-to-live is negative
 	 */
 	public ReadCache(Duration ttl, Clock clock) {
 		if (ttl.isNegative()) {
@@ -77,10 +71,9 @@ public final class ReadCache<T> {
 	}
 
 	/**
-	 * Return the value while it is fresh, else read it, or wait for the read in flight.
+	 * Return the value while it is fresh, else read it or wait for the read in flight.
 	 * @param reader reads the value
 	 * @return the value
-	 * @throws RuntimeException the failure of the read, shared by its waiters
 	 */
 	public T get(Supplier<T> reader) {
 		while (true) {
@@ -103,8 +96,7 @@ public final class ReadCache<T> {
 					leader = true;
 				}
 				else {
-					// a read that started before an invalidation: wait for it to end,
-					// then read again
+					// started before an invalidation: wait for it, then read again
 					stale = flight.generation() != this.generation;
 				}
 			}
@@ -165,11 +157,10 @@ public final class ReadCache<T> {
 	}
 
 	/**
-	 * Drop the value: the next caller reads, and a read in flight is not reused (its
-	 * caller gets its value, later callers wait for it to end and read again). Never
-	 * waits for a read in flight.
+	 * Drop the value: the next caller reads again, even if a read is in flight. Never
+	 * waits.
 	 */
-	public void invalidate() {
+	void invalidate() {
 		synchronized (this.lock) {
 			this.generation++;
 			this.entry = null;
@@ -182,7 +173,7 @@ public final class ReadCache<T> {
 	 * ended since.
 	 * @return {@code true} while nothing newer than the invalidation is known
 	 */
-	public boolean invalidatedRecently() {
+	boolean invalidatedRecently() {
 		Long at = this.invalidatedAt;
 		return at != null && this.entry == null && isFresh(at);
 	}
@@ -195,15 +186,9 @@ public final class ReadCache<T> {
 		return age >= 0 && age < this.ttlNanos;
 	}
 
-	/**
-	 * A read in flight and the generation it started in.
-	 */
 	private record Flight<T>(long generation, CompletableFuture<T> future) {
 	}
 
-	/**
-	 * A value and when it was read, published together.
-	 */
 	private record Entry<T>(T value, long readAt) {
 	}
 

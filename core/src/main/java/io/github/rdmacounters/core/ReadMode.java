@@ -7,15 +7,11 @@ package io.github.rdmacounters.core;
  */
 public enum ReadMode {
 
-	/**
-	 * Ask the device for current values (flags 0).
-	 */
+	/** Ask the device for current values. */
 	FRESH(0),
 
 	/**
-	 * Let the provider return cached values
-	 * ({@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}). mlx5 queries the firmware either
-	 * way.
+	 * {@code IBV_READ_COUNTERS_ATTR_PREFER_CACHED}; mlx5 queries the firmware either way.
 	 */
 	PREFER_CACHED(1);
 
@@ -25,10 +21,6 @@ public enum ReadMode {
 		this.flags = flags;
 	}
 
-	/**
-	 * Return the {@code flags} argument of {@code ibv_read_counters}.
-	 * @return the flags
-	 */
 	public int flags() {
 		return this.flags;
 	}

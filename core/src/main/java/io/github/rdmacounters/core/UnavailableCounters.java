@@ -3,19 +3,12 @@ package io.github.rdmacounters.core;
 import java.util.List;
 
 /**
- * The {@link Counters} of a configured set that the application started without
- * ({@code rdma.fail-on-unavailable=false}), because its device is unavailable or because
- * the set could not be created on it (e.g. a provider without flow counters): it counts
- * nothing, and every read or attach fails with an {@link RdmaException} that carries the
- * reason.
- * <p>
- * It reports itself unbound but not closed: {@link #isClosed()} is {@code false} so that
- * it cannot be mistaken for a handle that was closed, e.g. by the context shutting down;
- * reads keep failing with the reason instead of an
- * {@link io.github.rdmacounters.core.RdmaClosedException}.
+ * The {@link Counters} of a set the application started without
+ * ({@code fail-on-unavailable=false}): every read or attach fails with the reason. It is
+ * not {@linkplain #isClosed() closed}, so that it is not mistaken for a handle closed at
+ * shutdown.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class UnavailableCounters implements Counters {
 
@@ -41,7 +34,7 @@ public final class UnavailableCounters implements Counters {
 	 * @param cause why the device is unavailable
 	 * @return the counters
 	 */
-	public static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
+	static UnavailableCounters deviceUnavailable(String setName, String deviceName, RuntimeException cause) {
 		return new UnavailableCounters(setName, deviceName, "Counter set '" + setName
 				+ "' is unavailable: the application started without " + deviceName + " (" + cause.getMessage() + ")",
 				cause);
@@ -54,15 +47,12 @@ public final class UnavailableCounters implements Counters {
 	 * @param cause why the set could not be created
 	 * @return the counters
 	 */
-	public static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
+	static UnavailableCounters setUnavailable(String setName, String deviceName, RuntimeException cause) {
 		return new UnavailableCounters(setName, deviceName,
 				"Counter set '" + setName + "' is unavailable: " + cause.getMessage(), cause);
 	}
 
-	/**
-	 * Return why the set is unavailable.
-	 * @return the cause
-	 */
+	/** Return why the set is unavailable. */
 	public RuntimeException cause() {
 		return this.cause;
 	}

@@ -20,34 +20,22 @@ import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
- * {@link MeterBinder} for the asynchronous events of the managed devices: per device and
- * port (every port, 1 to {@code phys_port_cnt}, not only the configured one), a
- * {@link FunctionCounter} {@code rdma.port.events} tagged with {@code event}
- * ({@code port_err}, {@code port_active}, {@code lid_change}, ...; {@code device_fatal}
- * with port {@code 0}), a {@link TimeGauge} {@code rdma.port.state.last.change} (epoch
- * time of the last PORT_ACTIVE or PORT_ERR; NaN before the first), and per device
- * {@code rdma.device.failed} (1 while the device is failed and being reopened) and
- * {@code rdma.device.reopens}. In Prometheus: {@code rdma_port_events_total},
- * {@code rdma_port_state_last_change_seconds}, {@code rdma_device_failed},
- * {@code rdma_device_reopens_total}. Values come from the devices'
- * {@link DeviceEventTracker}s; no meter reads the device (the number of ports comes from
- * the device query, asked once per open context). Removes its meters on {@link #close()}.
+ * {@link MeterBinder} for the asynchronous events of the managed devices, for every port
+ * of each device: {@code rdma.port.events} by event, {@code rdma.port.state.last.change},
+ * and per device {@code rdma.device.failed} and {@code rdma.device.reopens}. Values come
+ * from the devices' {@link DeviceEventTracker}s; no meter reads the device. Removes its
+ * meters on {@link #close()}.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 
-	/** Name of the event counter. */
 	public static final String EVENTS = "rdma.port.events";
 
-	/** Name of the gauge of the last port state change. */
 	public static final String LAST_STATE_CHANGE = "rdma.port.state.last.change";
 
-	/** Name of the failed-device gauge. */
 	public static final String FAILED = "rdma.device.failed";
 
-	/** Name of the reopen counter. */
 	public static final String REOPENS = "rdma.device.reopens";
 
 	private final List<TrackedDevice> devices;
@@ -58,17 +46,12 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 
 	private final List<RdmaFlowMetrics.Registration> registrations = new ArrayList<>();
 
-	/**
-	 * Create a binder for every device of the registry that reports events.
-	 * @param registry the devices
-	 */
 	public RdmaEventMetrics(RdmaRegistry registry) {
 		this(registry, Tags.empty());
 	}
 
 	/**
-	 * Create a binder for every device of the registry that reports events, with extra
-	 * tags.
+	 * Create a binder for every device of the registry that reports events.
 	 * @param registry the devices
 	 * @param tags tags added to every meter
 	 */
@@ -136,10 +119,7 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 			.tags(tags.and("port", String.valueOf(port)).and("event", type.tagValue()));
 	}
 
-	/**
-	 * Return every port of the device, 1 to {@code phys_port_cnt} (the device query is
-	 * asked once per open context); the ports of its sets alone if the query fails.
-	 */
+	// 1 to phys_port_cnt; the ports of its sets alone if the query fails
 	private static List<Integer> ports(ManagedDevice device) {
 		int count;
 		try {
@@ -156,9 +136,7 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 		return ports;
 	}
 
-	/**
-	 * Remove the meters this binder registered from every registry it was bound to.
-	 */
+	/** Remove the meters this binder registered. */
 	@Override
 	public void close() {
 		synchronized (this.lock) {
@@ -169,12 +147,6 @@ public class RdmaEventMetrics implements MeterBinder, AutoCloseable {
 		}
 	}
 
-	/**
-	 * A device that reports events, with the tracker of its events.
-	 *
-	 * @param device the device
-	 * @param tracker its tracker
-	 */
 	private record TrackedDevice(ManagedDevice device, DeviceEventTracker tracker) {
 	}
 

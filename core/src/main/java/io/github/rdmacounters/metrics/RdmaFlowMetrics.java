@@ -17,30 +17,20 @@ import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
- * {@link MeterBinder} for the flow counter sets: per set, a {@link FunctionCounter}
- * {@code rdma.flow.packets} and {@code rdma.flow.bytes} for the counter types the set
- * counts, and {@code rdma.flow.read.failures}, tagged with {@code device}, {@code port}
- * and {@code set}. In Prometheus they appear as {@code rdma_flow_packets_total},
- * {@code rdma_flow_bytes_total} and {@code rdma_flow_read_failures_total}.
- * <p>
- * Every meter of a set asks the set's memoised {@link CounterSet#read()}, so one scrape
- * reads each set once when the read cache time-to-live covers the scrape. A failed read
- * leaves the counters at their last good values and counts a failure. The binder holds
- * the sets strongly (meters hold them weakly) and removes its meters on {@link #close()}.
- * Binding to a registry the binder is already bound to does nothing.
+ * {@link MeterBinder} for the flow counter sets: {@code rdma.flow.packets},
+ * {@code rdma.flow.bytes} and {@code rdma.flow.read.failures} per set. The meters of a
+ * set share its memoised {@link CounterSet#read()}, so a scrape reads each set once. The
+ * binder holds the sets strongly (meters hold them weakly) and removes its meters on
+ * {@link #close()}.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 
-	/** Name of the packet counter. */
 	public static final String PACKETS = "rdma.flow.packets";
 
-	/** Name of the byte counter. */
 	public static final String BYTES = "rdma.flow.bytes";
 
-	/** Name of the failed read counter. */
 	public static final String READ_FAILURES = "rdma.flow.read.failures";
 
 	private final List<CounterSet> sets;
@@ -51,16 +41,12 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 
 	private final List<Registration> registrations = new ArrayList<>();
 
-	/**
-	 * Create a binder for every counter set of the registry.
-	 * @param registry the devices and their counter sets
-	 */
 	public RdmaFlowMetrics(RdmaRegistry registry) {
 		this(registry, Tags.empty());
 	}
 
 	/**
-	 * Create a binder for every counter set of the registry, with extra tags.
+	 * Create a binder for every counter set of the registry.
 	 * @param registry the devices and their counter sets
 	 * @param tags tags added to every meter
 	 */
@@ -93,9 +79,7 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 		}
 	}
 
-	/**
-	 * Remove the meters this binder registered from every registry it was bound to.
-	 */
+	/** Remove the meters this binder registered. */
 	@Override
 	public void close() {
 		synchronized (this.lock) {
@@ -106,22 +90,12 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 		}
 	}
 
-	/**
-	 * What one registry got from this binder.
-	 *
-	 * @param registry the registry
-	 * @param meters the meters to remove on close
-	 */
 	record Registration(MeterRegistry registry, List<Meter> meters) {
 
 	}
 
-	/**
-	 * The three series of a set: name, unit, description and value.
-	 */
 	enum FlowSeries {
 
-		/** Packets matched by the flow. */
 		PACKETS_SERIES(PACKETS, "packets", "Packets matched by the flow of the counter set", CounterType.PACKETS) {
 			@Override
 			long value(CounterSetReading reading) {
@@ -129,7 +103,6 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 			}
 		},
 
-		/** Bytes of the packets matched by the flow. */
 		BYTES_SERIES(BYTES, "bytes", "Bytes of the packets matched by the flow of the counter set", CounterType.BYTES) {
 			@Override
 			long value(CounterSetReading reading) {
@@ -137,7 +110,6 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 			}
 		},
 
-		/** Failed reads. */
 		READ_FAILURES_SERIES(READ_FAILURES, null, "Reads of the counter set that failed", null) {
 			@Override
 			long value(CounterSetReading reading) {

@@ -3,8 +3,6 @@ package io.github.rdmacounters.simulated;
 /**
  * A simulated native object without behaviour of its own (protection domain, completion
  * queue, queue pair), tracked by identity by a {@link VerbHook}.
- *
- * @author rdma-counters
  */
 final class NativeResource {
 

@@ -4,23 +4,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The class of a RoCEv2 request a simulated port receives, which decides the mlx5
- * responder counter ({@code hw_counters/}) it moves.
+ * responder counter it moves.
  *
- * @author rdma-counters
  * @since 0.1.0
  */
 public enum RoceOperation {
 
-	/** A send: counted by the port counters only. */
+	/** Counted by the port counters only. */
 	SEND(null),
 
-	/** An RDMA write: {@code rx_write_requests}. */
 	WRITE("rx_write_requests"),
 
-	/** An RDMA read: {@code rx_read_requests}. */
 	READ("rx_read_requests"),
 
-	/** An atomic: {@code rx_atomic_requests}. */
 	ATOMIC("rx_atomic_requests");
 
 	private final @Nullable String hwCounter;
@@ -29,11 +25,8 @@ public enum RoceOperation {
 		this.hwCounter = hwCounter;
 	}
 
-	/**
-	 * Return the {@code hw_counters/} file this operation moves.
-	 * @return the file name, or {@code null} for none
-	 */
-	public @Nullable String hwCounter() {
+	/** Return the {@code hw_counters/} file this operation moves. */
+	@Nullable String hwCounter() {
 		return this.hwCounter;
 	}
 

@@ -26,36 +26,18 @@ import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
 
 /**
- * A pure-Java backend of simulated devices with the semantics of the native backend on
- * mlx5: counter points attached statically ({@code EBUSY} once bound), the same index
- * attached twice aggregates, reading an unbound handle or into too small an array fails
- * with {@code EINVAL} (a larger array keeps its extra slots), the first flow of a handle
- * needs at least one point ({@code EINVAL}) and further flows share it (their packets add
- * up; once every flow is destroyed the handle may be attached to and bound again), flows
- * need managed flow steering, an existing port and a priority of at most 15
- * ({@code ENOMEM}); each port a flow is created on gets one raw packet queue pair, moved
- * to {@code INIT} then {@code RTR} with {@code ibv_modify_qp}; devices whose provider has
- * no flow counters fail {@code ibv_create_counters} with {@code EOPNOTSUPP}. Traffic is
- * steered as mlx5 does (see {@link #deliver}). Objects close once, parents close their
- * children first, and calls after close throw
- * {@link io.github.rdmacounters.core.RdmaClosedException}.
+ * A pure-Java backend of simulated devices that behave as the native backend on mlx5:
+ * same errno for the same misuse, same steering, same close order.
  * <p>
- * Demos drive it through a control API: {@link #deliver} and {@link #deliverRoce} make
- * packets arrive at a port (moving flow counters and port counters), {@link #transmit}
- * sends them (port counters only), {@link #setPortState} takes a link down or up, and
- * {@link #portCounters(String)} reads the device's simulated sysfs tree. A
- * {@link VerbHook} found by {@link ServiceLoader} (core's test support has one) sees
- * every verb and object; without one nothing is recorded. Thread-safe: traffic may be
- * delivered from one thread while others read and close.
+ * Demos drive it with {@link #deliver}, {@link #deliverRoce}, {@link #transmit} and
+ * {@link #setPortState}. A {@link VerbHook} found by {@link ServiceLoader} sees every
+ * verb and object. Thread-safe.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class SimulatedBackend implements RdmaBackend {
 
-	/**
-	 * The backend name.
-	 */
+	/** The backend name. */
 	public static final String NAME = "simulated";
 
 	private final Map<String, SimulatedHardware> hardware;
@@ -70,18 +52,13 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	private final SimulatedEvents events;
 
-	/**
-	 * Create a backend with the given devices and the system clock.
-	 * @param devices the devices, with distinct names
-	 */
+	/** Create a backend with the given devices, with distinct names. */
 	public SimulatedBackend(List<SimulatedDeviceSpec> devices) {
 		this(devices, Clock.systemUTC());
 	}
 
 	/**
-	 * Create a backend with the given devices.
-	 * @param devices the devices, with distinct names
-	 * @param clock the clock that stamps counter snapshots and port counter snapshots
+	 * Create a backend with the given devices and the clock that stamps their snapshots.
 	 */
 	public SimulatedBackend(List<SimulatedDeviceSpec> devices, Clock clock) {
 		Map<String, SimulatedHardware> byName = new LinkedHashMap<>();
@@ -97,11 +74,7 @@ public final class SimulatedBackend implements RdmaBackend {
 		this.events = new SimulatedEvents(clock);
 	}
 
-	/**
-	 * Create a backend with one default device, {@code sim_mlx5_0}.
-	 * @return the backend
-	 * @see SimulatedDeviceSpec#defaults()
-	 */
+	/** Create a backend with one default device, {@code sim_mlx5_0}. */
 	public static SimulatedBackend withDefaultDevice() {
 		return new SimulatedBackend(List.of(SimulatedDeviceSpec.defaults()));
 	}
@@ -132,10 +105,7 @@ public final class SimulatedBackend implements RdmaBackend {
 		return opened;
 	}
 
-	/**
-	 * Return the devices that are not removed, in the order given, from the list that
-	 * {@code ibv_get_device_list} returned: the caller went through it once.
-	 */
+	// The devices not removed, as ibv_get_device_list lists them
 	private List<DeviceId> presentDevices() {
 		return this.specs.stream()
 			.filter((spec) -> !this.events.isGone(spec.name()))
@@ -143,32 +113,16 @@ public final class SimulatedBackend implements RdmaBackend {
 			.toList();
 	}
 
-	/**
-	 * Return the specs of the devices.
-	 * @return the specs, in the order given
-	 */
 	public List<SimulatedDeviceSpec> specs() {
 		return this.specs;
 	}
 
 	/**
-	 * Make a packet arrive at a port. If the port is {@code ACTIVE}, its receive counters
-	 * move ({@code port_rcv_packets}, {@code port_rcv_data}, unicast or multicast by the
-	 * destination MAC). RoCEv2 traffic (UDP 4791) on an Ethernet port of a device with
-	 * RoCE enabled is then taken by the RoCE path, as on mlx5, and no flow sees it (use
-	 * {@link #deliverRoce} to say which responder counter it moves). Other packets are
-	 * steered through the flows installed on that port, by any context, as mlx5's BYPASS
-	 * tables do: one table per priority and don't-trap flag (lower priority value first;
-	 * at one priority the don't-trap table first), one matching flow per table counts the
-	 * packet (the oldest), a don't-trap flow lets it continue to the next table, and a
-	 * flow without don't-trap takes it: flows after it do not see it. A port in any other
-	 * state drops the packet: nothing counts.
-	 * @param device the device name
-	 * @param port the port number
-	 * @param packet the packet
+	 * Make a packet arrive at an {@code ACTIVE} port: its receive counters move, then the
+	 * packet is steered as mlx5's BYPASS tables do (priority order, don't-trap first, one
+	 * counting flow per table). RoCEv2 on a RoCE port takes the RoCE path and no flow
+	 * sees it.
 	 * @return the number of flows that counted the packet
-	 * @throws DeviceNotFoundException if there is no such device
-	 * @throws IllegalArgumentException if the device has no such port
 	 */
 	public int deliver(String device, int port, Packet packet) {
 		Objects.requireNonNull(packet, "packet");
@@ -176,17 +130,9 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make a RoCEv2 packet of the given operation arrive at a port: like
-	 * {@link #deliver}, and on a RoCE port the operation's responder counter in
-	 * {@code hw_counters/} moves ({@code rx_write_requests}, {@code rx_read_requests},
-	 * {@code rx_atomic_requests}).
-	 * @param device the device name
-	 * @param port the port number
-	 * @param packet the packet, UDP to port 4791
-	 * @param operation the RoCE operation
+	 * Make a RoCEv2 packet arrive at a port, moving the operation's responder counter in
+	 * {@code hw_counters/}.
 	 * @return the number of flows that counted the packet (0 on a RoCE port)
-	 * @throws DeviceNotFoundException if there is no such device
-	 * @throws IllegalArgumentException if the device has no such port
 	 */
 	public int deliverRoce(String device, int port, Packet packet, RoceOperation operation) {
 		Objects.requireNonNull(packet, "packet");
@@ -195,15 +141,8 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make a port send a packet: its transmit counters move ({@code port_xmit_packets},
-	 * {@code port_xmit_data}, unicast or multicast). Steering flows count received
-	 * traffic only, so no flow counter moves.
-	 * @param device the device name
-	 * @param port the port number
-	 * @param packet the packet
+	 * Make a port send a packet: only port counters move, flows count received traffic.
 	 * @return {@code true} if the port is {@code ACTIVE} and sent it
-	 * @throws DeviceNotFoundException if there is no such device
-	 * @throws IllegalArgumentException if the device has no such port
 	 */
 	public boolean transmit(String device, int port, Packet packet) {
 		Objects.requireNonNull(packet, "packet");
@@ -211,12 +150,7 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Change the logical state of a port; the physical state follows ({@code LinkUp}, or
-	 * {@code Disabled} for {@code DOWN}), and leaving {@code ACTIVE} counts a
-	 * {@code link_downed}.
-	 * @param device the device name
-	 * @param port the port number
-	 * @param state the new state
+	 * Change the state of a port; leaving {@code ACTIVE} counts a {@code link_downed}.
 	 */
 	public void setPortState(String device, int port, PortState state) {
 		Objects.requireNonNull(state, "state");
@@ -224,8 +158,7 @@ public final class SimulatedBackend implements RdmaBackend {
 		hardware.checkPort(port);
 		boolean wasActive = hardware.port(port).state() == PortState.ACTIVE;
 		hardware.setPortState(port, state);
-		// mlx5 reports the move in and out of ACTIVE (mlx5_ib_handle_event: PORT_ACTIVE,
-		// PORT_ERR)
+		// mlx5_ib_handle_event reports moves in and out of ACTIVE
 		if (wasActive != (state == PortState.ACTIVE)) {
 			this.events.raise(device,
 					(state == PortState.ACTIVE) ? DeviceEvent.Type.PORT_ACTIVE : DeviceEvent.Type.PORT_ERR, port);
@@ -233,18 +166,10 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Raise an asynchronous event on every open context of a device, as the kernel queues
-	 * it on every file of the device: the listeners of each context are called on the
-	 * calling thread before this method returns. {@link #setPortState} raises
-	 * {@code PORT_ERR} and {@code PORT_ACTIVE} by itself.
-	 * @param device the device name
-	 * @param type the event; {@link DeviceEvent.Type#DEVICE_FATAL} alone leaves the
-	 * contexts usable (see {@link #removeDevice} for a device that goes away)
+	 * Raise an asynchronous event on every open context of the device, on the calling
+	 * thread, as the kernel queues it on every file of the device.
 	 * @param port the port of a port event; ignored for a device event
 	 * @return the number of open contexts that got it
-	 * @throws DeviceNotFoundException if there is no such device
-	 * @throws IllegalArgumentException if a port event names a port the device does not
-	 * have
 	 */
 	public int raiseEvent(String device, DeviceEvent.Type type, int port) {
 		Objects.requireNonNull(type, "type");
@@ -256,75 +181,40 @@ public final class SimulatedBackend implements RdmaBackend {
 	}
 
 	/**
-	 * Make a device go away, as a firmware reset, driver reload or unplug does: every
-	 * open context gets {@code IBV_EVENT_DEVICE_FATAL} and is disassociated (its queries,
-	 * creations and counter reads fail with {@code EIO}; destroys and close succeed), and
-	 * the device is not listed or openable until {@link #restoreDevice(String)}.
-	 * @param device the device name
+	 * Make a device go away (firmware reset, driver reload): open contexts get
+	 * {@code DEVICE_FATAL} and fail with {@code EIO} but close cleanly; the device is not
+	 * listed until {@link #restoreDevice(String)}.
 	 * @return the number of open contexts that got the event
-	 * @throws DeviceNotFoundException if there is no such device
 	 */
 	public int removeDevice(String device) {
 		hardware(device);
 		return this.events.remove(device);
 	}
 
-	/**
-	 * Make a removed device present again; contexts opened before stay disassociated.
-	 * @param device the device name
-	 * @throws DeviceNotFoundException if there is no such device
-	 */
+	/** Make a removed device present again; contexts opened before stay disassociated. */
 	public void restoreDevice(String device) {
 		hardware(device);
 		this.events.restore(device);
 	}
 
-	/**
-	 * Return the simulated {@code /sys/class/infiniband} tree of every device, generated
-	 * from their live state.
-	 * @return the tree
-	 */
+	/** Return the simulated {@code /sys/class/infiniband} tree of every device. */
 	public SysfsTree sysfsTree() {
 		return this.sysfsTree;
 	}
 
 	/**
-	 * Return a port counters source over a device's simulated sysfs tree that reads the
-	 * tree on every snapshot: no read cache (a time-to-live of zero), so each snapshot
-	 * sees the traffic delivered so far. Use {@link #portCounters(String, Duration)} to
-	 * reuse snapshots the way a configured application does
-	 * ({@code rdma.read-cache-ttl}).
-	 * @param device the device name
-	 * @return the source, with a read cache time-to-live of {@link Duration#ZERO}
-	 * @throws DeviceNotFoundException if there is no such device
+	 * Return a port counters source over a device's simulated tree without read cache.
 	 */
 	public SysfsPortCountersSource portCounters(String device) {
 		return portCounters(device, Duration.ZERO);
 	}
 
-	/**
-	 * Return a port counters source over a device's simulated sysfs tree whose snapshots
-	 * are stamped, and aged, by this backend's clock.
-	 * @param device the device name
-	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
-	 * every time
-	 * @return the source
-	 * @throws DeviceNotFoundException if there is no such device
-	 */
+	/** Return a port counters source over a device's simulated tree. */
 	public SysfsPortCountersSource portCounters(String device, Duration readCacheTtl) {
 		hardware(device);
 		return new SysfsPortCountersSource(device, this.sysfsTree, readCacheTtl, this.clock);
 	}
 
-	/**
-	 * Return a port counters source over a device's simulated sysfs tree; the host's
-	 * sysfs root plays no part.
-	 * @param deviceName the device name
-	 * @param sysfsRoot ignored: the simulator has its own tree ({@link #sysfsTree()})
-	 * @param readCacheTtl how long a snapshot is reused
-	 * @return the source
-	 * @throws DeviceNotFoundException if there is no such device
-	 */
 	@Override
 	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
 		return portCounters(deviceName, readCacheTtl);
@@ -334,15 +224,6 @@ public final class SimulatedBackend implements RdmaBackend {
 		return this.events;
 	}
 
-	/**
-	 * Return the port counters of every simulated device, read from the simulator's own
-	 * tree; the host's sysfs root plays no part.
-	 * @param sysfsRoot ignored: the simulator has its own tree ({@link #sysfsTree()})
-	 * @param deviceFilter which devices are read
-	 * @param counterFilter which counter files are read
-	 * @param readCacheTtl how long a snapshot is reused
-	 * @return the source
-	 */
 	@Override
 	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl) {
@@ -353,10 +234,6 @@ public final class SimulatedBackend implements RdmaBackend {
 		return this.hook;
 	}
 
-	/**
-	 * Let the hook see a verb about to run, and fail it.
-	 * @param verb the C verb name
-	 */
 	void beforeVerb(String verb) {
 		VerbHook current = this.hook;
 		if (current != null) {

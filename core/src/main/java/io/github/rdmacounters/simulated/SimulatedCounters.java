@@ -16,10 +16,7 @@ import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadMode;
 
 /**
- * A simulated counters handle with mlx5 semantics. Points and values are guarded by the
- * hardware monitor; calls hold the device's read lock, close holds its write lock.
- *
- * @author rdma-counters
+ * A simulated counters handle with mlx5 semantics, guarded by the hardware monitor.
  */
 final class SimulatedCounters implements Counters {
 
@@ -29,10 +26,7 @@ final class SimulatedCounters implements Counters {
 
 	private final List<CounterPoint> points = new ArrayList<>();
 
-	/**
-	 * The flows that count into this handle: mlx5 keeps a {@code refcount} of them
-	 * ({@code mlx5_create_flow}, {@code mlx5_destroy_flow}) and shares the counters.
-	 */
+	// mlx5_create_flow/mlx5_destroy_flow keep a refcount of the flows sharing the handle
 	private final List<SimulatedFlow> flows = new ArrayList<>();
 
 	private long[] values = new long[0];
@@ -137,15 +131,8 @@ final class SimulatedCounters implements Counters {
 		}
 	}
 
-	/**
-	 * Check that this handle can feed a new flow and bind it; called under the hardware
-	 * monitor. The first flow needs a point ({@code EINVAL}: mlx5's
-	 * {@code allocate_flow_counters_descriptions}); further flows share the handle
-	 * ({@code mlx5_create_flow} only increments its {@code refcount}) and their packets
-	 * add up in it. Once every flow is destroyed it may be attached to and bound again,
-	 * and keeps the values counted so far.
-	 * @param newFlow the flow
-	 */
+	// The first flow needs a point (mlx5's allocate_flow_counters_descriptions: EINVAL);
+	// further flows share the handle. Under the hardware monitor.
 	void bind(SimulatedFlow newFlow) {
 		if (this.flows.isEmpty() && this.points.isEmpty()) {
 			throw new RdmaOperationException("ibv_create_flow", Errno.EINVAL,
@@ -158,33 +145,20 @@ final class SimulatedCounters implements Counters {
 		}
 	}
 
-	/**
-	 * Unbind a flow that was destroyed.
-	 * @param oldFlow the flow
-	 */
 	void unbind(SimulatedFlow oldFlow) {
 		synchronized (this.hardware) {
 			this.flows.remove(oldFlow);
 		}
 	}
 
-	/**
-	 * Count a packet; called under the hardware monitor.
-	 * @param packet the packet
-	 */
 	void count(Packet packet) {
 		for (CounterPoint point : this.points) {
 			this.values[point.index()] += (point.type() == CounterType.PACKETS) ? 1 : packet.length();
 		}
 	}
 
-	/**
-	 * Destroy the bound flows, then the handle; the caller holds the device's write lock.
-	 * The handle is closed for Java from the first call on; if a destroy fails, the
-	 * failure is thrown and the next close tries again from the step that failed, as the
-	 * native binding does. Like mlx5, {@code ibv_destroy_counters} fails with
-	 * {@code EBUSY} while a flow still counts into the handle.
-	 */
+	// Closed for Java from the first call; a failed destroy is retried from that step on
+	// the next close, as in the native binding
 	void destroy() {
 		this.closed = true;
 		if (this.destroyed) {
@@ -208,9 +182,6 @@ final class SimulatedCounters implements Counters {
 		release();
 	}
 
-	/**
-	 * Free the handle, whatever state it is in.
-	 */
 	void release() {
 		this.closed = true;
 		this.destroyed = true;

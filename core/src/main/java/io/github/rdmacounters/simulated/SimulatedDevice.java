@@ -26,15 +26,10 @@ import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
- * An opened simulated device context. Calls hold the read lock and check "closed";
- * closing the device or one of its children holds the write lock, so a call racing a
- * close either completes first or fails with {@link RdmaClosedException}. The lists of
- * children and the queue pair resources are guarded by the hardware monitor. Like the
- * native backend, the first flow on a port allocates the protection domain and completion
- * queue (once per context) and one raw packet queue pair for that port, moved
- * {@code RESET} to {@code INIT} to {@code RTR}.
- *
- * @author rdma-counters
+ * An opened simulated device context. Calls hold the read lock and check "closed", closes
+ * hold the write lock; children and queue pairs are guarded by the hardware monitor. As
+ * in the native backend, the first flow on a port creates the shared protection domain
+ * and completion queue and the port's raw packet queue pair.
  */
 final class SimulatedDevice implements RdmaDevice {
 
@@ -58,7 +53,7 @@ final class SimulatedDevice implements RdmaDevice {
 
 	private final DeviceEventListeners eventListeners = new DeviceEventListeners();
 
-	/** Whether the device went away under this context (disassociated). */
+	/** The device went away under this context (disassociated). */
 	private volatile boolean gone;
 
 	SimulatedDevice(SimulatedBackend backend, SimulatedHardware hardware) {
@@ -158,14 +153,9 @@ final class SimulatedDevice implements RdmaDevice {
 		});
 	}
 
-	/**
-	 * Refuse what mlx5 refuses: a priority beyond {@code MLX5_IB_FLOW_LAST_PRIO}
-	 * ({@code mlx5_ib_create_flow}: {@code ENOMEM}), and on Linux before 5.8 a don't-trap
-	 * flow with a count action ({@code create_dont_trap_rule} got no user data:
-	 * {@code EINVAL}). The queue pair's state is not checked:
-	 * {@code ib_uverbs_ex_create_flow} checks only its type (UD or raw packet) and
-	 * {@code CAP_NET_RAW}.
-	 */
+	// What mlx5 refuses: a priority beyond MLX5_IB_FLOW_LAST_PRIO (mlx5_ib_create_flow:
+	// ENOMEM) and, before Linux 5.8, a counted don't-trap flow (create_dont_trap_rule:
+	// EINVAL). ib_uverbs_ex_create_flow does not check the queue pair's state.
 	private void checkFlow(FlowSpec spec) {
 		if (spec.priority() > SimulatedHardware.LAST_PRIORITY) {
 			throw new RdmaOperationException("ibv_create_flow", Errno.ENOMEM, "priority " + spec.priority()
@@ -184,14 +174,7 @@ final class SimulatedDevice implements RdmaDevice {
 		}
 	}
 
-	/**
-	 * Make sure the port has its raw packet queue pair, creating it on first use (with
-	 * the protection domain and completion queue all ports share) and moving it to
-	 * {@code INIT} on the port, which fails with {@code EINVAL} for a port the device
-	 * does not have, then to {@code RTR}. Called under the hardware monitor. As in the
-	 * native binding, a failure leaves nothing behind that no queue pair uses.
-	 * @param port the port number
-	 */
+	// Under the hardware monitor; a failure leaves nothing that no queue pair uses
 	private void ensureQueuePair(int port) {
 		if (this.queuePairs.containsKey(port)) {
 			return;
@@ -214,18 +197,14 @@ final class SimulatedDevice implements RdmaDevice {
 				if (ex.errno() != Errno.EPERM) {
 					throw ex;
 				}
-				// as the native binding says: the kernel wants CAP_NET_RAW for a raw
-				// packet QP
+				// the kernel wants CAP_NET_RAW for a raw packet QP
 				throw new RdmaOperationException("ibv_create_qp", Errno.EPERM,
 						"raw packet QP needs CAP_NET_RAW (run with that capability, e.g. setcap cap_net_raw+ep on java)");
 			}
 			NativeResource queuePair = new NativeResource("raw packet QP on " + name() + " port " + port);
 			this.backend.track(queuePair);
 			try {
-				// RESET to INIT (with the port), then INIT to RTR, as the native binding
-				// does; the kernel does not require it for flows
-				// (ib_uverbs_ex_create_flow
-				// checks only the queue pair type), so neither does the simulated device
+				// RESET to INIT (with the port) to RTR, as the native binding does
 				this.backend.beforeVerb("ibv_modify_qp");
 				if (!this.hardware.hasPort(port)) {
 					throw new RdmaOperationException("ibv_modify_qp", Errno.EINVAL,
@@ -257,12 +236,7 @@ final class SimulatedDevice implements RdmaDevice {
 		this.backend.untrack(queuePair);
 	}
 
-	/**
-	 * Destroy the completion queue and protection domain that no queue pair uses after a
-	 * failed creation, as the native binding does; failures are added to the creation's
-	 * exception and leave the object for the device's close.
-	 * @param failure the creation's exception
-	 */
+	// After a failed creation, as the native binding does
 	private void releaseShared(RuntimeException failure) {
 		NativeResource oldCq = this.completionQueue;
 		if (oldCq != null) {
@@ -292,14 +266,7 @@ final class SimulatedDevice implements RdmaDevice {
 		return "port " + port + " does not exist; " + name() + " has ports 1 to " + this.hardware.portCount();
 	}
 
-	/**
-	 * Run a call under the read lock after checking that the device and the child are
-	 * open.
-	 * @param <T> the result type
-	 * @param checkChild throws {@link RdmaClosedException} if the child is closed
-	 * @param action the call
-	 * @return the result
-	 */
+	// Under the read lock, after checking that the device and the child are open
 	<T> T run(Runnable checkChild, Supplier<T> action) {
 		Lock readLock = this.lock.readLock();
 		readLock.lock();
@@ -319,11 +286,7 @@ final class SimulatedDevice implements RdmaDevice {
 		}
 	}
 
-	/**
-	 * Close a child under the write lock; nothing to do once the device closed, since
-	 * that closed every child.
-	 * @param destroy the child's destroy action
-	 */
+	// Nothing to do once the device closed: that closed every child
 	void closeChild(Runnable destroy) {
 		Lock writeLock = this.lock.writeLock();
 		writeLock.lock();
@@ -338,10 +301,6 @@ final class SimulatedDevice implements RdmaDevice {
 		}
 	}
 
-	/**
-	 * Forget a child that was freed.
-	 * @param child the flow or counters
-	 */
 	void forget(Object child) {
 		synchronized (this.hardware) {
 			this.flows.remove(child);
@@ -369,11 +328,6 @@ final class SimulatedDevice implements RdmaDevice {
 		this.eventListeners.remove(listener);
 	}
 
-	/**
-	 * Deliver an event to this context's listeners unless it is closed or gone.
-	 * @param event the event
-	 * @return whether the context was open
-	 */
 	boolean deliver(DeviceEvent event) {
 		if (this.closed || this.gone) {
 			return false;
@@ -382,18 +336,11 @@ final class SimulatedDevice implements RdmaDevice {
 		return true;
 	}
 
-	/**
-	 * Mark this context disassociated: every later call fails with {@code EIO}.
-	 */
+	// Every later call fails with EIO
 	void disassociate() {
 		this.gone = true;
 	}
 
-	/**
-	 * Deliver the {@code IBV_EVENT_DEVICE_FATAL} of a device that went away.
-	 * @param event the event
-	 * @return whether the context was open
-	 */
 	boolean deliverFatal(DeviceEvent event) {
 		if (this.closed) {
 			return false;
@@ -403,10 +350,9 @@ final class SimulatedDevice implements RdmaDevice {
 	}
 
 	/**
-	 * Destroy flows, counters, queue pairs, the completion queue and the protection
-	 * domain, then close the context. Each destroy goes through its verb (an injected
-	 * fault is reported after everything else was closed), but every object is freed, as
-	 * closing the device's file descriptor makes the kernel do.
+	 * Destroy every child through its verb, then close the context; every object is freed
+	 * even if a destroy fails, as closing the device's file descriptor makes the kernel
+	 * do.
 	 */
 	@Override
 	public void close() {

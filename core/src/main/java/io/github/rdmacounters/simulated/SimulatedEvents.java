@@ -10,16 +10,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.rdmacounters.core.DeviceEvent;
 
 /**
- * The asynchronous events of a simulated backend: which contexts are open on each device,
- * and which devices are gone. An event is delivered to every open context of its device,
- * as {@code ib_uverbs_async_handler()} queues it on every file of the device, on the
- * thread that raises it, before the raising call returns. A device that goes away gets
- * {@code IBV_EVENT_DEVICE_FATAL} on every open context, which is disassociated (its
- * queries, creations and reads fail with {@code EIO}, as the kernel's
- * {@code ib_uverbs_free_hw_resources()} leaves them), and is no longer listed or openable
- * until it is back.
- *
- * @author rdma-counters
+ * The asynchronous events of a simulated backend. An event goes to every open context of
+ * its device on the raising thread, as {@code ib_uverbs_async_handler()} queues it on
+ * every file of the device. A device that goes away gets {@code DEVICE_FATAL} on every
+ * context, which is disassociated (calls fail with {@code EIO}, as
+ * {@code ib_uverbs_free_hw_resources()} leaves them), and is not listed until it is back.
  */
 final class SimulatedEvents {
 
@@ -48,13 +43,7 @@ final class SimulatedEvents {
 		return this.gone.contains(device);
 	}
 
-	/**
-	 * Deliver an event to every open context of a device.
-	 * @param device the device name
-	 * @param type the event
-	 * @param port the port, 0 for a device event
-	 * @return the number of contexts it was delivered to
-	 */
+	// Returns the number of contexts it was delivered to
 	int raise(String device, DeviceEvent.Type type, int port) {
 		DeviceEvent event = new DeviceEvent(device, type.isPortEvent() ? port : 0, type, this.clock.instant());
 		int delivered = 0;
@@ -66,12 +55,6 @@ final class SimulatedEvents {
 		return delivered;
 	}
 
-	/**
-	 * Make a device go away: its open contexts are disassociated and get
-	 * {@code IBV_EVENT_DEVICE_FATAL}.
-	 * @param device the device name
-	 * @return the number of contexts that got the event
-	 */
 	int remove(String device) {
 		this.gone.add(device);
 		List<SimulatedDevice> contexts = List.copyOf(this.open.getOrDefault(device, List.of()));

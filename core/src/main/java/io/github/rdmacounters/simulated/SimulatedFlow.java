@@ -5,10 +5,8 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.Packet;
 
 /**
- * A simulated steering flow with a count action. Installed in the
- * {@link SimulatedHardware} while it exists; counts matching packets into its counters.
- *
- * @author rdma-counters
+ * A simulated steering flow with a count action, installed in its
+ * {@link SimulatedHardware} while it exists.
  */
 final class SimulatedFlow implements Flow {
 
@@ -45,10 +43,6 @@ final class SimulatedFlow implements Flow {
 		return this.counters;
 	}
 
-	/**
-	 * Count a packet; called under the hardware monitor.
-	 * @param packet the packet
-	 */
 	void count(Packet packet) {
 		this.counters.count(packet);
 	}
@@ -73,12 +67,8 @@ final class SimulatedFlow implements Flow {
 		this.device.closeChild(this::destroy);
 	}
 
-	/**
-	 * Destroy the flow; the caller holds the device's write lock. The flow is closed for
-	 * Java from the first call on; a failed {@code ibv_destroy_flow} leaves it installed
-	 * (it keeps counting into its counters) and the next close, of the flow or of its
-	 * counters, tries again, as the native binding does.
-	 */
+	// Closed for Java from the first call; a failed ibv_destroy_flow leaves it installed
+	// and counting, and the next close tries again, as the native binding does
 	void destroy() {
 		this.closed = true;
 		if (this.destroyed) {
@@ -88,9 +78,6 @@ final class SimulatedFlow implements Flow {
 		release();
 	}
 
-	/**
-	 * Remove the flow from the hardware and unbind its counters, whatever state it is in.
-	 */
 	void release() {
 		this.closed = true;
 		this.destroyed = true;

@@ -15,27 +15,17 @@ import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 
 /**
- * The state of one simulated adapter, shared by every context opened on it: port states,
- * port counters and the steering flows installed by any context. Every field is guarded
- * by this object's monitor.
- *
- * @author rdma-counters
+ * One simulated adapter, shared by every context opened on it: port states, port counters
+ * and steering flows, all guarded by this object's monitor.
  */
 final class SimulatedHardware {
 
 	/**
-	 * The last user priority of mlx5: {@code MLX5_IB_FLOW_LAST_PRIO}, that is
-	 * {@code MLX5_BY_PASS_NUM_REGULAR_PRIOS - 1} (16 regular priorities in
-	 * {@code include/linux/mlx5/device.h}); {@code mlx5_ib_create_flow} fails with
-	 * {@code ENOMEM} beyond it.
+	 * {@code MLX5_IB_FLOW_LAST_PRIO}; {@code mlx5_ib_create_flow} gives ENOMEM beyond.
 	 */
 	static final int LAST_PRIORITY = 15;
 
-	/**
-	 * Provider counters ({@code hw_counters/}) an mlx5 RoCE port shows; the responder's
-	 * {@code rx_write_requests}, {@code rx_read_requests} and {@code rx_atomic_requests}
-	 * move with RoCE traffic, the others stay 0 in the simulation.
-	 */
+	/** mlx5 RoCE port {@code hw_counters/}; only the responder request counters move. */
 	static final List<String> HW_COUNTERS = List.of("duplicate_request", "implied_nak_seq_err", "local_ack_timeout_err",
 			"np_cnp_sent", "np_ecn_marked_roce_packets", "out_of_buffer", "out_of_sequence", "packet_seq_err",
 			"req_cqe_error", "req_cqe_flush_error", "req_remote_access_errors", "req_remote_invalid_request",
@@ -43,9 +33,7 @@ final class SimulatedHardware {
 			"rnr_nak_retry_err", "rp_cnp_handled", "rp_cnp_ignored", "rx_atomic_requests", "rx_read_requests",
 			"rx_write_requests");
 
-	/**
-	 * IB PMA counters ({@code counters/}) a port shows, sorted as {@code ls} lists them.
-	 */
+	/** IB PMA counters ({@code counters/}), sorted as {@code ls} lists them. */
 	static final List<String> PMA_COUNTERS = List.of("VL15_dropped", "excessive_buffer_overrun_errors", "link_downed",
 			"link_error_recovery", "local_link_integrity_errors", "multicast_rcv_packets", "multicast_xmit_packets",
 			"port_rcv_constraint_errors", "port_rcv_data", "port_rcv_errors", "port_rcv_packets",
@@ -53,12 +41,8 @@ final class SimulatedHardware {
 			"port_xmit_data", "port_xmit_discards", "port_xmit_packets", "port_xmit_wait", "symbol_error",
 			"unicast_rcv_packets", "unicast_xmit_packets");
 
-	/**
-	 * The order of the BYPASS flow tables a packet walks, then creation order within a
-	 * table: {@code ib_prio_to_core_prio} (drivers/infiniband/hw/mlx5/fs.c) puts the
-	 * don't-trap rules of user priority {@code p} in table {@code 2p} and the trapping
-	 * ones in {@code 2p + 1}.
-	 */
+	// ib_prio_to_core_prio (mlx5 fs.c): don't-trap rules of user priority p go to table
+	// 2p, trapping ones to 2p + 1; within a table, creation order
 	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator.comparingInt(SimulatedHardware::table)
 		.thenComparingLong(SimulatedFlow::sequence);
 
@@ -135,12 +119,8 @@ final class SimulatedHardware {
 		return 2 * flow.spec().priority() + (flow.spec().dontTrap() ? 0 : 1);
 	}
 
-	/**
-	 * Return whether the packet is RoCEv2 traffic that the port's RoCE path takes before
-	 * Ethernet steering: UDP 4791 on an Ethernet port while RoCE is enabled (mlx5 devlink
-	 * {@code enable_roce}; with RoCE disabled the traffic "is handled as raw ethernet
-	 * traffic").
-	 */
+	// UDP 4791 on an Ethernet port with RoCE enabled (devlink enable_roce) takes the RoCE
+	// path before Ethernet steering
 	private boolean takenByRoce(int port, Packet packet) {
 		return this.spec.roceEnabled() && this.ports[port - 1].linkLayer() == LinkLayer.ETHERNET
 				&& packet.ipProtocol() == L4Protocol.UDP.ipProtocol()
@@ -151,14 +131,7 @@ final class SimulatedHardware {
 		return deliver(port, packet, RoceOperation.SEND);
 	}
 
-	/**
-	 * Receive a packet. The port counters count it; RoCEv2 traffic on a RoCE port moves
-	 * the responder counter of its operation and no flow sees it. Other packets walk the
-	 * flow tables in {@link #STEERING_ORDER}: in each table the first matching rule
-	 * counts the packet (one match per table, as in an mlx5 flow table); a don't-trap
-	 * rule lets it go on to the next table, a trapping rule delivers it to its queue pair
-	 * and ends the walk.
-	 */
+	// One match per table, as in an mlx5 flow table; a trapping rule ends the walk
 	synchronized int deliver(int port, Packet packet, RoceOperation operation) {
 		checkPort(port);
 		if (this.ports[port - 1].state() != PortState.ACTIVE) {
@@ -218,13 +191,7 @@ final class SimulatedHardware {
 		return (packet.destinationMac().octets()[0] & 1) != 0;
 	}
 
-	/**
-	 * Return one IB PMA counter of a port as sysfs shows it, data counters in 4-byte
-	 * words.
-	 * @param port the port number
-	 * @param name the file name
-	 * @return the value, or {@code null} if there is no such counter
-	 */
+	// Data counters in 4-byte words, as sysfs shows them
 	synchronized @Nullable Long pmaCounter(int port, String name) {
 		PortCounters c = this.counters[port - 1];
 		return switch (name) {
@@ -241,28 +208,16 @@ final class SimulatedHardware {
 		};
 	}
 
-	/**
-	 * Return one provider counter of a port.
-	 * @param port the port number
-	 * @param name the file name in {@code hw_counters/}
-	 * @return the value
-	 */
 	synchronized long hwCounter(int port, String name) {
 		return this.counters[port - 1].hw.getOrDefault(name, 0L);
 	}
 
-	/**
-	 * Return whether the ports show mlx5's {@code hw_counters/}: only on a device whose
-	 * provider is modelled as mlx5 (flow counters supported).
-	 * @return {@code true} if {@code hw_counters/} exists
-	 */
+	// mlx5 only, modelled as "flow counters supported"
 	boolean hasHwCounters() {
 		return this.spec.countersSupported();
 	}
 
-	/**
-	 * Port counters of one port; bytes are kept exactly and shown in words.
-	 */
+	// Bytes kept exactly, shown in words
 	private static final class PortCounters {
 
 		long rcvBytes;

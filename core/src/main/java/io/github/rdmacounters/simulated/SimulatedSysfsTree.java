@@ -8,20 +8,14 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.rdmacounters.core.Guids;
+import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.sysfs.SysfsTree;
 
 /**
- * The {@code /sys/class/infiniband} tree of a simulated backend, generated from the live
- * state of its devices on every read, laid out like an mlx5 device's: {@code fw_ver},
- * {@code board_id}, {@code hca_type}, {@code node_guid}, {@code node_type} and
- * {@code ports/<n>/} with {@code state}, {@code phys_state}, {@code rate},
- * {@code link_layer}, {@code counters/} and (for devices modelled as mlx5)
- * {@code hw_counters/}.
- *
- * @author rdma-counters
+ * The {@code /sys/class/infiniband} tree of a simulated backend, laid out like an mlx5
+ * device's and generated from the devices' live state on every read.
  */
 final class SimulatedSysfsTree implements SysfsTree {
 
@@ -88,7 +82,7 @@ final class SimulatedSysfsTree implements SysfsTree {
 				case "fw_ver" -> spec.firmwareVersion() + "\n";
 				case "board_id" -> spec.boardId() + "\n";
 				case "hca_type" -> spec.hcaType() + "\n";
-				case "node_guid" -> Guids.format(spec.nodeGuid()) + "\n";
+				case "node_guid" -> new DeviceId(spec.name(), spec.nodeGuid()).formattedGuid() + "\n";
 				case "node_type" -> "1: CA\n";
 				case "ports" -> throw new IOException(path + ": Is a directory");
 				default -> throw new NoSuchFileException(path);
@@ -129,10 +123,8 @@ final class SimulatedSysfsTree implements SysfsTree {
 		return "the simulated device's sysfs tree";
 	}
 
-	/**
-	 * Resolve the {@code device} link of a device that has netdevs, to a name that is no
-	 * PCI address: its netdevs are then listed, as {@code SysfsDeviceReader} reads them.
-	 */
+	// A name that is no PCI address, so the netdevs are listed as SysfsDeviceReader reads
+	// them
 	@Override
 	public @Nullable String resolvedName(String path) {
 		String[] parts = split(path);

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  * @author rdma-counters
  */
-public final class SysfsValues {
+final class SysfsValues {
 
 	private SysfsValues() {
 	}

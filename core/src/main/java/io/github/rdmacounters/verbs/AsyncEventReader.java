@@ -13,34 +13,20 @@ import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceEventListeners;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.PortAttributes;
-import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 
 /**
- * The daemon thread that reads the asynchronous events of one open context, as the
- * {@code ibv_get_async_event(3)} man page shows: {@code context->async_fd} is made
- * non-blocking with {@code fcntl}, {@code poll}ed with a timeout together with an
- * {@code eventfd} that {@link #stop()} signals, and drained with
- * {@code ibv_get_async_event} until {@code EAGAIN}. Each event is read and acknowledged
- * ({@code ibv_ack_async_event}) under the device's read lock, after checking that the
- * device is open, so no call reaches a closed context; destroying a QP or CQ waits for
- * the acknowledgement of its events, so every event is acknowledged before anything else
- * happens. Listeners are called after the acknowledgement, outside the lock. Port events
- * name a port in {@code element.port_num}; events of a port number the device cannot have
- * (0) are dropped. Queue pair and completion queue events are acknowledged and not
- * reported.
- * <p>
- * The device stops and joins the reader before it takes its write lock to close the
- * context: no reader survives its context.
- *
- * @author rdma-counters
+ * The daemon thread that reads the asynchronous events of one open context, as
+ * {@code ibv_get_async_event(3)} shows: {@code async_fd} made non-blocking, polled with
+ * an {@code eventfd} that {@link #stop()} signals, drained until {@code EAGAIN}. Each
+ * event is read and acknowledged under the device's read lock (destroying a QP or CQ
+ * waits for its events' acknowledgement); listeners are called after, outside the lock.
+ * The device stops and joins the reader before closing the context.
  */
 final class AsyncEventReader implements Runnable {
 
-	/** The prefix of the reader threads' names, followed by the device name. */
 	static final String THREAD_PREFIX = "rdma-events-";
 
-	/** How long one {@code poll} waits at most. */
 	static final int POLL_TIMEOUT_MILLIS = 100;
 
 	private static final Logger logger = System.getLogger(AsyncEventReader.class.getName());
@@ -67,7 +53,7 @@ final class AsyncEventReader implements Runnable {
 
 	private volatile boolean running = true;
 
-	/** Whether the reader closed its wake-up descriptor; guarded by this object. */
+	// Guarded by this object
 	private boolean wakeClosed;
 
 	private AsyncEventReader(NativeDevice device, IbvLibrary lib, IbvContext context, DeviceEventListeners listeners,
@@ -83,16 +69,7 @@ final class AsyncEventReader implements Runnable {
 		this.thread.setDaemon(true);
 	}
 
-	/**
-	 * Make the context's async event descriptor non-blocking and start reading it. Call
-	 * with a device lock held, on an open context.
-	 * @param device the device
-	 * @param lib the library
-	 * @param context the open context
-	 * @param listeners who receives the events
-	 * @return the started reader
-	 * @throws RdmaOperationException if the descriptor cannot be set up
-	 */
+	// Call with a device lock held, on an open context
 	static AsyncEventReader start(NativeDevice device, IbvLibrary lib, IbvContext context,
 			DeviceEventListeners listeners) {
 		LibC libc = LibC.Holder.get();
@@ -148,9 +125,6 @@ final class AsyncEventReader implements Runnable {
 		}
 	}
 
-	/**
-	 * Read, acknowledge and deliver every pending event.
-	 */
 	private void drain() {
 		while (this.running) {
 			@Nullable DeviceEvent next;
@@ -163,8 +137,7 @@ final class AsyncEventReader implements Runnable {
 				if (this.lib.ibv_get_async_event(this.context, this.event) != 0) {
 					int errno = Native.getLastError();
 					if (errno != Errno.EAGAIN && errno != LibC.EINTR) {
-						// e.g. EIO once the device is gone (disassociated): nothing more
-						// comes
+						// e.g. EIO once the device is disassociated
 						logger.log(Level.DEBUG, "No more RDMA events from " + this.device.name() + ": "
 								+ Verbs.failure("ibv_get_async_event", errno, null).getMessage());
 						this.running = false;
@@ -199,11 +172,7 @@ final class AsyncEventReader implements Runnable {
 		return new DeviceEvent(this.device.name(), type.isPortEvent() ? port : 0, type, Instant.now());
 	}
 
-	/**
-	 * Stop the reader and wait for its thread to end, unless called by that thread (a
-	 * listener closing the device), which ends once the listener returns. The thread
-	 * closes its wake-up descriptor as it ends.
-	 */
+	// Waits for the thread unless called by it (a listener closing the device)
 	void stop() {
 		synchronized (this) {
 			this.running = false;

@@ -7,11 +7,8 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
 /**
- * The device and port queries of an open context: {@code ibv_query_device} and
- * {@code ibv_query_port} the way the macro of {@code verbs.h} calls it. The caller holds
- * the device's lock and has checked that the device is open.
- *
- * @author rdma-counters
+ * The device and port queries of an open context. The caller holds the device's lock and
+ * has checked that the device is open.
  */
 final class DeviceQueries {
 
@@ -38,19 +35,13 @@ final class DeviceQueries {
 		if (rc != 0) {
 			throw Verbs.failure("ibv_query_device", rc, "device " + this.name);
 		}
-		// fixed for the context (the kernel's ib_device.attrs): a later flow needs no
-		// query of its own
+		// fixed for the context (ib_device.attrs): a later flow needs no query
 		this.capabilityFlags = attr.device_cap_flags & 0xFFFF_FFFFL;
 		return attr;
 	}
 
-	/**
-	 * Query a port the way the {@code ibv_query_port} macro of {@code verbs.h} does:
-	 * through the full-size {@code query_port} op with the size of the structure, or
-	 * through the exported compat symbol where the context has no such op.
-	 * @param port the port number
-	 * @return the attributes
-	 */
+	// As the ibv_query_port macro of verbs.h: the full-size query_port op, else the
+	// exported compat symbol
 	IbvPortAttr queryPortAttr(int port) {
 		IbvPortAttr attr = new IbvPortAttr();
 		Function queryPort = this.ops.get(Op.QUERY_PORT);
@@ -68,11 +59,7 @@ final class DeviceQueries {
 		return attr;
 	}
 
-	/**
-	 * Return whether the device has {@code IBV_DEVICE_MANAGED_FLOW_STEERING}, querying it
-	 * unless a device query of this context told it.
-	 * @return {@code true} if flows can be created
-	 */
+	// Queries unless a device query of this context told it
 	boolean managedFlowSteering() {
 		long flags = this.capabilityFlags;
 		if (flags < 0) {

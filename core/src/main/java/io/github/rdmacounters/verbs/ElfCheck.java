@@ -12,12 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Checks that a file is a complete 64-bit ELF shared object before {@code dlopen} maps
- * it: glibc's loader maps the segments its headers name and dies with {@code SIGBUS}
- * (taking the JVM with it) when a segment lies beyond the end of a truncated file. Only
- * the headers are read (layout from the System V ABI, {@code <elf.h>}:
- * {@code Elf64_Ehdr}, {@code Elf64_Phdr}); nothing is executed.
- *
- * @author rdma-counters
+ * it: glibc's loader dies with {@code SIGBUS}, taking the JVM, when a segment lies beyond
+ * the end of a truncated file. Only the headers are read ({@code Elf64_Ehdr},
+ * {@code Elf64_Phdr} of {@code <elf.h>}).
  */
 final class ElfCheck {
 
@@ -36,14 +33,8 @@ final class ElfCheck {
 	private ElfCheck() {
 	}
 
-	/**
-	 * Return what makes a file unfit for {@code dlopen}, or {@code null} if it is a
-	 * complete ELF shared object of this platform's class and byte order, or if it is not
-	 * a regular file (the loader's own error then names the problem).
-	 * @param file the file
-	 * @return the problem, e.g. {@code the file ends at byte 4096 but its program
-	 * headers place a segment up to byte 61440}, or {@code null}
-	 */
+	// null for a complete shared object of this platform, or for what is not a regular
+	// file (the loader's own error then names the problem)
 	static @Nullable String problem(Path file) {
 		if (!Files.isRegularFile(file)) {
 			return null;

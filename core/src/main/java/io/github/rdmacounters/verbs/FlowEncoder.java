@@ -10,132 +10,95 @@ import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.MacAddress;
 
 /**
- * Encodes a {@link FlowSpec} as a {@code struct ibv_flow_attr} followed by its specs: one
- * {@code ibv_flow_spec_eth}, an {@code ibv_flow_spec_ipv4} or {@code ibv_flow_spec_ipv6}
- * when the spec has an IP prefix, an {@code ibv_flow_spec_tcp_udp} when it names a
- * protocol, and one {@code ibv_flow_spec_counter_action}. Header fields are in network
- * byte order, as the kernel expects. Every offset and size here is checked against the
- * installed header by a test.
- *
- * @author rdma-counters
+ * Encodes a {@link FlowSpec} as a {@code struct ibv_flow_attr} followed by an eth spec,
+ * an IPv4 or IPv6 spec for an IP prefix, a TCP/UDP spec for a protocol, and a counter
+ * action. Header fields are in network byte order. A test checks every offset and size
+ * against the installed header.
  */
 final class FlowEncoder {
 
-	/** {@code sizeof(struct ibv_flow_attr)}. */
+	// sizeof and offsetof of struct ibv_flow_attr
 	static final int ATTR_SIZE = 20;
 
-	/** {@code offsetof(struct ibv_flow_attr, comp_mask)}. */
 	static final int ATTR_COMP_MASK = 0;
 
-	/** {@code offsetof(struct ibv_flow_attr, type)}. */
 	static final int ATTR_TYPE = 4;
 
-	/** {@code offsetof(struct ibv_flow_attr, size)}. */
 	static final int ATTR_SIZE_FIELD = 8;
 
-	/** {@code offsetof(struct ibv_flow_attr, priority)}. */
 	static final int ATTR_PRIORITY = 10;
 
-	/** {@code offsetof(struct ibv_flow_attr, num_of_specs)}. */
 	static final int ATTR_NUM_OF_SPECS = 12;
 
-	/** {@code offsetof(struct ibv_flow_attr, port)}. */
 	static final int ATTR_PORT = 13;
 
-	/** {@code offsetof(struct ibv_flow_attr, flags)}. */
 	static final int ATTR_FLAGS = 16;
 
-	/** Offset of {@code type} in every spec. */
+	// Common to every spec
 	static final int SPEC_TYPE = 0;
 
-	/** Offset of {@code size} in every spec. */
 	static final int SPEC_SIZE = 4;
 
-	/** {@code sizeof(struct ibv_flow_spec_eth)}. */
+	// struct ibv_flow_spec_eth and its ibv_flow_eth_filter
 	static final int ETH_SIZE = 40;
 
-	/** {@code offsetof(struct ibv_flow_spec_eth, val)}. */
 	static final int ETH_VAL = 6;
 
-	/** {@code offsetof(struct ibv_flow_spec_eth, mask)}. */
 	static final int ETH_MASK = 22;
 
-	/** {@code offsetof(struct ibv_flow_eth_filter, dst_mac)}. */
 	static final int ETH_DST_MAC = 0;
 
-	/** {@code offsetof(struct ibv_flow_eth_filter, src_mac)}. */
 	static final int ETH_SRC_MAC = 6;
 
-	/** {@code offsetof(struct ibv_flow_eth_filter, ether_type)}. */
 	static final int ETH_ETHER_TYPE = 12;
 
-	/** {@code offsetof(struct ibv_flow_eth_filter, vlan_tag)}. */
 	static final int ETH_VLAN_TAG = 14;
 
-	/** {@code sizeof(struct ibv_flow_spec_ipv4)}. */
+	// struct ibv_flow_spec_ipv4 and its filter
 	static final int IPV4_SIZE = 24;
 
-	/** {@code offsetof(struct ibv_flow_spec_ipv4, val)}. */
 	static final int IPV4_VAL = 8;
 
-	/** {@code offsetof(struct ibv_flow_spec_ipv4, mask)}. */
 	static final int IPV4_MASK = 16;
 
-	/** {@code offsetof(struct ibv_flow_ipv4_filter, src_ip)}. */
 	static final int IPV4_SRC = 0;
 
-	/** {@code offsetof(struct ibv_flow_ipv4_filter, dst_ip)}. */
 	static final int IPV4_DST = 4;
 
-	/** {@code sizeof(struct ibv_flow_spec_ipv6)}. */
+	// struct ibv_flow_spec_ipv6 and its filter
 	static final int IPV6_SIZE = 88;
 
-	/** {@code offsetof(struct ibv_flow_spec_ipv6, val)}. */
 	static final int IPV6_VAL = 8;
 
-	/** {@code offsetof(struct ibv_flow_spec_ipv6, mask)}. */
 	static final int IPV6_MASK = 48;
 
-	/** {@code offsetof(struct ibv_flow_ipv6_filter, src_ip)}. */
 	static final int IPV6_SRC = 0;
 
-	/** {@code offsetof(struct ibv_flow_ipv6_filter, dst_ip)}. */
 	static final int IPV6_DST = 16;
 
-	/** {@code sizeof(struct ibv_flow_spec_tcp_udp)}. */
+	// struct ibv_flow_spec_tcp_udp and its filter
 	static final int TCP_UDP_SIZE = 16;
 
-	/** {@code offsetof(struct ibv_flow_spec_tcp_udp, val)}. */
 	static final int TCP_UDP_VAL = 6;
 
-	/** {@code offsetof(struct ibv_flow_spec_tcp_udp, mask)}. */
 	static final int TCP_UDP_MASK = 10;
 
-	/** {@code offsetof(struct ibv_flow_tcp_udp_filter, dst_port)}. */
 	static final int TCP_UDP_DST_PORT = 0;
 
-	/** {@code offsetof(struct ibv_flow_tcp_udp_filter, src_port)}. */
 	static final int TCP_UDP_SRC_PORT = 2;
 
-	/** {@code sizeof(struct ibv_flow_spec_counter_action)}. */
+	// struct ibv_flow_spec_counter_action
 	static final int COUNT_SIZE = 16;
 
-	/** {@code offsetof(struct ibv_flow_spec_counter_action, counters)}. */
 	static final int COUNT_COUNTERS = 8;
 
-	/** The VLAN id bits of {@code vlan_tag} (802.1Q: priority 3, CFI 1, id 12). */
+	/** 802.1Q {@code vlan_tag}: priority 3 bits, CFI 1, id 12. */
 	static final int VLAN_ID_MASK = 0x0FFF;
 
 	private FlowEncoder() {
 	}
 
-	/**
-	 * Encode a flow.
-	 * @param port the port number
-	 * @param spec what the flow matches
-	 * @param counters the {@code struct ibv_counters *} of the count action
-	 * @return zeroed native memory holding the attribute and its specs
-	 */
+	// Returns zeroed native memory holding the attribute and its specs
 	static Memory encode(int port, FlowSpec spec, Pointer counters) {
 		int ipVersion = spec.ipVersion();
 		int size = ATTR_SIZE + ETH_SIZE + ((ipVersion == 4) ? IPV4_SIZE : 0) + ((ipVersion == 6) ? IPV6_SIZE : 0)

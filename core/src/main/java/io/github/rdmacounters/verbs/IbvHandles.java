@@ -4,24 +4,16 @@ import com.sun.jna.Pointer;
 import com.sun.jna.PointerType;
 
 /**
- * Typed opaque handles of libibverbs objects. A handle never leaves the binding and never
- * appears in a message.
+ * Typed opaque handles of libibverbs objects; {@code toString()} never shows the address.
+ * Internal; not part of the API (public because JNA instantiates them).
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class IbvHandles {
 
 	private IbvHandles() {
 	}
 
-	/**
-	 * Describe a handle without its address, which {@link PointerType#toString()} would
-	 * print.
-	 * @param type the C struct name
-	 * @param handle the handle
-	 * @return e.g. {@code struct ibv_counters *}
-	 */
 	static String describe(String type, PointerType handle) {
 		return "struct " + type + ((handle.getPointer() != null) ? " *" : " * (null)");
 	}
@@ -29,7 +21,6 @@ public final class IbvHandles {
 	/** {@code struct ibv_device *}. */
 	public static final class IbvDevice extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvDevice() {
 		}
 
@@ -47,7 +38,6 @@ public final class IbvHandles {
 	/** {@code struct ibv_context *}. */
 	public static final class IbvContext extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvContext() {
 		}
 
@@ -61,7 +51,6 @@ public final class IbvHandles {
 	/** {@code struct ibv_pd *}. */
 	public static final class IbvPd extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvPd() {
 		}
 
@@ -75,7 +64,6 @@ public final class IbvHandles {
 	/** {@code struct ibv_cq *}. */
 	public static final class IbvCq extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvCq() {
 		}
 
@@ -89,7 +77,6 @@ public final class IbvHandles {
 	/** {@code struct ibv_qp *}. */
 	public static final class IbvQp extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvQp() {
 		}
 
@@ -100,13 +87,9 @@ public final class IbvHandles {
 
 	}
 
-	/**
-	 * {@code struct ibv_counters *}; returned by a provider op, so built from its
-	 * pointer.
-	 */
+	/** {@code struct ibv_counters *}, returned by a provider op. */
 	public static final class IbvCounters extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvCounters() {
 		}
 
@@ -121,12 +104,9 @@ public final class IbvHandles {
 
 	}
 
-	/**
-	 * {@code struct ibv_flow *}; returned by a provider op, so built from its pointer.
-	 */
+	/** {@code struct ibv_flow *}, returned by a provider op. */
 	public static final class IbvFlow extends PointerType {
 
-		/** Create a null handle (JNA needs it). */
 		public IbvFlow() {
 		}
 

@@ -28,22 +28,17 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 import io.github.rdmacounters.verbs.IbvHandles.IbvDevice;
 
 /**
- * The {@link RdmaBackend} that calls libibverbs through JNA. The library is loaded on
- * first use; if it cannot be loaded, or the kernel has no RDMA stack, every call fails
- * with a {@link RdmaUnavailableException} that names the cause and what to install.
+ * The {@link RdmaBackend} that calls libibverbs through JNA, loaded on first use. If it
+ * cannot be loaded, or the kernel has no RDMA stack, every call fails with a
+ * {@link RdmaUnavailableException} that names the cause and what to install.
  *
  * @since 0.1.0
- * @author rdma-counters
  */
 public final class NativeBackend implements RdmaBackend {
 
-	/** The backend name. */
 	public static final String NAME = "native";
 
-	/**
-	 * The library loaded by default: the runtime library, present without the -dev
-	 * package.
-	 */
+	/** The runtime library, present without the -dev package. */
 	public static final String DEFAULT_LIBRARY = "libibverbs.so.1";
 
 	private final String library;
@@ -54,9 +49,7 @@ public final class NativeBackend implements RdmaBackend {
 
 	private volatile @Nullable Holder holder;
 
-	/**
-	 * Create a backend that loads {@value #DEFAULT_LIBRARY}.
-	 */
+	/** Create a backend that loads {@value #DEFAULT_LIBRARY}. */
 	public NativeBackend() {
 		this(DEFAULT_LIBRARY);
 	}
@@ -69,13 +62,7 @@ public final class NativeBackend implements RdmaBackend {
 		this(library, true);
 	}
 
-	/**
-	 * Create a backend that loads the given library.
-	 * @param library a library name or path
-	 * @param preparedReads whether counter reads use prepared libffi calls where the
-	 * platform allows ({@code false} forces
-	 * {@link com.sun.jna.Function#invokeInt(Object[])})
-	 */
+	// preparedReads=false forces Function.invokeInt for counter reads
 	NativeBackend(String library, boolean preparedReads) {
 		this.library = library;
 		this.preparedReads = preparedReads;
@@ -86,17 +73,13 @@ public final class NativeBackend implements RdmaBackend {
 		return NAME;
 	}
 
-	/**
-	 * Return the library this backend loads.
-	 * @return the library name or path
-	 */
 	public String library() {
 		return this.library;
 	}
 
 	/**
-	 * Return why the library cannot be loaded, loading it if needed. This does not probe
-	 * the kernel: {@link #devices()} does.
+	 * Return why the library cannot be loaded, loading it if needed; the kernel is probed
+	 * by {@link #devices()}.
 	 * @return the cause, or {@code null} if the library loads
 	 */
 	public @Nullable RdmaUnavailableException unavailabilityCause() {
@@ -204,29 +187,11 @@ public final class NativeBackend implements RdmaBackend {
 		return current;
 	}
 
-	/**
-	 * Return a port counters source over the host's sysfs
-	 * ({@link SysfsPortCountersSource}), which needs no verbs call.
-	 * @param deviceName the device name
-	 * @param sysfsRoot the directory holding one directory per device
-	 * @param readCacheTtl how long a snapshot is reused
-	 * @return the source
-	 */
 	@Override
 	public PortCountersSource portCounters(String deviceName, Path sysfsRoot, Duration readCacheTtl) {
 		return SysfsPortCountersSource.of(deviceName, sysfsRoot, readCacheTtl);
 	}
 
-	/**
-	 * Return the port counters of every device under the host's sysfs root
-	 * ({@link SysfsHostPortCountersSource}); no verbs call is made, so this works when
-	 * the library cannot be loaded.
-	 * @param sysfsRoot the directory holding one directory per device
-	 * @param deviceFilter which devices are read
-	 * @param counterFilter which counter files are read
-	 * @param readCacheTtl how long a snapshot is reused
-	 * @return the source
-	 */
 	@Override
 	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl) {
@@ -238,9 +203,7 @@ public final class NativeBackend implements RdmaBackend {
 		return "NativeBackend[" + this.library + "]";
 	}
 
-	/**
-	 * The loaded library, or why it could not be loaded.
-	 */
+	/** The loaded library, or why it could not be loaded. */
 	private static final class Holder {
 
 		private static final Logger logger = System.getLogger(NativeBackend.class.getName());
@@ -281,10 +244,8 @@ public final class NativeBackend implements RdmaBackend {
 			}
 		}
 
-		/**
-		 * Return the dynamic loader's reason from JNA's message: its second line (the
-		 * first names the library, later lines list JNA's search path).
-		 */
+		// The second line of JNA's message; the first names the library, later ones
+		// list JNA's search path
 		private static String loaderReason(Throwable ex) {
 			String message = String.valueOf(ex.getMessage());
 			String[] lines = message.split("\\R");

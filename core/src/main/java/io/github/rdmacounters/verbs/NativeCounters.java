@@ -19,36 +19,22 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvCounters;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
 /**
- * A native counters handle ({@code struct ibv_counters}) owned by a {@link NativeDevice}.
- * <p>
- * A read reuses a native buffer and a call prepared when the handle is created
- * ({@link ReadCountersCall}), so it allocates nothing: it holds the device's read lock,
- * checks that nothing is closed, and calls the provider's {@code read_counters} op under
- * this handle's monitor (the buffer is shared). Where the prepared call is not available
- * it uses {@link Function#invokeInt(Object[])} with argument arrays built when points are
- * attached.
- * <p>
- * Several flows may count into one handle: mlx5 accepts a flow on counters already bound
- * and keeps a {@code refcount} of them ({@code mlx5_create_flow},
- * {@code mlx5_destroy_flow} in rdma-core's {@code providers/mlx5/verbs.c}); their packets
- * add up. The handle stays bound until its last flow is destroyed, and {@link #close()}
- * destroys every flow first, since the kernel refuses to destroy counters in use
- * ({@code EBUSY}).
- *
- * @author rdma-counters
+ * A native counters handle ({@code struct ibv_counters}). A read allocates nothing: it
+ * reuses a native buffer and a prepared {@link ReadCountersCall} (or
+ * {@link Function#invokeInt} with prebuilt arguments), under the device's read lock and
+ * this handle's monitor. Several flows may share the handle, as mlx5's {@code refcount}
+ * allows ({@code mlx5_create_flow} in {@code providers/mlx5/verbs.c}); {@link #close()}
+ * destroys them first, since the kernel refuses counters in use ({@code EBUSY}).
  */
 final class NativeCounters extends NativeChild implements Counters {
 
-	/** {@code sizeof(struct ibv_counter_attach_attr)}. */
+	// struct ibv_counter_attach_attr
 	static final int ATTACH_ATTR_SIZE = 12;
 
-	/** {@code offsetof(struct ibv_counter_attach_attr, counter_desc)}. */
 	static final int ATTACH_ATTR_COUNTER_DESC = 0;
 
-	/** {@code offsetof(struct ibv_counter_attach_attr, index)}. */
 	static final int ATTACH_ATTR_INDEX = 4;
 
-	/** {@code offsetof(struct ibv_counter_attach_attr, comp_mask)}. */
 	static final int ATTACH_ATTR_COMP_MASK = 8;
 
 	private final IbvCounters handle;
@@ -63,7 +49,7 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	private volatile int size;
 
-	/** The flows counting into this handle; guarded by the device's lock. */
+	// Guarded by the device's lock
 	private final List<NativeFlow> flows = new CopyOnWriteArrayList<>();
 
 	private Memory buffer = new Memory(Long.BYTES);
@@ -96,9 +82,7 @@ final class NativeCounters extends NativeChild implements Counters {
 		return new Object[] { this.pointer, this.buffer, count, flags };
 	}
 
-	/**
-	 * Throw if this handle or its device is closed; call with a device lock held.
-	 */
+	// Call with a device lock held
 	void ensureOpen() {
 		if (closedForJava() || this.device.isClosed()) {
 			throw new RdmaClosedException(describe());
@@ -222,9 +206,6 @@ final class NativeCounters extends NativeChild implements Counters {
 		return what;
 	}
 
-	/**
-	 * Destroy the bound flows, then the handle.
-	 */
 	@Override
 	void destroy() {
 		for (NativeFlow flow : List.copyOf(this.flows)) {

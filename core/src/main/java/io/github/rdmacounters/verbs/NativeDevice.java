@@ -26,22 +26,15 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 import io.github.rdmacounters.verbs.VerbsOps.Op;
 
 /**
- * An open libibverbs context and everything created from it: the queries of
- * {@link DeviceQueries}, the counters and flows, the queue pair resources of
- * {@link RawPacketQueuePairs} the flows hang on, all under the lock and close order of
- * {@link OrderedClose}. Flows hang on one raw packet queue pair per port, created on the
- * port's first flow and moved to INIT (bound to the port) and RTR before any flow
- * attaches to it. Closing the device destroys its flows, counters, queue pairs,
- * completion queue and protection domain, in that order, then closes the context.
- *
- * @author rdma-counters
+ * An open libibverbs context and everything created from it, under the lock and close
+ * order of {@link OrderedClose}. Flows hang on one raw packet queue pair per port,
+ * created on the port's first flow and moved to INIT and RTR.
  */
 final class NativeDevice implements RdmaDevice {
 
-	/** {@code sizeof(struct ibv_counters_init_attr)}: just {@code comp_mask}. */
+	// struct ibv_counters_init_attr: just comp_mask
 	static final int COUNTERS_INIT_ATTR_SIZE = 4;
 
-	/** {@code offsetof(struct ibv_counters_init_attr, comp_mask)}. */
 	static final int COUNTERS_INIT_ATTR_COMP_MASK = 0;
 
 	private final IbvLibrary lib;
@@ -99,9 +92,7 @@ final class NativeDevice implements RdmaDevice {
 		return this.ops;
 	}
 
-	/**
-	 * Throw if the device is closed; call with a lock held.
-	 */
+	// Call with a lock held
 	void ensureOpen() {
 		this.lifecycle.ensureOpen();
 	}
@@ -129,11 +120,6 @@ final class NativeDevice implements RdmaDevice {
 				attr.active_width & 0xFF);
 	}
 
-	/**
-	 * Query a port under the read lock (see {@link DeviceQueries#queryPortAttr(int)}).
-	 * @param port the port number
-	 * @return the attributes
-	 */
 	IbvPortAttr queryPortAttr(int port) {
 		checkPort(port);
 		readLock().lock();
@@ -248,11 +234,8 @@ final class NativeDevice implements RdmaDevice {
 		this.lifecycle.removed(child);
 	}
 
-	/**
-	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is
-	 * freed and must not reach native code again. Call with a device lock held.
-	 * @return {@code true} once the context is closed
-	 */
+	// Once ibv_close_device succeeded, no handle of the context may reach native code.
+	// Call with a device lock held.
 	boolean contextClosed() {
 		return this.lifecycle.contextClosed();
 	}
@@ -262,9 +245,7 @@ final class NativeDevice implements RdmaDevice {
 		return this.lifecycle.isClosed();
 	}
 
-	/**
-	 * Add a listener; the first one starts the {@link AsyncEventReader} of this context.
-	 */
+	// The first listener starts the event reader
 	@Override
 	public void addEventListener(DeviceEventListener listener) {
 		writeLock().lock();
@@ -285,10 +266,7 @@ final class NativeDevice implements RdmaDevice {
 		this.eventListeners.remove(listener);
 	}
 
-	/**
-	 * Stop and join the event reader; it never starts again. Called before close takes
-	 * the write lock, so the reader's pending read under the read lock completes first.
-	 */
+	// Before close takes the write lock, so the reader's pending read completes first
 	private void stopEventReader() {
 		AsyncEventReader reader;
 		writeLock().lock();
@@ -305,10 +283,7 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
-	/**
-	 * Close the flows, the counters, the queue pair, the completion queue, the protection
-	 * domain, then the context, as {@link OrderedClose#close} orders it.
-	 */
+	/** Close the flows, counters, queue pair resources, then the context. */
 	@Override
 	public void close() {
 		stopEventReader();

@@ -11,8 +11,6 @@ import io.github.rdmacounters.verbs.VerbsOps.Op;
 /**
  * A native steering flow ({@code struct ibv_flow}) with a count action, owned by a
  * {@link NativeDevice}.
- *
- * @author rdma-counters
  */
 final class NativeFlow extends NativeChild implements Flow {
 

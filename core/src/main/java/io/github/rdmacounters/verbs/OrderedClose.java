@@ -12,15 +12,10 @@ import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
- * The lock and close order of one device. One device-wide read-write lock guards every
- * native handle: calls take the read lock and check that the device is open before
- * touching native code; creating and closing objects take the write lock. So a close
- * racing a read either waits for the read or makes it fail with
- * {@link RdmaClosedException}; no call ever reaches a destroyed handle. Closing destroys
- * the flows, the counters, the queue pair resources, then closes the context, in the
- * order rdma-core requires.
- *
- * @author rdma-counters
+ * The lock and close order of one device. A device-wide read-write lock guards every
+ * native handle: calls take the read lock and check that the device is open, creations
+ * and closes take the write lock, so no call reaches a destroyed handle. Closing destroys
+ * flows, counters, queue pair resources, then the context, as rdma-core requires.
  */
 final class OrderedClose {
 
@@ -48,9 +43,7 @@ final class OrderedClose {
 		return this.lock.writeLock();
 	}
 
-	/**
-	 * Throw if the device is closed; call with a lock held.
-	 */
+	// Call with a lock held
 	void ensureOpen() {
 		if (this.closed.get()) {
 			throw new RdmaClosedException("Device " + this.name);
@@ -61,11 +54,8 @@ final class OrderedClose {
 		return this.closed.get();
 	}
 
-	/**
-	 * Return whether {@code ibv_close_device} succeeded: every handle of the context is
-	 * freed and must not reach native code again. Call with a device lock held.
-	 * @return {@code true} once the context is closed
-	 */
+	// Once ibv_close_device succeeded, no handle of the context may reach native code.
+	// Call with a device lock held.
 	boolean contextClosed() {
 		return this.contextClosed;
 	}
@@ -87,16 +77,10 @@ final class OrderedClose {
 	}
 
 	/**
-	 * Close the flows, the counters, the queue pair resources, then the context. A step
-	 * that fails is reported (the first failure is thrown, later ones are suppressed into
-	 * it) without stopping the rest: closing the context releases in the kernel whatever
-	 * a failed destroy left. Once the context is closed, every handle left is freed with
-	 * it: its owner is marked destroyed and makes no native call again. Until then,
-	 * calling close again retries the steps that failed.
-	 * @param destroyResources destroys the queue pairs, completion queue and protection
-	 * domain
-	 * @param closeContext closes the context, throwing if it fails
-	 * @param forgetResources forgets the queue pair resources the closed context freed
+	 * Close the flows, the counters, the queue pair resources, then the context. A failed
+	 * step does not stop the rest (closing the context releases in the kernel what it
+	 * left); the first failure is thrown, later ones suppressed into it. Until the
+	 * context is closed, calling again retries the failed steps.
 	 */
 	void close(Runnable destroyResources, Runnable closeContext, Runnable forgetResources) {
 		writeLock().lock();
@@ -128,9 +112,7 @@ final class OrderedClose {
 		}
 	}
 
-	/**
-	 * Forget the flows and counters whose destroy failed: the closed context freed them.
-	 */
+	// The closed context freed them
 	private void abandonChildren() {
 		for (NativeFlow flow : List.copyOf(this.flows)) {
 			flow.freedWithContext();

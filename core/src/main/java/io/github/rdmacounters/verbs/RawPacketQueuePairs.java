@@ -16,20 +16,15 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvQp;
 
 /**
  * The queue pair resources flows hang on: one protection domain and completion queue per
- * device, one raw packet queue pair per port, created on the port's first flow. The
- * caller holds the device's write lock.
- *
- * @author rdma-counters
+ * device, one raw packet queue pair per port. The caller holds the device's write lock.
  */
 final class RawPacketQueuePairs {
 
-	/** {@code sizeof(struct ibv_qp_attr)}. */
+	// sizeof and offsetof of struct ibv_qp_attr
 	static final int QP_ATTR_SIZE = 144;
 
-	/** {@code offsetof(struct ibv_qp_attr, qp_state)}. */
 	static final int QP_ATTR_QP_STATE = 0;
 
-	/** {@code offsetof(struct ibv_qp_attr, port_num)}. */
 	static final int QP_ATTR_PORT_NUM = 129;
 
 	private final IbvLibrary lib;
@@ -51,14 +46,10 @@ final class RawPacketQueuePairs {
 	}
 
 	/**
-	 * Return the raw packet queue pair the flows of a port hang on, creating it on first
-	 * use (with the protection domain and completion queue all ports share) and moving it
-	 * to INIT on that port, then to RTR. The kernel does not need these moves for flows
-	 * ({@code ib_uverbs_ex_create_flow} checks only the QP type and {@code CAP_NET_RAW});
-	 * they are legal and kept so that the queue pair is a complete receive queue pair. A
-	 * failure leaves nothing behind that no queue pair uses.
-	 * @param port the port number
-	 * @return the queue pair, in RTR
+	 * Return the port's raw packet queue pair, creating it on first use and moving it to
+	 * INIT on the port, then RTR. {@code ib_uverbs_ex_create_flow} checks only the QP
+	 * type and {@code CAP_NET_RAW}; the moves make it a complete receive queue pair. A
+	 * failure leaves nothing that no queue pair uses.
 	 */
 	IbvQp queuePair(int port) {
 		IbvQp existing = this.queuePairs.get(port);
@@ -144,10 +135,7 @@ final class RawPacketQueuePairs {
 		return created;
 	}
 
-	/**
-	 * Destroy the completion queue and protection domain that no queue pair uses after a
-	 * failed creation; failures are added to the creation's exception.
-	 */
+	// After a failed creation; failures are added to the creation's exception
 	private void releaseShared(RdmaOperationException failure) {
 		IbvCq oldCq = this.cq;
 		if (oldCq != null) {
@@ -171,12 +159,8 @@ final class RawPacketQueuePairs {
 		}
 	}
 
-	/**
-	 * Destroy the queue pairs, then the completion queue, then the protection domain. A
-	 * queue pair whose destroy fails stays (and is retried by the next call); the
-	 * completion queue and protection domain are then kept for it.
-	 * @throws RdmaOperationException the first failure, later ones suppressed into it
-	 */
+	// A queue pair whose destroy fails stays, with the completion queue and protection
+	// domain, and is retried by the next call
 	void destroy() {
 		var iterator = this.queuePairs.entrySet().iterator();
 		RdmaOperationException failure = null;
@@ -208,9 +192,7 @@ final class RawPacketQueuePairs {
 		}
 	}
 
-	/**
-	 * Forget every handle: the closed context freed them.
-	 */
+	// The closed context freed them
 	void freedWithContext() {
 		this.queuePairs.clear();
 		this.cq = null;

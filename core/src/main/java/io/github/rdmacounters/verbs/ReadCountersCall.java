@@ -8,39 +8,25 @@ import com.sun.jna.Pointer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A prepared call of a provider's {@code read_counters} op,
- * {@code int (*)(struct ibv_counters *, uint64_t *, uint32_t, uint32_t)}, through the
- * libffi entry points JNA exposes ({@link Native#ffi_prep_cif} and
- * {@link Native#ffi_call}).
- * <p>
- * {@link Function#invokeInt(Object[])} converts and classifies every argument object and
- * prepares a call interface on each call; the arguments of a read never change, so this
- * class prepares the call interface once per process and the argument block once per
- * counters handle. A read is then one JNI call with four {@code long}s and no allocation.
- * Only x86-64 Linux is supported (there {@code FFI_DEFAULT_ABI} is {@code FFI_UNIX64}, 2,
- * in every libffi release); elsewhere {@link #create} returns {@code null} and the caller
- * uses {@link Function#invokeInt(Object[])}. Not thread-safe: callers serialise calls.
- *
- * @author rdma-counters
+ * A prepared call of a provider's {@code read_counters} op through libffi
+ * ({@link Native#ffi_prep_cif}, {@link Native#ffi_call}). {@link Function#invokeInt}
+ * converts every argument and prepares a call interface each time; here the interface is
+ * prepared once per process and the arguments once per handle, so a read is one JNI call
+ * without allocation. x86-64 Linux only ({@code FFI_UNIX64}); elsewhere {@link #create}
+ * returns {@code null}. Not thread-safe.
  */
 final class ReadCountersCall {
 
-	/** {@code FFI_UNIX64}, the default ABI of libffi on x86-64. */
+	// libffi's ABI and type codes
 	private static final int FFI_UNIX64 = 2;
 
-	/** {@code FFI_TYPE_UINT32}. */
 	private static final short FFI_TYPE_UINT32 = 9;
 
-	/** {@code FFI_TYPE_SINT32}. */
 	private static final short FFI_TYPE_SINT32 = 10;
 
-	/** {@code FFI_TYPE_POINTER}. */
 	private static final short FFI_TYPE_POINTER = 14;
 
-	/**
-	 * {@code sizeof(ffi_type)}:
-	 * {@code size_t size; unsigned short alignment, type; ffi_type **elements}.
-	 */
+	// sizeof(ffi_type): size_t size; unsigned short alignment, type; ffi_type **elements
 	private static final int FFI_TYPE_SIZE = 24;
 
 	private static final int ARGS = 4;
@@ -71,13 +57,7 @@ final class ReadCountersCall {
 		this.result = new Memory(SLOT);
 	}
 
-	/**
-	 * Prepare calls of a {@code read_counters} op for one handle.
-	 * @param readCounters the op
-	 * @param counters the {@code struct ibv_counters *}
-	 * @param buffer the values buffer
-	 * @return the call, or {@code null} where this platform is not supported
-	 */
+	// null where this platform is not supported
 	static @Nullable ReadCountersCall create(Function readCounters, Pointer counters, Pointer buffer) {
 		long cif = CallInterface.CIF;
 		if (cif == 0) {
@@ -86,20 +66,11 @@ final class ReadCountersCall {
 		return new ReadCountersCall(Pointer.nativeValue(readCounters), cif, counters, buffer);
 	}
 
-	/**
-	 * Point the call at another values buffer.
-	 * @param buffer the buffer
-	 */
 	void buffer(Pointer buffer) {
 		this.values.setPointer(SLOT, buffer);
 	}
 
-	/**
-	 * Call {@code read_counters(counters, buffer, count, flags)}.
-	 * @param count the number of values
-	 * @param flags the flags
-	 * @return the op's return value: 0 or an errno value
-	 */
+	// Returns 0 or an errno value
 	int invoke(int count, int flags) {
 		this.values.setInt(2 * SLOT, count);
 		this.values.setInt(3 * SLOT, flags);
@@ -107,16 +78,13 @@ final class ReadCountersCall {
 		return (int) this.result.getLong(0);
 	}
 
-	/**
-	 * The call interface of {@code int (void *, void *, uint32_t, uint32_t)}, prepared
-	 * once.
-	 */
+	// The call interface of int (void *, void *, uint32_t, uint32_t)
 	private static final class CallInterface {
 
-		/** The type descriptors and argument types the cif points to; never freed. */
+		// Never freed: the cif points to it
 		private static final Memory TYPES = new Memory(3 * FFI_TYPE_SIZE + ARGS * Native.POINTER_SIZE);
 
-		/** The {@code ffi_cif *}, or 0 where unsupported. */
+		// 0 where unsupported
 		static final long CIF = prepare();
 
 		private static long prepare() {
@@ -138,8 +106,7 @@ final class ReadCountersCall {
 						Pointer.nativeValue(types) + argTypes);
 			}
 			catch (Error ex) {
-				// JNA reports an ffi_prep_cif failure as java.lang.Error; fall back to
-				// Function
+				// JNA reports an ffi_prep_cif failure as an Error; fall back to Function
 				return 0;
 			}
 		}

@@ -8,18 +8,11 @@ import com.sun.jna.Pointer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The provider ops of one context that {@code verbs.h} reaches through
- * {@code static inline} functions, looked up the way {@code verbs_get_ctx_op} does: the
- * context must be extended ({@code abi_compat == UINTPTR_MAX}),
- * {@code struct verbs_context.sz} must cover the op (distance back from the
- * {@code struct ibv_context} to the op plus {@code sizeof(struct ibv_context)}), and the
- * pointer must be non-NULL. An op that fails a check is absent and the verb is "not
- * supported" ({@code EOPNOTSUPP}), as the inline gives.
- * <p>
- * The op table of a context does not change while it is open, so the lookup is done once
- * at open.
- *
- * @author rdma-counters
+ * The provider ops of a context that {@code verbs.h} reaches through
+ * {@code static inline} functions, looked up once at open as {@code verbs_get_ctx_op}
+ * does: the context must be extended ({@code abi_compat == UINTPTR_MAX}),
+ * {@code verbs_context.sz} must cover the op, and the pointer must be non-NULL. A missing
+ * op gives {@code EOPNOTSUPP}, as the inline does.
  */
 final class VerbsOps {
 
@@ -35,30 +28,21 @@ final class VerbsOps {
 	/** Offset of {@code struct verbs_context.sz}, from the {@code struct ibv_context}. */
 	static final int SZ_OFFSET = -8;
 
-	/**
-	 * The ops this binding uses, with their offsets from the {@code struct ibv_context}.
-	 */
 	enum Op {
 
-		/** {@code query_port}: the full-size {@code ibv_query_port}. */
+		/** The full-size {@code ibv_query_port}. */
 		QUERY_PORT("ibv_query_port", -320),
 
-		/** {@code read_counters}. */
 		READ_COUNTERS("ibv_read_counters", -296),
 
-		/** {@code attach_counters_point_flow}. */
 		ATTACH_COUNTERS_POINT_FLOW("ibv_attach_counters_point_flow", -288),
 
-		/** {@code create_counters}. */
 		CREATE_COUNTERS("ibv_create_counters", -280),
 
-		/** {@code destroy_counters}. */
 		DESTROY_COUNTERS("ibv_destroy_counters", -272),
 
-		/** {@code ibv_destroy_flow}. */
 		DESTROY_FLOW("ibv_destroy_flow", -96),
 
-		/** {@code ibv_create_flow}. */
 		CREATE_FLOW("ibv_create_flow", -80);
 
 		private final String verb;
@@ -70,26 +54,15 @@ final class VerbsOps {
 			this.offset = offset;
 		}
 
-		/**
-		 * Return the name of the verb that uses this op.
-		 * @return the verb name
-		 */
 		String verb() {
 			return this.verb;
 		}
 
-		/**
-		 * Return the offset of the op pointer from the {@code struct ibv_context}.
-		 * @return a negative offset
-		 */
 		int offset() {
 			return this.offset;
 		}
 
-		/**
-		 * Return the {@code sz} a context needs for this op to exist.
-		 * @return the minimal size
-		 */
+		// The sz a context needs for this op to exist
 		long neededSize() {
 			return -this.offset + SIZEOF_IBV_CONTEXT;
 		}
@@ -108,11 +81,6 @@ final class VerbsOps {
 		this.size = size;
 	}
 
-	/**
-	 * Look up the ops of an open context.
-	 * @param context the {@code struct ibv_context *}
-	 * @return the ops
-	 */
 	static VerbsOps of(Pointer context) {
 		Map<Op, Function> functions = new EnumMap<>(Op.class);
 		boolean extended = context.getLong(ABI_COMPAT_OFFSET) == VERBS_ABI_IS_EXTENDED;
@@ -131,21 +99,11 @@ final class VerbsOps {
 		return new VerbsOps(functions, extended, size);
 	}
 
-	/**
-	 * Return the op, if the context offers it.
-	 * @param op the op
-	 * @return the function, or {@code null} where the inline would give
-	 * {@code EOPNOTSUPP}
-	 */
+	// null where the inline would give EOPNOTSUPP
 	@Nullable Function get(Op op) {
 		return this.functions.get(op);
 	}
 
-	/**
-	 * Explain why an op is absent, for an error message.
-	 * @param op the op
-	 * @return the reason
-	 */
 	String whyMissing(Op op) {
 		if (!this.extended) {
 			return "the provider's context is not an extended one (abi_compat), so it has no " + op.verb()
@@ -158,10 +116,6 @@ final class VerbsOps {
 		return "the provider does not implement " + op.verb();
 	}
 
-	/**
-	 * Return whether the context is an extended one.
-	 * @return {@code true} if {@code abi_compat == UINTPTR_MAX}
-	 */
 	boolean extended() {
 		return this.extended;
 	}
