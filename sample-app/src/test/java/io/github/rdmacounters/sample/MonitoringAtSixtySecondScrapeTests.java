@@ -84,7 +84,8 @@ class MonitoringAtSixtySecondScrapeTests {
 		// Rules are evaluated at the current time over the loaded range; a short
 		// evaluation
 		// interval only makes the first evaluation come sooner.
-		try (PrometheusServer prometheus = PrometheusServer.start(temp, PrometheusServer.mixinRules("5s"), storage)) {
+		try (PrometheusServer prometheus = PrometheusServer.start(temp, PrometheusServer.mixinRules("5s"),
+				"--storage.tsdb.path=" + storage)) {
 			Map<String, String> variables = prometheus.dashboardVariables();
 			assertThat(variables).containsEntry("instance", "(127.0.0.1:" + this.appPort + ")")
 				.containsEntry("device", "(sim_ib_0|sim_mlx5_0|sim_mlx5_1|sim_rxe_0)");

@@ -73,7 +73,8 @@ class PrometheusEndToEndTests {
 	void dashboardQueriesRecordingRulesAndNodeExporterNamesReturnSeriesFromARealPrometheus(@TempDir Path temp)
 			throws Exception {
 		Path monitoring = PrometheusTools.monitoring();
-		try (PrometheusServer prometheus = PrometheusServer.start(temp, config(monitoring), temp.resolve("data"))) {
+		try (PrometheusServer prometheus = PrometheusServer.start(temp, config(monitoring),
+				"--storage.tsdb.path=" + temp.resolve("data"))) {
 			Map<String, String> variables = await("dashboard variables").atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(500))
 				.until(prometheus::dashboardVariables, (values) -> values != null);

@@ -60,19 +60,19 @@ final class PrometheusServer implements AutoCloseable {
 	 * Start Prometheus and wait until it is ready.
 	 * @param directory the directory for its configuration and log
 	 * @param config the configuration ({@code prometheus.yml})
-	 * @param storage the TSDB directory
-	 * @param flags further command-line flags
+	 * @param flags further command-line flags, among them its storage
+	 * ({@code --storage.tsdb.path}, or {@code --storage.agent.path} in agent mode)
 	 * @return the running server
 	 * @throws Exception if it cannot be started
 	 */
-	static PrometheusServer start(Path directory, String config, Path storage, String... flags) throws Exception {
+	static PrometheusServer start(Path directory, String config, String... flags) throws Exception {
 		Path binary = PrometheusTools.require(PrometheusTools.PROMETHEUS);
 		int port = PrometheusTools.freePort();
 		Path file = directory.resolve("prometheus-" + port + ".yml");
 		Files.writeString(file, config);
 		Path log = directory.resolve("prometheus-" + port + ".log");
-		List<String> command = new ArrayList<>(List.of(binary.toString(), "--config.file=" + file,
-				"--storage.tsdb.path=" + storage, "--web.listen-address=127.0.0.1:" + port));
+		List<String> command = new ArrayList<>(
+				List.of(binary.toString(), "--config.file=" + file, "--web.listen-address=127.0.0.1:" + port));
 		command.addAll(List.of(flags));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		PrometheusServer server = new PrometheusServer(process, log, "http://127.0.0.1:" + port);
