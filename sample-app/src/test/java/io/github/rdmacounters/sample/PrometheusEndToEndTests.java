@@ -1,31 +1,18 @@
 package io.github.rdmacounters.sample;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -36,10 +23,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A real Prometheus (Debian's {@code /usr/bin/prometheus}) on loopback scrapes the
- * running sample every second with the mixin's rules loaded: every dashboard variable and
- * panel query and every recording rule returns series, and a second job with the
- * documented {@code metric_relabel_configs} rule shows node_exporter's names for every
- * port series.
+ * running sample every second with the mixin's rules loaded: every dashboard variable,
+ * every panel query of a family the sample exports and every recording rule returns
+ * series, and a second job with the documented {@code metric_relabel_configs} rule shows
+ * node_exporter's names for every port series.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "sample.traffic.interval-ms=50", PrometheusTools.NO_EXEMPLARS })
@@ -79,63 +66,40 @@ class PrometheusEndToEndTests {
 			"device_present", "devices", "device_failed", "device_reopens_total", "port_events_total",
 			"port_state_last_change_seconds");
 
-	private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\((.+),\\s*(\\w+)\\)");
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-	private final JsonMapper json = JsonMapper.builder().build();
-
 	@LocalServerPort
 	private int appPort;
-
-	private String prometheus;
 
 	@Test
 	void dashboardQueriesRecordingRulesAndNodeExporterNamesReturnSeriesFromARealPrometheus(@TempDir Path temp)
 			throws Exception {
-		Path binary = PrometheusTools.require(PrometheusTools.PROMETHEUS);
 		Path monitoring = PrometheusTools.monitoring();
-		int port = PrometheusTools.freePort();
-		this.prometheus = "http://127.0.0.1:" + port;
-		Path config = temp.resolve("prometheus.yml");
-		Files.writeString(config, config(monitoring));
-		Path log = temp.resolve("prometheus.log");
-		Process process = new ProcessBuilder(binary.toString(), "--config.file=" + config,
-				"--storage.tsdb.path=" + temp.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
-			.redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
-		try {
-			await("Prometheus ready (log: " + log + ")").atMost(Duration.ofSeconds(20))
-				.pollInterval(Duration.ofMillis(250))
-				.ignoreExceptions()
-				.until(() -> get("/-/ready").statusCode() == 200);
-			assertThat(process.isAlive()).as(() -> readLog(log)).isTrue();
+		try (PrometheusServer prometheus = PrometheusServer.start(temp, config(monitoring),
+				"--storage.tsdb.path=" + temp.resolve("data"))) {
 			Map<String, String> variables = await("dashboard variables").atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(500))
-				.until(this::dashboardVariables, (values) -> values != null);
-			assertThat(variables).containsEntry("device", "(sim_ib_0|sim_mlx5_0|sim_mlx5_1|sim_rxe_0)")
+				.until(prometheus::dashboardVariables, (values) -> values != null);
+			assertThat(variables).containsEntry("cluster", ".*")
+				.containsEntry("device", "(sim_ib_0|sim_mlx5_0|sim_mlx5_1|sim_rxe_0)")
 				.containsEntry("port", "(1|2)")
-				.containsEntry("instance", "127.0.0.1:" + this.appPort)
+				.containsEntry("instance", "(127.0.0.1:" + this.appPort + ")")
 				.containsEntry("set", "(https|nvme-tcp|storage)");
-			List<String> panelQueries = panelQueries(monitoring, variables);
+			// Grafana's $__rate_interval at a 1s scrape: four scrape intervals
+			List<String> panelQueries = PrometheusServer.panelQueries(variables, "4s");
+			Set<String> exported = prometheus.names("{job=\"rdma\",__name__=~\"rdma_.+\"}");
 			List<String> records = MonitoringMixinTests
 				.recordNames(Files.readString(monitoring.resolve("rdma-rules.yml")));
-			List<String> queries = new ArrayList<>(panelQueries);
+			List<String> queries = new ArrayList<>(panelQueries.stream()
+				.filter((query) -> exported.containsAll(PrometheusServer.families(query)))
+				.toList());
+			assertThat(queries).as("panel queries of families the sample exports").hasSizeGreaterThan(70);
 			queries.addAll(records);
-			awaitSeries("every panel query and recording rule", queries);
-			String received = "instance_device_port:rdma_port_data_received_bytes:rate1m{job=\"rdma\"} > 0";
-			awaitSeries("traffic moves the received bytes rate", List.of(received));
-			assertRulesHealthy(records.size());
-			assertNodeExporterNames();
+			prometheus.awaitSeries("every panel query and recording rule", queries, Duration.ofSeconds(40));
+			String received = "instance_device_port:rdma_port_data_received_bytes:rate5m{job=\"rdma\"} > 0";
+			prometheus.awaitSeries("traffic moves the received bytes rate", List.of(received), Duration.ofSeconds(40));
+			prometheus.assertRulesHealthy(records.size(),
+					MonitoringMixinTests.alertNames(Files.readString(monitoring.resolve("rdma-alerts.yml"))).size());
+			assertNodeExporterNames(prometheus);
 		}
-		finally {
-			process.destroy();
-			if (!process.waitFor(10, TimeUnit.SECONDS)) {
-				process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-			}
-		}
-		assertThat(process.isAlive()).isFalse();
 	}
 
 	private String config(Path monitoring) throws IOException {
@@ -168,156 +132,26 @@ class PrometheusEndToEndTests {
 				target, relabel);
 	}
 
-	/**
-	 * Resolve the dashboard's variables in order, as Grafana does: each
-	 * {@code label_values(selector, label)} with the earlier variables substituted,
-	 * multi-value variables as a regex alternation of all values.
-	 */
-	private Map<String, String> dashboardVariables() throws Exception {
-		JsonNode dashboard = this.json.readTree(PrometheusTools.monitoring().resolve("rdma-dashboard.json").toFile());
-		Map<String, String> values = new LinkedHashMap<>();
-		for (JsonNode variable : dashboard.get("templating").get("list")) {
-			if (!"query".equals(variable.get("type").asString())) {
-				continue;
-			}
-			Matcher matcher = LABEL_VALUES.matcher(variable.get("definition").asString());
-			assertThat(matcher.matches()).as(variable.get("definition").asString()).isTrue();
-			String selector = substitute(matcher.group(1), values);
-			JsonNode series = api("/api/v1/series?match[]=" + encode(selector));
-			Set<String> found = new TreeSet<>();
-			series.forEach((labels) -> found.add(labels.get(matcher.group(2)).asString()));
-			if (found.isEmpty()) {
-				return null;
-			}
-			String name = variable.get("name").asString();
-			values.put(name,
-					variable.get("multi").asBoolean() ? "(" + String.join("|", found) + ")" : found.iterator().next());
-		}
-		return values;
-	}
-
-	private List<String> panelQueries(Path monitoring, Map<String, String> variables) throws IOException {
-		JsonNode dashboard = this.json.readTree(monitoring.resolve("rdma-dashboard.json").toFile());
-		List<String> queries = new ArrayList<>();
-		for (JsonNode panel : dashboard.get("panels")) {
-			for (JsonNode target : panel.path("targets")) {
-				String query = substitute(target.get("expr").asString(), variables);
-				assertThat(query).as("every variable substituted").doesNotContain("$");
-				queries.add(query);
-			}
-		}
-		assertThat(queries).hasSizeGreaterThan(15);
-		return queries;
-	}
-
-	private void assertRulesHealthy(int records) throws Exception {
-		JsonNode groups = api("/api/v1/rules").get("groups");
-		List<String> rules = new ArrayList<>();
-		for (JsonNode group : groups) {
-			for (JsonNode rule : group.get("rules")) {
-				assertThat(rule.get("health").asString()).as(rule.get("name").asString()).isEqualTo("ok");
-				rules.add(rule.get("type").asString());
-			}
-		}
-		assertThat(rules.stream().filter("recording"::equals)).hasSize(records);
-		assertThat(rules.stream().filter("alerting"::equals)).hasSize(7);
-	}
-
-	private void assertNodeExporterNames() throws Exception {
-		Set<String> ours = names("{job=\"rdma\",__name__=~\"rdma_.+\",set=\"\"}");
-		Set<String> renamed = names("{job=\"rdma-node-exporter-names\",__name__=~\"(rdma|node_infiniband)_.+\"}");
+	private void assertNodeExporterNames(PrometheusServer prometheus) throws Exception {
+		Set<String> ours = prometheus.names("{job=\"rdma\",__name__=~\"rdma_.+\",set=\"\"}");
+		Set<String> renamed = prometheus
+			.names("{job=\"rdma-node-exporter-names\",__name__=~\"(rdma|node_infiniband)_.+\"}");
 		assertThat(ours).contains("rdma_port_data_received_bytes_total", "rdma_link_downed_total",
 				"rdma_symbol_error_total", "rdma_out_of_buffer_drops_total", "rdma_state_id", "rdma_info");
 		Set<String> expected = ours.stream()
 			.map((name) -> "node_infiniband_" + name.substring("rdma_".length()))
 			.collect(Collectors.toCollection(TreeSet::new));
-		expected.addAll(names("{job=\"rdma\",__name__=~\"rdma_flow_.+\"}"));
+		expected.addAll(prometheus.names("{job=\"rdma\",__name__=~\"rdma_flow_.+\"}"));
 		assertThat(renamed).isEqualTo(expected);
 		assertThat(renamed.stream()
 			.filter((name) -> name.startsWith("node_infiniband_"))
 			.map((name) -> name.substring("node_infiniband_".length()))
 			.filter((name) -> !OURS_ONLY.contains(name))).as("node_exporter's names")
 			.allMatch(NODE_EXPORTER_NAMES::contains);
-		awaitSeries("a port series under node_exporter's name",
+		prometheus.awaitSeries("a port series under node_exporter's name",
 				List.of("node_infiniband_port_data_received_bytes_total{job=\"rdma-node-exporter-names\","
-						+ "device=\"sim_mlx5_0\",port=\"1\"} > 0"));
-	}
-
-	/**
-	 * Wait until each query has returned series at least once: on a loaded machine a
-	 * scrape can time out now and then, and its staleness marker empties an instant query
-	 * until the next scrape succeeds.
-	 */
-	private void awaitSeries(String description, List<String> queries) {
-		Set<String> pending = new LinkedHashSet<>(queries);
-		await(description).atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-			for (String query : List.copyOf(pending)) {
-				if (!query(query).isEmpty()) {
-					pending.remove(query);
-				}
-			}
-			assertThat(pending).as(() -> "queries without series; targets: " + targets()).isEmpty();
-		});
-	}
-
-	private String targets() {
-		try {
-			List<String> targets = new ArrayList<>();
-			for (JsonNode target : api("/api/v1/targets").get("activeTargets")) {
-				targets.add(target.get("scrapePool").asString() + " " + target.get("health").asString() + " "
-						+ target.get("lastScrapeDuration").asString() + "s " + target.get("lastError").asString());
-			}
-			return targets.toString();
-		}
-		catch (Exception ex) {
-			return "(unavailable: " + ex + ")";
-		}
-	}
-
-	private Set<String> names(String selector) throws Exception {
-		Set<String> names = new TreeSet<>();
-		api("/api/v1/label/__name__/values?match[]=" + encode(selector)).forEach((name) -> names.add(name.asString()));
-		return names;
-	}
-
-	private static String substitute(String text, Map<String, String> values) {
-		String result = text;
-		for (Map.Entry<String, String> entry : values.entrySet()) {
-			result = result.replace("${" + entry.getKey() + "}", entry.getValue())
-				.replace("$" + entry.getKey(), entry.getValue());
-		}
-		return result;
-	}
-
-	private JsonNode query(String promql) throws Exception {
-		return api("/api/v1/query?query=" + encode(promql)).get("result");
-	}
-
-	private JsonNode api(String path) throws Exception {
-		HttpResponse<String> response = get(path);
-		JsonNode body = this.json.readTree(response.body());
-		assertThat(body.get("status").asString()).as(path + ": " + response.body()).isEqualTo("success");
-		return body.get("data");
-	}
-
-	private HttpResponse<String> get(String path) throws Exception {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(this.prometheus + path))
-			.timeout(Duration.ofSeconds(5))
-			.build();
-		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static String encode(String value) {
-		return URLEncoder.encode(value, StandardCharsets.UTF_8);
-	}
-
-	private static String readLog(Path log) {
-		try {
-			return Files.readString(log);
-		}
-		catch (IOException ex) {
-			return "(no log: " + ex + ")";
-		}
+						+ "device=\"sim_mlx5_0\",port=\"1\"} > 0"),
+				Duration.ofSeconds(40));
 	}
 
 }
