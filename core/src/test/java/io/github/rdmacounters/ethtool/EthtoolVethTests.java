@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.metrics.NetdevStatisticsMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -108,10 +109,11 @@ class EthtoolVethTests {
 				});
 			Map<String, Double> exported = null;
 			Reading reading = null;
+			String text = null;
 			for (int attempt = 0; attempt < 10; attempt++) {
 				Reading first = stableReading();
-				exported = nodeExporterStatistics(namespaces.inB(() -> get("http://127.0.0.1:" + port + "/metrics")),
-						VethNamespaces.END_B);
+				text = namespaces.inB(() -> get("http://127.0.0.1:" + port + "/metrics"));
+				exported = nodeExporterStatistics(text, VethNamespaces.END_B);
 				reading = stableReading();
 				if (first.ethtool().equals(reading.ethtool())) {
 					break;
@@ -123,6 +125,13 @@ class EthtoolVethTests {
 			}
 			assertThat(exported).containsExactlyInAnyOrderEntriesOf(ours);
 			assertThat(exported.get("rx_queue_0_xdp_packets")).isGreaterThanOrEqualTo(DATAGRAMS);
+			// the generic meter names are node_exporter's with rdma_ethtool_ for
+			// node_ethtool_
+			Map<String, String> names = nodeExporterNames(text);
+			assertThat(names).containsKeys(ours.keySet().toArray(new String[0]));
+			names.forEach(
+					(statistic, metric) -> assertThat(NetdevStatisticsMetrics.genericName(statistic).replace('.', '_'))
+						.isEqualTo(metric.replaceFirst("^node_", "rdma_")));
 		}
 		finally {
 			exporter.destroy();
@@ -235,14 +244,8 @@ class EthtoolVethTests {
 	 */
 	private static Map<String, Double> nodeExporterStatistics(String text, String netdev) {
 		Map<String, String> ethtoolNames = new LinkedHashMap<>();
+		nodeExporterNames(text).forEach((statistic, metric) -> ethtoolNames.put(metric, statistic));
 		Map<String, Double> values = new LinkedHashMap<>();
-		String prefix = "# HELP node_ethtool_";
-		for (String line : text.split("\n")) {
-			if (line.startsWith(prefix) && line.contains(" Network interface ")) {
-				String metric = line.substring("# HELP ".length(), line.indexOf(' ', prefix.length()));
-				ethtoolNames.put(metric, line.substring(line.indexOf(" Network interface ") + 19).trim());
-			}
-		}
 		String label = "{device=\"" + netdev + "\"} ";
 		for (String line : text.split("\n")) {
 			int brace = line.indexOf(label);
@@ -253,6 +256,19 @@ class EthtoolVethTests {
 		}
 		assertThat(values).as("node_exporter's ethtool metrics of %s in%n%s", netdev, text).isNotEmpty();
 		return values;
+	}
+
+	/** The metric name node_exporter gives each ethtool statistic, by statistic. */
+	private static Map<String, String> nodeExporterNames(String text) {
+		Map<String, String> names = new LinkedHashMap<>();
+		String prefix = "# HELP node_ethtool_";
+		for (String line : text.split("\n")) {
+			if (line.startsWith(prefix) && line.contains(" Network interface ")) {
+				String metric = line.substring("# HELP ".length(), line.indexOf(' ', prefix.length()));
+				names.put(line.substring(line.indexOf(" Network interface ") + 19).trim(), metric);
+			}
+		}
+		return names;
 	}
 
 	private static String get(String url) throws IOException {
