@@ -94,7 +94,7 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 				this.names.put(netdev, known);
 				long[] values = values(netdev, count);
 				if (values != null) {
-					return new NetdevStatistics(netdev, known, values);
+					return new NetdevStatistics(netdev, known, values, true);
 				}
 			}
 			// the count changed between two calls: read it and the names again

@@ -28,13 +28,18 @@ public final class NetdevStatistics {
 	 * @throws IllegalArgumentException if the counts differ
 	 */
 	public NetdevStatistics(String netdev, StatisticNames names, long[] values) {
+		this(netdev, names, values.clone(), true);
+	}
+
+	/** Take the values as they are: the reader's array, which nothing else holds. */
+	NetdevStatistics(String netdev, StatisticNames names, long[] values, boolean owned) {
 		if (names.size() != values.length) {
 			throw new IllegalArgumentException(
 					netdev + " has " + names.size() + " statistic names but " + values.length + " values");
 		}
 		this.netdev = Objects.requireNonNull(netdev, "netdev");
 		this.names = names;
-		this.values = values.clone();
+		this.values = values;
 	}
 
 	/**
