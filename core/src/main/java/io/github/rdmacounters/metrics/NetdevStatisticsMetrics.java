@@ -160,7 +160,7 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 			Tags deviceTags = Tags.of(this.tags).and("device", source.deviceName());
 			DeviceMeters device = new DeviceMeters(source, deviceTags);
 			registration.refresh(device);
-			registration.add(Gauge.builder(UNREADABLE, source, (s) -> s.snapshot().failures().size())
+			registration.add(Gauge.builder(UNREADABLE, source, NetdevStatisticsMetrics::unreadable)
 				.description("Netdevs of the RDMA device whose driver statistics could not be read in the last "
 						+ "snapshot")
 				.tags(deviceTags)
@@ -180,6 +180,15 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 		}
 		for (Registration registration : registered) {
 			registration.meters().forEach(registration.registry::remove);
+		}
+	}
+
+	private static double unreadable(NetdevStatisticsSource source) {
+		try {
+			return source.snapshot().failures().size();
+		}
+		catch (RuntimeException ex) {
+			return Double.NaN;
 		}
 	}
 
@@ -209,7 +218,14 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 		}
 
 		synchronized double value(NetdevStatisticsSource source) {
-			NetdevStatistics statistics = source.snapshot().netdev(this.netdev);
+			NetdevStatistics statistics;
+			try {
+				statistics = source.snapshot().netdev(this.netdev);
+			}
+			catch (RuntimeException ex) {
+				// the read failed as a whole (e.g. the reader was closed): no value
+				return Double.NaN;
+			}
 			if (statistics == null) {
 				return Double.NaN;
 			}
@@ -301,8 +317,13 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 
 		private double countAndRefresh(DeviceMeters device, String netdev) {
 			refresh(device);
-			NetdevStatistics statistics = device.source.snapshot().netdev(netdev);
-			return (statistics != null) ? statistics.size() : Double.NaN;
+			try {
+				NetdevStatistics statistics = device.source.snapshot().netdev(netdev);
+				return (statistics != null) ? statistics.size() : Double.NaN;
+			}
+			catch (RuntimeException ex) {
+				return Double.NaN;
+			}
 		}
 
 		private void register(NetdevStatisticsSource source, String netdev, String name, Tags netdevTags,

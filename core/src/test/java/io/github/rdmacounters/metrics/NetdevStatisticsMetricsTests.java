@@ -161,6 +161,18 @@ class NetdevStatisticsMetricsTests {
 	}
 
 	@Test
+	void sourceThatCannotReadAtAllGivesNoValues() {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		NetdevStatisticsSource broken = new NetdevStatisticsSource("mlx5_1", () -> List.of(NETDEV), (netdev) -> {
+			throw new IllegalStateException("reader closed");
+		}, Duration.ZERO, Clock.systemUTC());
+		new NetdevStatisticsMetrics(List.of(this.source, broken), Tags.empty()).bindTo(registry);
+		assertThat(registry.find("rdma.ethtool.pause.frames").tag("device", "mlx5_1").functionCounters()).isEmpty();
+		assertThat(registry.get(NetdevStatisticsMetrics.UNREADABLE).tag("device", "mlx5_1").gauge().value()).isNaN();
+		assertThat(registry.get(NetdevStatisticsMetrics.UNREADABLE).tag("device", "mlx5_0").gauge().value()).isZero();
+	}
+
+	@Test
 	void closeRemovesTheMeters() {
 		MeterRegistry registry = new SimpleMeterRegistry();
 		NetdevStatisticsMetrics metrics = new NetdevStatisticsMetrics(List.of(this.source), Tags.empty());
