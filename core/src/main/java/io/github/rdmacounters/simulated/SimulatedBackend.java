@@ -15,12 +15,16 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.ethtool.NetdevStatistics;
+import io.github.rdmacounters.ethtool.StatisticsReader;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
@@ -147,6 +151,46 @@ public final class SimulatedBackend implements RdmaBackend {
 	public boolean transmit(String device, int port, Packet packet) {
 		Objects.requireNonNull(packet, "packet");
 		return hardware(device).transmit(port, packet);
+	}
+
+	/**
+	 * Make a port congested or not, as a RoCE port with PFC on priority 3 sees it: while
+	 * it is, each RoCE packet delivered to it makes it send a pause frame
+	 * ({@code tx_prio3_pause}) and each RoCE packet it transmits meets a pause from the
+	 * network ({@code rx_prio3_pause}, {@code rx_prio3_pause_duration}); the end of the
+	 * congestion counts a transition ({@code rx_prio3_pause_transition}). Seen in the
+	 * statistics of the device's netdevs ({@link #netdevStatistics()}).
+	 * @param device the device name
+	 * @param port the port number
+	 * @param congested whether the port is congested
+	 * @throws DeviceNotFoundException if there is no such device
+	 * @throws IllegalArgumentException if the device has no such port
+	 */
+	public void setCongested(String device, int port, boolean congested) {
+		hardware(device).setCongested(port, congested);
+	}
+
+	/**
+	 * Return a reader of the driver statistics of the simulated devices' netdevs
+	 * ({@link SimulatedDeviceSpec#netdevs()}): the {@code i}-th netdev of a device is its
+	 * port {@code i + 1} (the last port for extra netdevs), with a subset of mlx5's
+	 * statistics that {@link #deliver}, {@link #deliverRoce}, {@link #transmit} and
+	 * {@link #setCongested} move. A name no simulated device has fails with
+	 * {@code ENODEV}, as the kernel answers for an interface it does not know.
+	 * @return the reader
+	 */
+	public StatisticsReader netdevStatistics() {
+		return (netdev) -> {
+			for (SimulatedHardware device : this.hardware.values()) {
+				int index = device.spec().netdevs().indexOf(netdev);
+				if (index >= 0) {
+					int port = Math.min(index + 1, device.portCount());
+					return new NetdevStatistics(netdev, SimulatedNetdevStatistics.NAMES, device.netdevStatistics(port));
+				}
+			}
+			throw new RdmaOperationException("ioctl(SIOCETHTOOL, ETHTOOL_GSSET_INFO) on " + netdev, Errno.ENODEV,
+					"no simulated device has this netdev");
+		};
 	}
 
 	/**

@@ -147,12 +147,20 @@ final class SimulatedHardware {
 			portCounters.unicastRcvPackets++;
 		}
 		if (takenByRoce(port, packet)) {
+			portCounters.ethtool("rx", true, packet, isMulticast(packet));
+			if (portCounters.congested) {
+				// the receive buffer of the lossless priority is full: the port pauses
+				// its
+				// peer
+				portCounters.add("tx_prio" + SimulatedNetdevStatistics.PFC_PRIORITY + "_pause", 1);
+			}
 			String hwCounter = operation.hwCounter();
 			if (hwCounter != null) {
 				portCounters.hw.merge(hwCounter, 1L, Long::sum);
 			}
 			return 0;
 		}
+		portCounters.ethtool("rx", false, packet, isMulticast(packet));
 		int counted = 0;
 		int matchedTable = -1;
 		for (SimulatedFlow flow : this.flows) {
@@ -184,6 +192,14 @@ final class SimulatedHardware {
 		else {
 			portCounters.unicastXmitPackets++;
 		}
+		boolean roce = takenByRoce(port, packet);
+		portCounters.ethtool("tx", roce, packet, isMulticast(packet));
+		if (roce && portCounters.congested) {
+			// the peer cannot absorb the traffic: it pauses the lossless priority
+			String prefix = "rx_prio" + SimulatedNetdevStatistics.PFC_PRIORITY + "_pause";
+			portCounters.add(prefix, 1);
+			portCounters.add(prefix + "_duration", SimulatedNetdevStatistics.PAUSE_MICROS);
+		}
 		return true;
 	}
 
@@ -206,6 +222,35 @@ final class SimulatedHardware {
 			case "unicast_xmit_packets" -> c.unicastXmitPackets;
 			default -> PMA_COUNTERS.contains(name) ? 0L : null;
 		};
+	}
+
+	/**
+	 * Make a port congested or not: while it is, each RoCE packet it receives makes it
+	 * send a PFC pause frame, and each RoCE packet it sends meets one from the network;
+	 * leaving congestion is a transition from Xoff to Xon.
+	 * @param port the port number
+	 * @param congested whether it is congested
+	 */
+	synchronized void setCongested(int port, boolean congested) {
+		checkPort(port);
+		PortCounters portCounters = this.counters[port - 1];
+		if (portCounters.congested && !congested) {
+			portCounters.add("rx_prio" + SimulatedNetdevStatistics.PFC_PRIORITY + "_pause_transition", 1);
+		}
+		portCounters.congested = congested;
+	}
+
+	/**
+	 * Return the values of a port's netdev statistics, in the order of
+	 * {@link SimulatedNetdevStatistics#NAMES}.
+	 * @param port the port number
+	 * @return the values
+	 */
+	synchronized long[] netdevStatistics(int port) {
+		PortCounters portCounters = this.counters[port - 1];
+		Map<String, Long> moved = new HashMap<>(portCounters.ethtool);
+		moved.put("link_down_events_phy", portCounters.linkDowned);
+		return SimulatedNetdevStatistics.values(moved);
 	}
 
 	synchronized long hwCounter(int port, String name) {
@@ -238,7 +283,44 @@ final class SimulatedHardware {
 
 		long linkDowned;
 
+		boolean congested;
+
 		final Map<String, Long> hw = new HashMap<>();
+
+		/** The netdev statistics that moved, by ethtool name. */
+		final Map<String, Long> ethtool = new HashMap<>();
+
+		void add(String name, long amount) {
+			this.ethtool.merge(name, amount, Long::sum);
+		}
+
+		/**
+		 * Count a packet in the netdev statistics: RoCE traffic is the vport's RDMA
+		 * traffic on the lossless priority, and the netdev does not see it; other traffic
+		 * is the netdev's on priority 0; the physical port counts both.
+		 */
+		void ethtool(String direction, boolean roce, Packet packet, boolean multicast) {
+			long length = packet.length();
+			String cast = multicast ? "multicast" : "unicast";
+			add(direction + "_packets_phy", 1);
+			add(direction + "_bytes_phy", length);
+			if (multicast) {
+				add(direction + "_multicast_phy", 1);
+			}
+			int priority = roce ? SimulatedNetdevStatistics.PFC_PRIORITY : 0;
+			add(direction + "_prio" + priority + "_packets", 1);
+			add(direction + "_prio" + priority + "_bytes", length);
+			if (roce) {
+				add(direction + "_vport_rdma_" + cast + "_packets", 1);
+				add(direction + "_vport_rdma_" + cast + "_bytes", length);
+			}
+			else {
+				add(direction + "_vport_" + cast + "_packets", 1);
+				add(direction + "_vport_" + cast + "_bytes", length);
+				add(direction + "_packets", 1);
+				add(direction + "_bytes", length);
+			}
+		}
 
 	}
 

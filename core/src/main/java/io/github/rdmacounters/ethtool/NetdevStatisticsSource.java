@@ -1,0 +1,126 @@
+package io.github.rdmacounters.ethtool;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+import io.github.rdmacounters.core.PortCountersSource;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.core.ReadCache;
+
+/**
+ * The driver statistics of the netdevs of one RDMA device, read through a
+ * {@link ReadCache} like the port counters: a scrape within the time-to-live reuses the
+ * last snapshot, and concurrent callers share one read. Only the netdevs of the RDMA
+ * device are read (its PCI function's {@code device/net}, as the sysfs reader finds
+ * them); another interface of the host never is. A netdev that fails is reported in
+ * {@link NetdevStatisticsSnapshot#failures()} and does not hide the others. Thread-safe.
+ *
+ * @author rdma-counters
+ * @since 0.1.0
+ */
+public final class NetdevStatisticsSource {
+
+	private final String deviceName;
+
+	private final Supplier<List<String>> netdevs;
+
+	private final StatisticsReader reader;
+
+	private final Clock clock;
+
+	private final ReadCache<NetdevStatisticsSnapshot> cache;
+
+	/** Netdevs read before; guarded by the cache's single flight. */
+	private final Set<String> seen = new HashSet<>();
+
+	/**
+	 * Create a source.
+	 * @param deviceName the RDMA device, e.g. {@code mlx5_0}
+	 * @param netdevs the device's netdevs, asked on every read
+	 * @param reader reads one netdev
+	 * @param readCacheTtl how long a snapshot is reused; {@link Duration#ZERO} reads
+	 * every time
+	 * @param clock the clock of the read cache and of the snapshots
+	 */
+	public NetdevStatisticsSource(String deviceName, Supplier<List<String>> netdevs, StatisticsReader reader,
+			Duration readCacheTtl, Clock clock) {
+		this.deviceName = Objects.requireNonNull(deviceName, "deviceName");
+		this.netdevs = Objects.requireNonNull(netdevs, "netdevs");
+		this.reader = Objects.requireNonNull(reader, "reader");
+		this.clock = Objects.requireNonNull(clock, "clock");
+		this.cache = new ReadCache<>(readCacheTtl, clock);
+	}
+
+	/**
+	 * Create a source for the netdevs a port counters source finds for its device
+	 * ({@link io.github.rdmacounters.core.DeviceIdentity#netdevs()}).
+	 * @param device the device's port counters
+	 * @param reader reads one netdev
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock
+	 * @return the source
+	 */
+	public static NetdevStatisticsSource of(PortCountersSource device, StatisticsReader reader, Duration readCacheTtl,
+			Clock clock) {
+		return new NetdevStatisticsSource(device.deviceName(), () -> device.snapshot().identity().netdevs(), reader,
+				readCacheTtl, clock);
+	}
+
+	/**
+	 * Return the RDMA device name.
+	 * @return the name
+	 */
+	public String deviceName() {
+		return this.deviceName;
+	}
+
+	/**
+	 * Return the statistics, read at most once per time-to-live.
+	 * @return the snapshot
+	 */
+	public NetdevStatisticsSnapshot snapshot() {
+		return this.cache.get(this::read);
+	}
+
+	private NetdevStatisticsSnapshot read() {
+		var readAt = this.clock.instant();
+		Map<String, NetdevStatistics> statistics = new LinkedHashMap<>();
+		Map<String, String> failures = new TreeMap<>();
+		List<String> names;
+		try {
+			names = this.netdevs.get();
+		}
+		catch (RuntimeException ex) {
+			names = List.of();
+		}
+		for (String netdev : names) {
+			try {
+				statistics.put(netdev, this.reader.read(netdev));
+			}
+			catch (RdmaException | IllegalArgumentException ex) {
+				failures.put(netdev, ex.getMessage());
+			}
+		}
+		if (this.reader instanceof EthtoolStatisticsReader ethtool) {
+			// a netdev that left the device: a namesake later has its names read again
+			this.seen.stream().filter((n) -> !statistics.containsKey(n)).forEach(ethtool::forget);
+		}
+		this.seen.clear();
+		this.seen.addAll(statistics.keySet());
+		return new NetdevStatisticsSnapshot(this.deviceName, statistics, failures, readAt);
+	}
+
+	@Override
+	public String toString() {
+		return "NetdevStatisticsSource " + this.deviceName;
+	}
+
+}
