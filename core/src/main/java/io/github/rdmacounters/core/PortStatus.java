@@ -11,9 +11,12 @@ import org.jspecify.annotations.Nullable;
  * @param port the port number
  * @param link the link state, rate and link layer, parsed once when the port was read
  * @param counters the counters by file name, from {@code counters/},
- * {@code counters_ext/} and {@code hw_counters/}; the data counters
- * ({@code port_rcv_data}, {@code port_xmit_data}) are converted from 4-byte words to
- * bytes; empty for a port that is {@link Presence#GONE}
+ * {@code counters_ext/} and {@code hw_counters/}, as unsigned 64-bit numbers (a value of
+ * 2<sup>63</sup> or more is a negative {@code long}: read it with
+ * {@link #counterValue(String)} or {@link Long#toUnsignedString(long)}); the data
+ * counters ({@code port_rcv_data}, {@code port_xmit_data}) are converted from 4-byte
+ * words to bytes; a file that could not be read or parsed has no value here and is listed
+ * in {@code unreadable}; empty for a port that is {@link Presence#GONE}
  * @param groups which directory each counter came from ({@code counters},
  * {@code counters_ext} or {@code hw_counters}), by counter name
  * @param unreadable the files that are there but could not be read, relative to the port
@@ -72,6 +75,28 @@ public record PortStatus(int port, PortLink link, Map<String, Long> counters, Ma
 	 */
 	public static PortStatus gone(int port) {
 		return new PortStatus(port, PortLink.UNKNOWN, Map.of(), Map.of(), List.of(), List.of(), Presence.GONE);
+	}
+
+	/**
+	 * Return a counter as the nearest double of its unsigned 64-bit value, as
+	 * node_exporter turns a {@code uint64} into a {@code float64}: 2<sup>64</sup>-1 is
+	 * 1.8446744073709552E19.
+	 * @param name the counter's key in {@link #counters()}
+	 * @return the value, or NaN if the counter has no value (unreadable, missing or
+	 * unknown)
+	 * @since 0.1.0
+	 */
+	public double counterValue(String name) {
+		Long value = this.counters.get(name);
+		if (value == null) {
+			return Double.NaN;
+		}
+		long unsigned = value;
+		if (unsigned >= 0) {
+			return unsigned;
+		}
+		// halve keeping the lowest bit (round to odd), convert, double: correctly rounded
+		return ((unsigned >>> 1) | (unsigned & 1)) * 2.0;
 	}
 
 	/**
