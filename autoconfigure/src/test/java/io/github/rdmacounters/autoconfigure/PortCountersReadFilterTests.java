@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import org.junit.jupiter.api.Test;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
