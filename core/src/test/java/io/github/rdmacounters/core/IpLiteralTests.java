@@ -118,6 +118,7 @@ class IpLiteralTests {
 			rdma.example/24             | not an IPv4 or IPv6 literal (host names are not resolved)
 			mlx5_0                      | not an IPv4 or IPv6 literal (host names are not resolved)
 			host-a                      | not an IPv4 or IPv6 literal (host names are not resolved)
+			localhost/8                 | not an IPv4 or IPv6 literal (host names are not resolved)
 			１０.0.0.1                   | not an IPv4 or IPv6 literal (host names are not resolved)
 			:::                         | ':::' is not allowed
 			1:::2                       | ':::' is not allowed
