@@ -103,8 +103,9 @@ public final class RdmaAutoConfiguration {
 
 	/**
 	 * The port counters of every device of the host, filtered by
-	 * {@code rdma.port-counters.devices}: sysfs needs no verbs call, so they are served
-	 * on any host, also where the verbs library cannot be loaded.
+	 * {@code rdma.port-counters.devices}; a counter file the include and exclude lists
+	 * leave out is never read. Sysfs needs no verbs call, so they are served on any host,
+	 * also where the verbs library cannot be loaded.
 	 * @param properties the properties
 	 * @param backend the backend
 	 * @return the source
@@ -116,7 +117,7 @@ public final class RdmaAutoConfiguration {
 		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
 		return backend.hostPortCounters(Path.of(portCounters.getSysfsRoot()),
 				NameFilter.of(portCounters.getDevices().getInclude(), portCounters.getDevices().getExclude()),
-				NameFilter.all(), properties.getReadCacheTtl());
+				NameFilter.of(portCounters.getInclude(), portCounters.getExclude()), properties.getReadCacheTtl());
 	}
 
 	/**

@@ -25,10 +25,10 @@ import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 /**
  * The host tree and the source of the host-wide snapshot benchmarks: a
  * {@link SysfsHostPortCountersSource} with a cache time-to-live of 0 (every snapshot
- * lists the root and reads every file) over a host of 8 devices × 2 ports
- * ({@link HostSysfsTree}: 16 ports of 49 counters each, plus state, rate and device
- * files), reading every counter file or, for a comparison of the same work, only the
- * {@code counters/} files node_exporter 1.5 reads.
+ * lists the root and reads every file) over a host of 8 devices × 2 ports unless
+ * {@link #devices} says otherwise ({@link HostSysfsTree}: ports of 49 counters each, plus
+ * state, rate and device files), reading every counter file or, for a comparison of the
+ * same work, only the {@code counters/} files node_exporter 1.5 reads.
  *
  * @author rdma-counters
  */
@@ -50,6 +50,13 @@ public abstract class AbstractHostSysfsBenchmark {
 	@Param({ "all", "pma" })
 	public String counters;
 
+	/**
+	 * How many devices of 2 ports the tree has (written so, or as given in
+	 * {@link #root}).
+	 */
+	@Param("8")
+	public int devices;
+
 	private @Nullable Path written;
 
 	private SysfsHostPortCountersSource source;
@@ -63,7 +70,7 @@ public abstract class AbstractHostSysfsBenchmark {
 		Path root;
 		if (this.root.isEmpty()) {
 			this.written = Files.createTempDirectory("host-sysfs-bench");
-			root = HostSysfsTree.write(this.written);
+			root = HostSysfsTree.write(this.written, this.devices);
 		}
 		else {
 			root = Paths.get(this.root);
@@ -74,16 +81,16 @@ public abstract class AbstractHostSysfsBenchmark {
 				Duration.ZERO, Clock.systemUTC());
 		HostPortCountersSnapshot snapshot = this.source.snapshot();
 		int perPort = pma ? HostSysfsTree.PMA_COUNTERS.size() : HostSysfsTree.countersPerPort();
-		int expected = HostSysfsTree.DEVICES * HostSysfsTree.PORTS * perPort;
+		int expected = this.devices * HostSysfsTree.PORTS * perPort;
 		int counters = snapshot.devices()
 			.stream()
 			.map(PortCountersSnapshot::ports)
 			.flatMap(List::stream)
 			.mapToInt((port) -> port.counters().size())
 			.sum();
-		if (snapshot.presentDevices().size() != HostSysfsTree.DEVICES || counters != expected) {
-			throw new IllegalStateException("Expected " + HostSysfsTree.DEVICES + " devices and " + expected
-					+ " counters in " + root + ", read " + snapshot.presentDevices() + " and " + counters);
+		if (snapshot.presentDevices().size() != this.devices || counters != expected) {
+			throw new IllegalStateException("Expected " + this.devices + " devices and " + expected + " counters in "
+					+ root + ", read " + snapshot.presentDevices() + " and " + counters);
 		}
 	}
 

@@ -27,9 +27,9 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
 /**
- * Cost of one read of a 2-counter set (packets and bytes of a RoCEv2 flow) through the
- * JNA binding, against the fake libibverbs, beside the cheapest JNA calls of an empty
- * native function in the same run: direct mapping, a {@link Function} call (the route the
+ * Cost of one read of a 2-counter set (packets and bytes of a VXLAN flow) through the JNA
+ * binding, against the fake libibverbs, beside the cheapest JNA calls of an empty native
+ * function in the same run: direct mapping, a {@link Function} call (the route the
  * binding uses for the inline verbs) and an interface-mapped call. Run with
  * {@code -prof gc} to see the bytes allocated per read.
  *
@@ -54,8 +54,13 @@ public class CountersReadBenchmark {
 
 	private final long[] values = new long[2];
 
+	/** The VXLAN UDP port: traffic of the host that a flow sees. */
+	private static final int VXLAN_PORT = 4789;
+
 	/**
-	 * Open a fake mlx5 device with a RoCEv2 flow that fed its counters one packet.
+	 * Open a fake mlx5 device with a flow of UDP to the VXLAN port that fed its counters
+	 * one packet. Not RoCEv2 (UDP 4791): the fake's device has RoCE enabled, and on a
+	 * RoCE port the HCA takes RoCEv2 packets before any flow sees them.
 	 * @throws Exception if the setup fails
 	 */
 	@Setup(Level.Trial)
@@ -67,11 +72,10 @@ public class CountersReadBenchmark {
 		this.counters = this.device.createCounters();
 		this.counters.attach(CounterType.PACKETS, 0);
 		this.counters.attach(CounterType.BYTES, 1);
-		this.device.createFlow(1,
-				FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(Packet.ROCE_V2_PORT).build(),
+		this.device.createFlow(1, FlowSpec.builder().protocol(L4Protocol.UDP).destinationPort(VXLAN_PORT).build(),
 				this.counters);
 		this.fake.deliver("mlx5_0", 1, Packet.udp(InetAddress.getByName("192.168.10.1"), 49152,
-				InetAddress.getByName("192.168.10.2"), Packet.ROCE_V2_PORT, 1024));
+				InetAddress.getByName("192.168.10.2"), VXLAN_PORT, 1024));
 		Native.register(DirectNoop.class, this.fake.libraryPath());
 		this.noopFunction = NativeLibrary.getInstance(this.fake.libraryPath()).getFunction("fake_noop");
 		this.noopInterface = Native.load(this.fake.libraryPath(), NoopLibrary.class);

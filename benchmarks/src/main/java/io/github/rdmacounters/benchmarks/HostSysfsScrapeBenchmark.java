@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 
 /**
- * One host-wide sysfs snapshot of 8 devices × 2 ports per iteration, after a pause, the
- * way a scrape comes: the pattern node_exporter's
+ * One host-wide sysfs snapshot of a host of 2-port devices (8 unless told) per iteration,
+ * after a pause, the way a scrape comes: the pattern node_exporter's
  * {@code node_scrape_collector_duration_seconds} is measured in, where each scrape
  * follows an idle gap (see {@link AbstractHostSysfsBenchmark}), so both readers are timed
  * in the same pattern; {@link HostSysfsSnapshotBenchmark} times snapshots back to back.

@@ -13,9 +13,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 
 /**
- * Cost of one host-wide sysfs snapshot of 8 devices × 2 ports, back to back (see
- * {@link AbstractHostSysfsBenchmark}). {@code scripts/host-sysfs-snapshot.sh} runs it
- * beside node_exporter's infiniband collector on the same tree.
+ * Cost of one host-wide sysfs snapshot of a host of 2-port devices (8 unless told), back
+ * to back (see {@link AbstractHostSysfsBenchmark}).
+ * {@code scripts/host-sysfs-snapshot.sh} runs it beside node_exporter's infiniband
+ * collector on the same tree.
  *
  * @author rdma-counters
  */

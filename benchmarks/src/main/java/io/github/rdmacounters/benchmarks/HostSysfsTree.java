@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 
 /**
- * Writes the sysfs of a host with 8 mlx5-like RDMA devices of 2 ports each, in the shapes
- * the kernel gives it: {@code class/infiniband/mlx5_<n>} is a link to
+ * Writes the sysfs of a host with mlx5-like RDMA devices (8 unless told) of 2 ports each,
+ * in the shapes the kernel gives it: {@code class/infiniband/mlx5_<n>} is a link to
  * {@code devices/pci0000:00/<pci>/infiniband/mlx5_<n>}, whose {@code device} link leads
  * back to the PCI function with {@code net/<ifname>}. Per device 4 information files; per
  * port {@code state}, {@code phys_state}, {@code rate}, {@code link_layer}, 21 IB PMA
@@ -22,14 +22,14 @@ import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
  * {@code lifespan} setting). The content is the same on every run, so the benchmark and
  * node_exporter read identical trees.
  * <p>
- * Run as a program to write a tree for node_exporter: {@code java ... HostSysfsTree DIR}
- * writes {@code DIR/class/infiniband}.
+ * Run as a program to write a tree for node_exporter:
+ * {@code java ... HostSysfsTree DIR [DEVICES]} writes {@code DIR/class/infiniband}.
  *
  * @author rdma-counters
  */
 public final class HostSysfsTree {
 
-	/** Devices on the host. */
+	/** Devices on the host unless told otherwise. */
 	public static final int DEVICES = 8;
 
 	/** Ports per device. */
@@ -56,16 +56,27 @@ public final class HostSysfsTree {
 	}
 
 	/**
-	 * Write the tree.
+	 * Write the tree of {@link #DEVICES} devices.
 	 * @param sys the {@code /sys} equivalent; created if missing
 	 * @return the {@code class/infiniband} directory
 	 * @throws IOException if a file cannot be written
 	 */
 	public static Path write(Path sys) throws IOException {
+		return write(sys, DEVICES);
+	}
+
+	/**
+	 * Write the tree.
+	 * @param sys the {@code /sys} equivalent; created if missing
+	 * @param devices how many devices
+	 * @return the {@code class/infiniband} directory
+	 * @throws IOException if a file cannot be written
+	 */
+	public static Path write(Path sys, int devices) throws IOException {
 		Path root = sys.resolve("class/infiniband");
 		Files.createDirectories(root);
 		long value = 1_000_000_007L;
-		for (int index = 0; index < DEVICES; index++) {
+		for (int index = 0; index < devices; index++) {
 			String name = "mlx5_" + index;
 			String pci = String.format(Locale.ROOT, "0000:%02x:00.0", 0x10 + index);
 			Path function = sys.resolve("devices/pci0000:00/" + pci);
@@ -145,16 +156,18 @@ public final class HostSysfsTree {
 
 	/**
 	 * Write a tree for another program to read.
-	 * @param args the {@code /sys} equivalent to write into
+	 * @param args the {@code /sys} equivalent to write into, and optionally how many
+	 * devices
 	 * @throws IOException if a file cannot be written
 	 */
 	public static void main(String[] args) throws IOException {
-		if (args.length != 1) {
-			System.err.println("Usage: HostSysfsTree <dir>: writes <dir>/class/infiniband with " + DEVICES
-					+ " devices of " + PORTS + " ports");
+		if (args.length < 1 || args.length > 2) {
+			System.err.println("Usage: HostSysfsTree <dir> [devices]: writes <dir>/class/infiniband with "
+					+ "that many devices (default " + DEVICES + ") of " + PORTS + " ports");
 			System.exit(2);
 		}
-		System.out.println(write(Paths.get(args[0])));
+		int devices = (args.length == 2) ? Integer.parseInt(args[1]) : DEVICES;
+		System.out.println(write(Paths.get(args[0]), devices));
 	}
 
 }

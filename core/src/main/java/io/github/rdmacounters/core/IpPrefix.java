@@ -2,7 +2,6 @@ package io.github.rdmacounters.core;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /**
  * An IPv4 or IPv6 address with a prefix length, e.g. {@code 192.168.10.0/24}.
@@ -23,40 +22,40 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 
 	/**
 	 * Parse {@code address} or {@code address/length}; a plain address is a host prefix.
-	 * Only numeric addresses are accepted: no name is resolved.
+	 * Only literal addresses are accepted and no name service is asked: an IPv4 dotted
+	 * quad without leading zeros or an IPv6 address in one of RFC 4291's text forms,
+	 * without a zone id (see {@link IpLiterals}); the length is decimal digits. Nothing
+	 * is trimmed.
 	 * @param text the prefix
 	 * @return the prefix
-	 * @throws IllegalArgumentException if the text is not a numeric address with an
-	 * optional prefix length
+	 * @throws IllegalArgumentException naming the text as written and what is wrong with
+	 * it
 	 */
 	public static IpPrefix parse(String text) {
-		String trimmed = text.trim();
-		int slash = trimmed.indexOf('/');
-		String addressText = (slash >= 0) ? trimmed.substring(0, slash) : trimmed;
-		if (!looksNumeric(addressText)) {
-			throw new IllegalArgumentException("'" + text
-					+ "' is not an IP address or prefix; expected e.g. 192.168.10.0/24 or fd00::/64 (no host names)");
-		}
+		int slash = text.indexOf('/');
+		String addressText = (slash >= 0) ? text.substring(0, slash) : text;
 		InetAddress address;
 		try {
-			address = InetAddress.getByName(addressText);
+			address = IpLiterals.parse(addressText);
 		}
-		catch (UnknownHostException ex) {
-			throw new IllegalArgumentException("'" + text + "' is not an IP address or prefix", ex);
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("'" + text + "' is not an IP address or prefix: " + ex.getMessage()
+					+ "; expected e.g. 192.168.10.0/24 or fd00::/64 (no host names)");
 		}
-		int length;
 		if (slash < 0) {
-			length = bits(address);
+			return new IpPrefix(address, bits(address));
 		}
-		else {
-			try {
-				length = Integer.parseInt(trimmed.substring(slash + 1));
-			}
-			catch (NumberFormatException ex) {
-				throw new IllegalArgumentException("'" + text + "' has no valid prefix length after '/'", ex);
-			}
+		String lengthText = text.substring(slash + 1);
+		boolean digits = !lengthText.isEmpty() && lengthText.chars().allMatch((c) -> c >= '0' && c <= '9');
+		if (!digits) {
+			throw new IllegalArgumentException("'" + text + "' has no valid prefix length after '/': expected 0 to "
+					+ bits(address) + ", e.g. " + (isIpv4(address) ? "192.168.10.0/24" : "fd00::/64"));
 		}
-		return new IpPrefix(address, length);
+		if (lengthText.length() > 3) {
+			throw new IllegalArgumentException("Prefix length of " + format(address) + " must be 0 to " + bits(address)
+					+ ", but was " + lengthText);
+		}
+		return new IpPrefix(address, Integer.parseInt(lengthText));
 	}
 
 	/**
@@ -74,18 +73,12 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 		return parse(text);
 	}
 
-	private static boolean looksNumeric(String text) {
-		if (text.isEmpty()) {
-			return false;
-		}
-		if (text.indexOf(':') >= 0) {
-			return text.chars().allMatch((c) -> Character.digit(c, 16) >= 0 || c == ':' || c == '.');
-		}
-		return text.chars().allMatch((c) -> Character.isDigit(c) || c == '.') && text.split("\\.").length == 4;
+	private static int bits(InetAddress address) {
+		return isIpv4(address) ? 32 : 128;
 	}
 
-	private static int bits(InetAddress address) {
-		return (address instanceof Inet4Address) ? 32 : 128;
+	private static boolean isIpv4(InetAddress address) {
+		return address instanceof Inet4Address;
 	}
 
 	/**

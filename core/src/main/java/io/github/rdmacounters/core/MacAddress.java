@@ -17,25 +17,41 @@ public record MacAddress(long value) {
 	}
 
 	/**
-	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes).
+	 * Parse {@code aa:bb:cc:dd:ee:ff} (or with dashes): six octets of one or two ASCII
+	 * hex digits, as {@code ether_aton} reads them, all separated by the same character.
+	 * Nothing is trimmed.
 	 * @param text the address
 	 * @return the address
+	 * @throws IllegalArgumentException naming the text as written if it is not a MAC
+	 * address
 	 */
 	public static MacAddress parse(String text) {
-		String[] parts = text.trim().split("[:-]");
+		char separator = (text.indexOf('-') >= 0) ? '-' : ':';
+		String[] parts = text.split((separator == '-') ? "-" : ":", -1);
 		if (parts.length != 6) {
-			throw new IllegalArgumentException(
-					"'" + text + "' is not a MAC address; expected six hex octets such as 02:00:5e:10:00:01");
+			throw invalid(text);
 		}
 		long value = 0;
 		for (String part : parts) {
-			if (part.length() < 1 || part.length() > 2 || !part.chars().allMatch((c) -> Character.digit(c, 16) >= 0)) {
-				throw new IllegalArgumentException(
-						"'" + text + "' is not a MAC address; expected six hex octets such as 02:00:5e:10:00:01");
+			if (part.isEmpty() || part.length() > 2) {
+				throw invalid(text);
+			}
+			for (int i = 0; i < part.length(); i++) {
+				char c = part.charAt(i);
+				boolean hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+				if (!hex) {
+					throw invalid(text);
+				}
 			}
 			value = (value << 8) | Integer.parseInt(part, 16);
 		}
 		return new MacAddress(value);
+	}
+
+	private static IllegalArgumentException invalid(String text) {
+		return new IllegalArgumentException("'" + text
+				+ "' is not a MAC address; expected six hex octets such as 02:00:5e:10:00:01, all separated by"
+				+ " ':' or all by '-'");
 	}
 
 	/**

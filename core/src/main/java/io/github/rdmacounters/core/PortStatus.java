@@ -10,8 +10,10 @@ import org.jspecify.annotations.Nullable;
  *
  * @param port the port number
  * @param link the link state, rate and link layer
- * @param counters the counters by file name, data counters converted from 4-byte words to
- * bytes; empty for a port that is {@link Presence#GONE}
+ * @param counters the counters by file name, as unsigned 64-bit numbers (read a value of
+ * 2<sup>63</sup> or more with {@link #counterValue(String)}), data counters converted from
+ * 4-byte words to bytes; a file that could not be read or parsed has no value here and is
+ * listed in {@code unreadable}; empty for a port that is {@link Presence#GONE}
  * @param groups the directory each counter came from, by counter name
  * @param unreadable the files there but unreadable, relative to the port directory
  * @param missing the counter files an earlier snapshot read that are gone; they have no
@@ -43,6 +45,27 @@ public record PortStatus(int port, PortLink link, Map<String, Long> counters, Ma
 	/** Create the status of a port whose directory is gone: no link, no counters. */
 	public static PortStatus gone(int port) {
 		return new PortStatus(port, PortLink.UNKNOWN, Map.of(), Map.of(), List.of(), List.of(), Presence.GONE);
+	}
+
+	/**
+	 * Return a counter as the nearest double of its unsigned 64-bit value, as
+	 * node_exporter turns a {@code uint64} into a {@code float64}: 2<sup>64</sup>-1 is
+	 * 1.8446744073709552E19.
+	 * @param name the counter's key in {@link #counters()}
+	 * @return the value, or NaN if the counter has no value (unreadable, missing or
+	 * unknown)
+	 */
+	public double counterValue(String name) {
+		Long value = this.counters.get(name);
+		if (value == null) {
+			return Double.NaN;
+		}
+		long unsigned = value;
+		if (unsigned >= 0) {
+			return unsigned;
+		}
+		// halve keeping the lowest bit (round to odd), convert, double: correctly rounded
+		return ((unsigned >>> 1) | (unsigned & 1)) * 2.0;
 	}
 
 	public boolean isActive() {

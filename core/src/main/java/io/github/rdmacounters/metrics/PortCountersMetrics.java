@@ -68,10 +68,13 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * The meters are registered for the ports and counters the source shows when the binder
  * is bound. Every meter asks the source's memoised {@link PortCountersSource#snapshot()},
  * so a scrape reads the files once when the source's cache time-to-live covers the
- * scrape. A counter that cannot be read in a later snapshot keeps its last value. The
- * counter filter decides which counters get a meter, by file name; state, rate and info
- * gauges are always registered. The binder holds the sources strongly (meters hold them
- * weakly) and removes its meters on {@link #close()}.
+ * scrape. A counter whose file cannot be read or parsed in a snapshot (garbage, a sign, a
+ * directory, a read error), is gone or belongs to a port or device that is gone has no
+ * value (NaN) in it, never an earlier one; unsigned 64-bit values keep their magnitude
+ * ({@link PortStatus#counterValue(String)}). The counter filter decides which counters
+ * get a meter, by file name; state, rate and info gauges are always registered. The
+ * binder holds the sources strongly (meters hold them weakly) and removes its meters on
+ * {@link #close()}.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -486,10 +489,11 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	/**
-	 * One counter of one port: reads it from the source's snapshot and keeps the last
-	 * value read, so that a file that fails once does not make the counter drop. Captured
-	 * by the meter's function; it holds no reference to the source, which the meter holds
-	 * weakly and the binder strongly.
+	 * One counter of one port, read from the source's snapshot: NaN while its file cannot
+	 * be read or parsed (the file is listed in {@link PortStatus#unreadable()} and
+	 * counted by {@link #UNREADABLE}), is missing, or its port or device is gone; never a
+	 * value of an earlier snapshot. Captured by the meter's function; it holds no
+	 * reference to the source, which the meter holds weakly and the binder strongly.
 	 */
 	private static final class CounterProbe {
 
@@ -497,27 +501,17 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 		private final String key;
 
-		private final String file;
-
-		private volatile double last;
-
-		CounterProbe(int port, String key, String file) {
+		CounterProbe(int port, String key) {
 			this.port = port;
 			this.key = key;
-			this.file = file;
 		}
 
 		double value(PortCountersSource source) {
 			PortStatus status = source.snapshot().port(this.port);
-			if (status == null || status.presence() == Presence.GONE || status.missing().contains(this.file)) {
-				// the device, port or file vanished: no value rather than a stale one
+			if (status == null || status.presence() == Presence.GONE) {
 				return Double.NaN;
 			}
-			Long value = status.counters().get(this.key);
-			if (value != null) {
-				this.last = value;
-			}
-			return this.last;
+			return status.counterValue(this.key);
 		}
 
 	}
@@ -647,7 +641,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 				if (!PortCountersMetrics.this.counterFilter.test(fileName)) {
 					continue;
 				}
-				CounterProbe probe = new CounterProbe(number, key, group + "/" + fileName);
+				CounterProbe probe = new CounterProbe(number, key);
 				KnownCounter known = KNOWN_COUNTERS.get(group + "/" + fileName);
 				FunctionCounter.Builder<PortCountersSource> builder;
 				if (known != null && taken.add(known.meterName())) {

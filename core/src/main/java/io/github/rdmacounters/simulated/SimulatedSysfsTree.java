@@ -108,12 +108,13 @@ final class SimulatedSysfsTree implements SysfsTree {
 		if (parts.length == 5 && "counters".equals(parts[3])) {
 			Long value = hardware.pmaCounter(port, parts[4]);
 			if (value != null) {
-				return value + "\n";
+				return Long.toUnsignedString(value) + "\n";
 			}
 		}
 		if (parts.length == 5 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()
 				&& SimulatedHardware.HW_COUNTERS.contains(parts[4])) {
-			return hardware.hwCounter(port, parts[4]) + "\n";
+			// a u64 printed as the kernel prints it ("%llu")
+			return Long.toUnsignedString(hardware.hwCounter(port, parts[4])) + "\n";
 		}
 		throw new NoSuchFileException(path);
 	}

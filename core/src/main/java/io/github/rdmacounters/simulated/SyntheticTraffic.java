@@ -1,7 +1,6 @@
 package io.github.rdmacounters.simulated;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -133,15 +132,7 @@ public final class SyntheticTraffic implements AutoCloseable {
 	}
 
 	private static InetAddress address(@Nullable IpPrefix prefix, String fallback) {
-		if (prefix != null) {
-			return prefix.address();
-		}
-		try {
-			return InetAddress.getByName(fallback);
-		}
-		catch (UnknownHostException ex) {
-			throw new IllegalStateException(ex);
-		}
+		return ((prefix != null) ? prefix : IpPrefix.parse(fallback)).address();
 	}
 
 	/**

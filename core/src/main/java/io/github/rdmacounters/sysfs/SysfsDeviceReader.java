@@ -345,8 +345,13 @@ final class SysfsDeviceReader {
 		return null;
 	}
 
+	/**
+	 * Convert 4-byte words to bytes as an unsigned 64-bit number. A count of
+	 * 2<sup>62</sup> words or more (16 EiB) has no 64-bit byte count and is shown as
+	 * 2<sup>64</sup>-1.
+	 */
 	private static long wordsToBytes(long words) {
-		return (words > Long.MAX_VALUE / 4) ? Long.MAX_VALUE : words * 4;
+		return ((words >>> 62) != 0) ? -1L : words << 2;
 	}
 
 }

@@ -17,10 +17,15 @@ final class SysfsValues {
 	}
 
 	/**
-	 * Parse the content of a counter file: an unsigned decimal number. Anything else
-	 * ({@code N/A (no PMA)}, an empty file, text) is not a counter.
+	 * Parse the content of a counter file: an unsigned decimal number of at most 64 bits,
+	 * as the kernel prints a {@code u64} ({@code "%llu"}). Anything else
+	 * ({@code N/A (no PMA)}, an empty file, a sign, text, more than 64 bits) is not a
+	 * counter.
 	 * @param text the trimmed content
-	 * @return the value (values above {@link Long#MAX_VALUE} saturate), or {@code null}
+	 * @return the value as an unsigned 64-bit number (values of 2<sup>63</sup> and above
+	 * are negative as a Java {@code long}; see
+	 * {@link io.github.rdmacounters.core.PortStatus#counterValue(String)}), or
+	 * {@code null}
 	 */
 	public static @Nullable Long parseCounter(String text) {
 		if (text.isEmpty() || text.length() > 20) {
@@ -33,8 +38,7 @@ final class SysfsValues {
 			}
 		}
 		try {
-			long value = Long.parseUnsignedLong(text);
-			return (value < 0) ? Long.MAX_VALUE : value;
+			return Long.parseUnsignedLong(text);
 		}
 		catch (NumberFormatException ex) {
 			return null;
@@ -47,7 +51,7 @@ final class SysfsValues {
 	 * {@code ' '} are trimmed as {@link String#trim()} trims.
 	 * @param bytes the file content
 	 * @param length how many bytes of {@code bytes} the file holds
-	 * @return the value (values above {@link Long#MAX_VALUE} saturate), or {@code null}
+	 * @return the value as an unsigned 64-bit number, or {@code null}
 	 */
 	public static @Nullable Long parseCounter(byte[] bytes, int length) {
 		int from = 0;

@@ -1,5 +1,7 @@
 package io.github.rdmacounters.core;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +23,18 @@ class AddressTests {
 			.withMessageContaining("'0c:42:a1:0b:00' is not a MAC address")
 			.withMessageContaining("02:00:5e:10:00:01");
 		assertThatIllegalArgumentException().isThrownBy(() -> MacAddress.parse("zz:42:a1:0b:00:01"));
+	}
+
+	@Test
+	void macIsAcceptedOnlyAsWritten() {
+		assertThat(MacAddress.parse("2:0:5e:10:0:1")).isEqualTo(MacAddress.parse("02:00:5e:10:00:01"));
+		for (String text : List.of("", " 02:00:5e:10:00:01", "02:00:5e:10:00:01 ", "02:00-5e:10:00:01",
+				"02:00:5e:10:00:01:", "02:00:5e:10::01", "002:00:5e:10:00:01", "02:00:5e:10:00:01:02",
+				"\uff10\uff12:00:5e:10:00:01", "+2:00:5e:10:00:01", "02.00.5e.10.00.01", "0200.5e10.0001")) {
+			assertThatIllegalArgumentException().as(text)
+				.isThrownBy(() -> MacAddress.parse(text))
+				.withMessageStartingWith("'" + text + "' is not a MAC address");
+		}
 	}
 
 	@Test

@@ -9,8 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link SysfsTree} that counts the listings of each directory of the tree it reads
- * through: a source lists {@code <device>/ports} once per snapshot it reads.
+ * A {@link SysfsTree} that counts the listings of each directory and the reads of each
+ * file of the tree it reads through: a source lists {@code <device>/ports} once per
+ * snapshot it reads.
  *
  * @author rdma-counters
  */
@@ -19,6 +20,8 @@ public final class CountingSysfsTree implements SysfsTree {
 	private final SysfsTree tree;
 
 	private final Map<String, AtomicLong> listings = new ConcurrentHashMap<>();
+
+	private final Map<String, AtomicLong> reads = new ConcurrentHashMap<>();
 
 	/**
 	 * Count the listings of a tree.
@@ -44,8 +47,19 @@ public final class CountingSysfsTree implements SysfsTree {
 		return this.tree.list(path);
 	}
 
+	/**
+	 * Return the files read so far, each with how often it was read.
+	 * @return the read counts by path, relative to the root
+	 */
+	public Map<String, Long> reads() {
+		Map<String, Long> reads = new java.util.TreeMap<>();
+		this.reads.forEach((path, count) -> reads.put(path, count.get()));
+		return reads;
+	}
+
 	@Override
 	public String read(String path) throws IOException {
+		this.reads.computeIfAbsent(path, (key) -> new AtomicLong()).incrementAndGet();
 		return this.tree.read(path);
 	}
 

@@ -251,7 +251,9 @@ class SysfsPortCountersSourceTests {
 			.port(1);
 		assertThat(port.unreadable()).containsExactly("counters/link_downed", "counters/port_rcv_errors",
 				"counters/symbol_error");
-		assertThat(port.counters()).containsEntry("port_xmit_wait", Long.MAX_VALUE);
+		assertThat(port.counters()).containsEntry("port_xmit_wait", -1L);
+		assertThat(port.counterValue("port_xmit_wait")).isEqualTo(0x1p64);
+		assertThat(port.counterValue("symbol_error")).isNaN();
 	}
 
 	@Test

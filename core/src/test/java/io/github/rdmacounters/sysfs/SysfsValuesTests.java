@@ -22,7 +22,11 @@ class SysfsValuesTests {
 	void parseCounterAcceptsUnsignedDecimalsOnly() {
 		assertThat(SysfsValues.parseCounter("0")).isZero();
 		assertThat(SysfsValues.parseCounter("123456789012")).isEqualTo(123_456_789_012L);
-		assertThat(SysfsValues.parseCounter("18446744073709551615")).isEqualTo(Long.MAX_VALUE);
+		assertThat(SysfsValues.parseCounter("9223372036854775807")).isEqualTo(Long.MAX_VALUE);
+		assertThat(SysfsValues.parseCounter("9223372036854775808")).isEqualTo(Long.MIN_VALUE);
+		assertThat(SysfsValues.parseCounter("18446744073709551615")).isEqualTo(-1L);
+		assertThat(SysfsValues.parseCounter("18446744073709551616")).isNull();
+		assertThat(SysfsValues.parseCounter("+1")).isNull();
 		assertThat(SysfsValues.parseCounter("N/A (no PMA)")).isNull();
 		assertThat(SysfsValues.parseCounter("")).isNull();
 		assertThat(SysfsValues.parseCounter("-1")).isNull();
@@ -41,7 +45,7 @@ class SysfsValuesTests {
 				.isEqualTo(SysfsValues.parseCounter(text.trim()));
 		}
 		assertThat(SysfsValues.parseCounter("18446744073709551615\n".getBytes(StandardCharsets.US_ASCII), 21))
-			.isEqualTo(Long.MAX_VALUE);
+			.isEqualTo(-1L);
 		assertThat(SysfsValues.parseCounter("42\n".getBytes(StandardCharsets.US_ASCII), 3)).isEqualTo(42L);
 	}
 

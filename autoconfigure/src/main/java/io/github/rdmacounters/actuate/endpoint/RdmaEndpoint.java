@@ -1,5 +1,6 @@
 package io.github.rdmacounters.actuate.endpoint;
 
+import java.math.BigInteger;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -445,7 +446,7 @@ public class RdmaEndpoint {
 
 		private final @Nullable String error;
 
-		private final @Nullable Map<String, Long> counters;
+		private final @Nullable Map<String, Number> counters;
 
 		private final @Nullable List<String> unreadableCounters;
 
@@ -459,7 +460,7 @@ public class RdmaEndpoint {
 
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
-				@Nullable Map<String, Long> counters, @Nullable List<String> unreadableCounters) {
+				@Nullable Map<String, Number> counters, @Nullable List<String> unreadableCounters) {
 			this.state = state;
 			this.physicalState = physicalState;
 			this.linkLayer = linkLayer;
@@ -468,6 +469,17 @@ public class RdmaEndpoint {
 			this.error = error;
 			this.counters = (counters != null) ? Collections.unmodifiableMap(counters) : null;
 			this.unreadableCounters = (unreadableCounters != null) ? List.copyOf(unreadableCounters) : null;
+		}
+
+		/**
+		 * Show the counters with their unsigned 64-bit values: 2^63 and above as a
+		 * {@link BigInteger}, not as the negative {@code long} they are held in.
+		 */
+		private static Map<String, Number> unsigned(Map<String, Long> counters) {
+			Map<String, Number> values = new TreeMap<>();
+			counters.forEach((name, value) -> values.put(name,
+					(value >= 0) ? value : new BigInteger(Long.toUnsignedString(value))));
+			return values;
 		}
 
 		static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error,
@@ -486,7 +498,7 @@ public class RdmaEndpoint {
 					rate = attributes.rateText();
 				}
 			}
-			Map<String, Long> counters = (status != null) ? new TreeMap<>(status.counters()) : null;
+			Map<String, Number> counters = (status != null) ? unsigned(status.counters()) : null;
 			List<String> unreadable = (status != null && !status.unreadable().isEmpty()) ? status.unreadable() : null;
 			PortDescriptor port = new PortDescriptor(state, physicalState, linkLayer, mtu, rate, error, counters,
 					unreadable);
@@ -605,7 +617,7 @@ public class RdmaEndpoint {
 		 * Return the port counters from sysfs.
 		 * @return the counters by name, or {@code null} without a port counters source
 		 */
-		public @Nullable Map<String, Long> getCounters() {
+		public @Nullable Map<String, Number> getCounters() {
 			return this.counters;
 		}
 

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.actuate.endpoint;
 
+import java.math.BigInteger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -282,7 +283,8 @@ class RdmaEndpointTests {
 	void hostDevicesWithoutCounterSetsAreListedFromTheirPortCounters() {
 		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
 		PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "25 Gb/sec (1X EDR)", "Ethernet",
-				Map.of("port_rcv_data", 10L), Map.of("port_rcv_data", "counters"), List.of());
+				Map.of("port_rcv_data", 10L, "out_of_buffer", -1L),
+				Map.of("port_rcv_data", "counters", "out_of_buffer", "hw_counters"), List.of());
 		HostPortCountersSource host = () -> new HostPortCountersSnapshot(
 				List.of(new PortCountersSnapshot("mlx5_0", "22.36.1010", null, null, null, List.of(port),
 						Instant.now()),
@@ -299,7 +301,9 @@ class RdmaEndpointTests {
 		assertThat(sysfsOnly.getBackend()).isEqualTo("native");
 		assertThat(sysfsOnly.isAvailable()).isTrue();
 		assertThat(sysfsOnly.getCounterSets()).isEmpty();
-		assertThat(sysfsOnly.getPorts().get(1).getCounters()).containsEntry("port_rcv_data", 10L);
+		assertThat(sysfsOnly.getPorts().get(1).getCounters()).containsEntry("port_rcv_data", 10L)
+			.as("an unsigned 64-bit value is shown as such")
+			.containsEntry("out_of_buffer", new BigInteger("18446744073709551615"));
 	}
 
 	private ScriptedCounters counters(int index) {
