@@ -11,9 +11,9 @@ import org.jspecify.annotations.Nullable;
  * @param port the port number
  * @param link the link state, rate and link layer
  * @param counters the counters by file name, as unsigned 64-bit numbers (read a value of
- * 2<sup>63</sup> or more with {@link #counterValue(String)}), data counters converted from
- * 4-byte words to bytes; a file that could not be read or parsed has no value here and is
- * listed in {@code unreadable}; empty for a port that is {@link Presence#GONE}
+ * 2<sup>63</sup> or more with {@link #counterValue(String)}), data counters converted
+ * from 4-byte words to bytes; a file that could not be read or parsed has no value here
+ * and is listed in {@code unreadable}; empty for a port that is {@link Presence#GONE}
  * @param groups the directory each counter came from, by counter name
  * @param unreadable the files there but unreadable, relative to the port directory
  * @param missing the counter files an earlier snapshot read that are gone; they have no
