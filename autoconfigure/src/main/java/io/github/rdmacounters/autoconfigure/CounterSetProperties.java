@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -245,30 +246,29 @@ public class CounterSetProperties {
 		}
 
 		/**
-		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's:
-		 * each exception names the field at fault, turned into its property here.
+		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's;
+		 * each problem names the property of the field at fault.
 		 * @param prefix the flow's property, e.g. {@code rdma.counter-sets.web.flow}
 		 * @param problems where a problem is added
 		 * @return the spec, or {@code null} if there is a problem
 		 */
 		@Nullable FlowSpec toSpec(String prefix, Problems problems) {
-			if (this.getProtocol() == null && problems.isBlank(prefix + ".protocol")) {
-				problems.add(prefix + ".protocol", null, "must be tcp or udp");
-				return null;
-			}
 			int before = problems.size();
 			FlowSpec.Builder builder = FlowSpec.builder();
-			field(prefix, problems, (b) -> b.etherType(this.getEtherType()), builder);
-			field(prefix, problems, (b) -> b.sourceMac(this.getSourceMac()), builder);
-			field(prefix, problems, (b) -> b.destinationMac(this.getDestinationMac()), builder);
-			field(prefix, problems, (b) -> b.vlanId(this.getVlanId()), builder);
-			field(prefix, problems, (b) -> b.sourceIp(this.getSourceIp()), builder);
-			field(prefix, problems, (b) -> b.destinationIp(this.getDestinationIp()), builder);
-			field(prefix, problems, (b) -> b.protocol(this.getProtocol()), builder);
-			field(prefix, problems, (b) -> b.sourcePort(this.getSourcePort()), builder);
-			field(prefix, problems, (b) -> b.destinationPort(this.getDestinationPort()), builder);
-			field(prefix, problems, (b) -> b.priority(this.getPriority()), builder);
-			field(prefix, problems, (b) -> b.dontTrap(this.isDontTrap()), builder);
+			List<Consumer<FlowSpec.Builder>> fields = List.of((b) -> b.etherType(this.etherType),
+					(b) -> b.sourceMac(this.sourceMac), (b) -> b.destinationMac(this.destinationMac),
+					(b) -> b.vlanId(this.vlanId), (b) -> b.sourceIp(this.sourceIp),
+					(b) -> b.destinationIp(this.destinationIp), (b) -> b.protocol(this.protocol),
+					(b) -> b.sourcePort(this.sourcePort), (b) -> b.destinationPort(this.destinationPort),
+					(b) -> b.priority(this.priority), (b) -> b.dontTrap(this.dontTrap));
+			for (Consumer<FlowSpec.Builder> field : fields) {
+				try {
+					field.accept(builder);
+				}
+				catch (FlowSpec.InvalidFieldException ex) {
+					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(), ex.reason());
+				}
+			}
 			if (problems.size() > before) {
 				return null;
 			}
@@ -278,28 +278,18 @@ public class CounterSetProperties {
 			catch (FlowSpec.InvalidFieldException ex) {
 				if ("protocol".equals(ex.field())) {
 					// a port without a protocol: report the port the user wrote
-					boolean destination = this.getDestinationPort() != null;
+					boolean destination = this.destinationPort != null;
 					problems.add(prefix + (destination ? ".destination-port" : ".source-port"),
-							destination ? this.getDestinationPort() : this.getSourcePort(),
+							destination ? this.destinationPort : this.sourcePort,
 							"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
 				}
 				else {
-					problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(),
+					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(),
 							ex.reason()
 								.replace("sourceIp (", prefix + ".source-ip (")
 								.replace("destinationIp (", prefix + ".destination-ip ("));
 				}
 				return null;
-			}
-		}
-
-		private static void field(String prefix, Problems problems, Consumer<FlowSpec.Builder> setter,
-				FlowSpec.Builder builder) {
-			try {
-				setter.accept(builder);
-			}
-			catch (FlowSpec.InvalidFieldException ex) {
-				problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(), ex.reason());
 			}
 		}
 

@@ -2,6 +2,7 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -61,15 +62,6 @@ final class Problems {
 	}
 
 	/**
-	 * Return whether a property is written as a blank value.
-	 * @param property the property
-	 * @return {@code true} if it is set to a blank text
-	 */
-	boolean isBlank(String property) {
-		return raw(property) instanceof CharSequence text && text.toString().isBlank();
-	}
-
-	/**
 	 * Return the value of a property as written.
 	 * @param name the property
 	 * @return the value, or {@code null} if it is not set
@@ -90,15 +82,20 @@ final class Problems {
 		}
 	}
 
+	static String kebab(String camel) {
+		return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+	}
+
 	private @Nullable ConfigurationProperty property(String name) {
 		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
-		if (property == null) {
-			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
-			// adapted as Boot adapts the names of the property sources
-			property = ConfigurationPropertyName.adapt(name, '.');
-		}
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			ConfigurationProperty value = source.getConfigurationProperty(property);
+		// a map key with characters a name cannot have, such as the '_' of mlx5_0, is
+		// adapted as Boot adapts the names of the property sources
+		return find(this.environment, (property != null) ? property : ConfigurationPropertyName.adapt(name, '.'));
+	}
+
+	static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			ConfigurationProperty value = source.getConfigurationProperty(name);
 			if (value != null) {
 				return value;
 			}

@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -138,6 +140,55 @@ public final class ManagedDeviceFactory {
 			throw new NoUniqueRdmaDeviceException(this.backend.name(), property, capable);
 		}
 		return capable.get(0);
+	}
+
+	/**
+	 * Return the device a counter set that names none counts on, as
+	 * {@link #onlyFlowCapableDevice(String)} does, or {@code null} when there is no such
+	 * device and the set may start without one.
+	 * @param property the set's property, for the message
+	 * @param failOnUnavailable whether a missing device fails
+	 * @return the device name, or {@code null}
+	 * @throws NoUniqueRdmaDeviceException if several devices have flow counters, or none
+	 * and {@code failOnUnavailable} is set
+	 */
+	public @Nullable String onlyFlowCapableDevice(String property, boolean failOnUnavailable) {
+		try {
+			return onlyFlowCapableDevice(property);
+		}
+		catch (NoUniqueRdmaDeviceException ex) {
+			if (failOnUnavailable || !ex.devices().isEmpty()) {
+				throw ex;
+			}
+		}
+		catch (RdmaException ex) {
+			if (failOnUnavailable) {
+				throw ex;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the device whose PCI function has a network interface (sysfs
+	 * {@code device/net}).
+	 * @param snapshot the host's devices
+	 * @param netdev the interface, e.g. {@code ens1f0np0}
+	 * @param property the property that names it, for the message
+	 * @return the device name
+	 * @throws InvalidRdmaConfigurationException if no device has it, listing the
+	 * interfaces of each
+	 */
+	public static String deviceWithNetdev(HostPortCountersSnapshot snapshot, String netdev, String property) {
+		Map<String, List<String>> netdevs = new LinkedHashMap<>();
+		for (PortCountersSnapshot device : snapshot.devices()) {
+			if (device.identity().netdevs().contains(netdev)) {
+				return device.deviceName();
+			}
+			netdevs.put(device.deviceName(), device.identity().netdevs());
+		}
+		throw new InvalidRdmaConfigurationException(property, netdev, "No RDMA device of this host has the network "
+				+ "interface " + netdev + " (sysfs device/net of each device); their interfaces: " + netdevs);
 	}
 
 	private boolean countsFlows(String name) {
