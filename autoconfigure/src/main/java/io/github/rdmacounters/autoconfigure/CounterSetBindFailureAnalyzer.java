@@ -16,11 +16,9 @@ import org.springframework.boot.context.properties.bind.UnboundConfigurationProp
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -28,8 +26,6 @@ import org.springframework.core.convert.ConversionFailedException;
 import org.springframework.core.convert.ConverterNotFoundException;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
-
-import io.github.rdmacounters.core.CounterType;
 
 /**
  * Analyzes a {@link BindException} of {@code rdma.counter-sets}: a key no set has, with
@@ -79,8 +75,8 @@ class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 			return analysis(single, name, group + "; it cannot be a single value", cause);
 		}
 		if ("counters".equals(name.getLastElement(Form.UNIFORM))
-				&& cause.getCause() instanceof ConversionFailedException) {
-			return unknownCounterType(name, cause);
+				&& cause.getCause() instanceof ConversionFailedException conversion) {
+			return unknownCounterType(name, conversion, cause);
 		}
 		return null;
 	}
@@ -101,34 +97,30 @@ class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 				cause);
 	}
 
-	private FailureAnalysis unknownCounterType(ConfigurationPropertyName counters, BindException cause) {
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				for (ConfigurationPropertyName name : (Iterable<ConfigurationPropertyName>) iterable
-					.filter(counters::isParentOf)::iterator) {
-					String type = name.getLastElement(Form.UNIFORM);
-					if (Arrays.stream(CounterType.values()).noneMatch((known) -> known.name().equalsIgnoreCase(type))) {
-						return analysis(source.getConfigurationProperty(name), name,
-								"'" + name.getLastElement(Form.ORIGINAL) + "' is not a counter type: counters are "
-										+ "packets or bytes, each with its index in a read",
-								cause);
-					}
-				}
-			}
-		}
-		return analysis(null, counters, "counters are packets or bytes, each with its index in a read", cause);
+	private FailureAnalysis unknownCounterType(ConfigurationPropertyName counters, ConversionFailedException ex,
+			BindException cause) {
+		// the map key that is no CounterType
+		ConfigurationPropertyName name = counters.append(String.valueOf(ex.getValue()));
+		return analysis(Problems.find(this.environment, name), name,
+				"'" + ex.getValue()
+						+ "' is not a counter type: counters are packets or bytes, each with its index in a read",
+				cause);
 	}
 
+	/** An analysis worded as Boot's of an invalid property value. */
 	private static FailureAnalysis analysis(@Nullable ConfigurationProperty property, ConfigurationPropertyName name,
 			String reason, BindException cause) {
-		String written = (property != null && property.getOrigin() instanceof PropertySourceOrigin origin)
-				? origin.getPropertyName() : original(name, 0);
-		String from = (property != null && property.getOrigin() != null)
-				? " (originating from '" + property.getOrigin() + "')" : "";
+		Origin origin = (property != null) ? property.getOrigin() : null;
+		String written = (origin instanceof PropertySourceOrigin source) ? source.getPropertyName() : original(name, 0);
+		if (origin instanceof PropertySourceOrigin source && source.getOrigin() != null) {
+			origin = source.getOrigin();
+		}
 		return new FailureAnalysis(
-				"Invalid value '" + ((property != null) ? property.getValue() : "") + "' for configuration property '"
-						+ written + "'" + from + ". " + reason + ".",
-				"Update the counter set under rdma.counter-sets as the reason says.", cause);
+				"Invalid value '" + ((property != null) ? property.getValue() : "") + "' for "
+						+ "configuration property '" + written + "'"
+						+ ((origin != null) ? " (originating from '" + origin + "')" : "")
+						+ ". Validation failed for the following reason:\n\n" + reason,
+				"Review the value of the property with the provided reason.", cause);
 	}
 
 	/**

@@ -15,8 +15,8 @@ import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.ReadMode;
 
 /**
- * One counter set of {@code rdma.counter-sets}: where it counts (device or netdev, and
- * port), its counters and the flow that feeds them.
+ * One counter set of {@code rdma.counter-sets}: where it counts, its counters and its
+ * flow.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -24,27 +24,23 @@ import io.github.rdmacounters.core.ReadMode;
 public class CounterSetProperties {
 
 	/**
-	 * Name of the RDMA device the set counts on, e.g. mlx5_1. When neither device nor
-	 * netdev is set, the host's only device with flow counters.
+	 * RDMA device the set counts on, e.g. mlx5_1; else the host's only flow-capable one.
 	 */
 	private @Nullable String device;
 
 	/**
-	 * Network interface of the device the set counts on, e.g. ens1f0np0, instead of the
-	 * device name: the same configuration then works on hosts whose device numbering
-	 * differs.
+	 * Network interface of the device the set counts on, e.g. ens1f0np0, instead of
+	 * device.
 	 */
 	private @Nullable String netdev;
 
 	/**
-	 * Port of the device that the set's flow is attached to, 1 to 255; when not set, the
-	 * device's first ACTIVE port.
+	 * Port the set's flow is attached to, 1 to 255; else the device's first ACTIVE port.
 	 */
 	private @Nullable Integer port;
 
 	/**
-	 * Index of each counter type in a read. When none is given, packets at 0 and bytes at
-	 * 1.
+	 * Index of each counter type in a read; none means packets at 0 and bytes at 1.
 	 */
 	private final Map<CounterType, Integer> counters = new LinkedHashMap<>();
 
@@ -101,8 +97,7 @@ public class CounterSetProperties {
 	public static class Flow {
 
 		/**
-		 * Ethernet type to match, e.g. 0x8915 for RoCEv1. Implied by the IP prefixes when
-		 * not set.
+		 * Ethernet type to match, e.g. 0x8915 for RoCEv1; implied by the IP prefixes.
 		 */
 		private @Nullable Integer etherType;
 
@@ -122,12 +117,12 @@ public class CounterSetProperties {
 		private @Nullable Integer vlanId;
 
 		/**
-		 * Source IPv4 or IPv6 address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
+		 * Source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
 		 */
 		private @Nullable IpPrefix sourceIp;
 
 		/**
-		 * Destination IPv4 or IPv6 address or prefix to match.
+		 * Destination IP address or prefix to match.
 		 */
 		private @Nullable IpPrefix destinationIp;
 
@@ -152,8 +147,7 @@ public class CounterSetProperties {
 		private int priority = 0;
 
 		/**
-		 * Whether matched packets still reach the kernel and other flows, so that
-		 * counting never steals traffic.
+		 * Whether matched packets still reach the kernel and other flows.
 		 */
 		private boolean dontTrap = true;
 

@@ -19,10 +19,8 @@ import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 
 /**
- * The problems found in the {@code rdma} properties, each with the value as written in
- * the configuration ({@code 10ms} rather than {@code PT0.01S}). One problem is thrown as
- * an {@link InvalidConfigurationPropertyValueException}, whose analysis adds its origin;
- * several as one {@link InvalidRdmaConfigurationException} listing them all.
+ * The problems found in the {@code rdma} properties, each with the value as written
+ * ({@code 10ms}, not {@code PT0.01S}).
  *
  * @author rdma-counters
  */
@@ -37,10 +35,7 @@ final class Problems {
 	}
 
 	/**
-	 * Add a problem.
-	 * @param property the property
-	 * @param value the value as bound, shown when the written one cannot be found
-	 * @param requirement what the value must be
+	 * Add a problem; the value as bound is shown when the written one cannot be found.
 	 */
 	void add(String property, @Nullable Object value, String requirement) {
 		ConfigurationProperty written = property(property);
@@ -61,11 +56,7 @@ final class Problems {
 		this.problems.clear();
 	}
 
-	/**
-	 * Return the value of a property as written.
-	 * @param name the property
-	 * @return the value, or {@code null} if it is not set
-	 */
+	/** The value of a property as written, or {@code null} if it is not set. */
 	@Nullable Object raw(String name) {
 		ConfigurationProperty property = property(name);
 		return (property != null) ? property.getValue() : null;

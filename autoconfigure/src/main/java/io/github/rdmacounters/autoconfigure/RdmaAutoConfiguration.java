@@ -22,15 +22,12 @@ import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.core.CounterSetDefinition;
-import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -120,33 +117,9 @@ public final class RdmaAutoConfiguration {
 				Clock.systemUTC(),
 				(device) -> (host != null && snapshot.device(device) != null) ? host.device(device) : null)
 			.reopenBackoff(backoff.getInitial(), backoff.getMax());
-		List<ManagedDevice> devices = new ArrayList<>();
-		try {
-			devicesOf(plan, properties, factory, snapshot).forEach((device, sets) -> {
-				try {
-					devices
-						.add(factory.create(new DeviceDefinition(device, sets, RdmaProperties.PREFIX), (device != null)
-								? properties.failOnUnavailable(device) : properties.isFailOnUnavailable()));
-				}
-				catch (InvalidRdmaConfigurationException ex) {
-					throw ex;
-				}
-				catch (RdmaException ex) {
-					throw new DeviceStartupException(device,
-							sets.stream().map((set) -> COUNTER_SETS + set.name()).toList(), ex);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			try {
-				new ManagedDevices(devices).close();
-			}
-			catch (RuntimeException closeFailure) {
-				ex.addSuppressed(closeFailure);
-			}
-			throw ex;
-		}
-		return new ManagedDevices(devices);
+		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
+				RdmaProperties.PREFIX, (device) -> (device != null) ? properties.failOnUnavailable(device)
+						: properties.isFailOnUnavailable()));
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -248,6 +249,44 @@ public final class ManagedDeviceFactory {
 				throw unavailable;
 			}
 			return unavailable((name != null) ? name : ANY_DEVICE, plan, unavailable);
+		}
+	}
+
+	/**
+	 * Open the devices that counter sets count on, in order, each with its sets as
+	 * {@link #create} does; on failure every device opened so far is closed again.
+	 * @param sets the sets by the device they count on, {@code null} for the host's only
+	 * device with flow counters
+	 * @param propertyPrefix the prefix of the sets' properties, e.g. {@code rdma}
+	 * @param failOnUnavailable whether a device, by name, fails when unavailable
+	 * @return the devices
+	 * @throws DeviceStartupException naming the sets of a device that failed
+	 * @throws InvalidRdmaConfigurationException if the sets of a device cannot be placed
+	 */
+	public List<ManagedDevice> createAll(Map<@Nullable String, List<CounterSetDefinition>> sets, String propertyPrefix,
+			Predicate<@Nullable String> failOnUnavailable) {
+		List<ManagedDevice> devices = new ArrayList<>();
+		try {
+			sets.forEach((device, deviceSets) -> {
+				DeviceDefinition definition = new DeviceDefinition(device, deviceSets, propertyPrefix);
+				try {
+					devices.add(create(definition, failOnUnavailable.test(device)));
+				}
+				catch (InvalidRdmaConfigurationException ex) {
+					throw ex;
+				}
+				catch (RdmaException ex) {
+					throw new DeviceStartupException(device,
+							deviceSets.stream().map((set) -> definition.property(set.name(), "")).toList(), ex);
+				}
+			});
+			return devices;
+		}
+		catch (RuntimeException ex) {
+			for (int i = devices.size() - 1; i >= 0; i--) {
+				closeQuietly(devices.get(i), ex);
+			}
+			throw ex;
 		}
 	}
 
