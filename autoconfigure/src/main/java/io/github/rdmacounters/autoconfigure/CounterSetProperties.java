@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -14,8 +15,8 @@ import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.ReadMode;
 
 /**
- * One counter set of {@code rdma.counter-sets}: where it counts (device or netdev, and
- * port), its counters and the flow that feeds them.
+ * One counter set of {@code rdma.counter-sets}: where it counts, its counters and its
+ * flow.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -23,27 +24,23 @@ import io.github.rdmacounters.core.ReadMode;
 public class CounterSetProperties {
 
 	/**
-	 * Name of the RDMA device the set counts on, e.g. mlx5_1. When neither device nor
-	 * netdev is set, the host's only device with flow counters.
+	 * RDMA device the set counts on, e.g. mlx5_1; else the host's only flow-capable one.
 	 */
 	private @Nullable String device;
 
 	/**
-	 * Network interface of the device the set counts on, e.g. ens1f0np0, instead of the
-	 * device name: the same configuration then works on hosts whose device numbering
-	 * differs.
+	 * Network interface of the device the set counts on, e.g. ens1f0np0, instead of
+	 * device.
 	 */
 	private @Nullable String netdev;
 
 	/**
-	 * Port of the device that the set's flow is attached to, 1 to 255; when not set, the
-	 * device's first ACTIVE port.
+	 * Port the set's flow is attached to, 1 to 255; else the device's first ACTIVE port.
 	 */
 	private @Nullable Integer port;
 
 	/**
-	 * Index of each counter type in a read. When none is given, packets at 0 and bytes at
-	 * 1.
+	 * Index of each counter type in a read; none means packets at 0 and bytes at 1.
 	 */
 	private final Map<CounterType, Integer> counters = new LinkedHashMap<>();
 
@@ -100,8 +97,7 @@ public class CounterSetProperties {
 	public static class Flow {
 
 		/**
-		 * Ethernet type to match, e.g. 0x8915 for RoCEv1. Implied by the IP prefixes when
-		 * not set.
+		 * Ethernet type to match, e.g. 0x8915 for RoCEv1; implied by the IP prefixes.
 		 */
 		private @Nullable Integer etherType;
 
@@ -121,12 +117,12 @@ public class CounterSetProperties {
 		private @Nullable Integer vlanId;
 
 		/**
-		 * Source IPv4 or IPv6 address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
+		 * Source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
 		 */
 		private @Nullable IpPrefix sourceIp;
 
 		/**
-		 * Destination IPv4 or IPv6 address or prefix to match.
+		 * Destination IP address or prefix to match.
 		 */
 		private @Nullable IpPrefix destinationIp;
 
@@ -151,8 +147,7 @@ public class CounterSetProperties {
 		private int priority = 0;
 
 		/**
-		 * Whether matched packets still reach the kernel and other flows, so that
-		 * counting never steals traffic.
+		 * Whether matched packets still reach the kernel and other flows.
 		 */
 		private boolean dontTrap = true;
 
@@ -245,30 +240,29 @@ public class CounterSetProperties {
 		}
 
 		/**
-		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's:
-		 * each exception names the field at fault, turned into its property here.
+		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's;
+		 * each problem names the property of the field at fault.
 		 * @param prefix the flow's property, e.g. {@code rdma.counter-sets.web.flow}
 		 * @param problems where a problem is added
 		 * @return the spec, or {@code null} if there is a problem
 		 */
 		@Nullable FlowSpec toSpec(String prefix, Problems problems) {
-			if (this.getProtocol() == null && problems.isBlank(prefix + ".protocol")) {
-				problems.add(prefix + ".protocol", null, "must be tcp or udp");
-				return null;
-			}
 			int before = problems.size();
 			FlowSpec.Builder builder = FlowSpec.builder();
-			field(prefix, problems, (b) -> b.etherType(this.getEtherType()), builder);
-			field(prefix, problems, (b) -> b.sourceMac(this.getSourceMac()), builder);
-			field(prefix, problems, (b) -> b.destinationMac(this.getDestinationMac()), builder);
-			field(prefix, problems, (b) -> b.vlanId(this.getVlanId()), builder);
-			field(prefix, problems, (b) -> b.sourceIp(this.getSourceIp()), builder);
-			field(prefix, problems, (b) -> b.destinationIp(this.getDestinationIp()), builder);
-			field(prefix, problems, (b) -> b.protocol(this.getProtocol()), builder);
-			field(prefix, problems, (b) -> b.sourcePort(this.getSourcePort()), builder);
-			field(prefix, problems, (b) -> b.destinationPort(this.getDestinationPort()), builder);
-			field(prefix, problems, (b) -> b.priority(this.getPriority()), builder);
-			field(prefix, problems, (b) -> b.dontTrap(this.isDontTrap()), builder);
+			List<Consumer<FlowSpec.Builder>> fields = List.of((b) -> b.etherType(this.etherType),
+					(b) -> b.sourceMac(this.sourceMac), (b) -> b.destinationMac(this.destinationMac),
+					(b) -> b.vlanId(this.vlanId), (b) -> b.sourceIp(this.sourceIp),
+					(b) -> b.destinationIp(this.destinationIp), (b) -> b.protocol(this.protocol),
+					(b) -> b.sourcePort(this.sourcePort), (b) -> b.destinationPort(this.destinationPort),
+					(b) -> b.priority(this.priority), (b) -> b.dontTrap(this.dontTrap));
+			for (Consumer<FlowSpec.Builder> field : fields) {
+				try {
+					field.accept(builder);
+				}
+				catch (FlowSpec.InvalidFieldException ex) {
+					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(), ex.reason());
+				}
+			}
 			if (problems.size() > before) {
 				return null;
 			}
@@ -278,28 +272,18 @@ public class CounterSetProperties {
 			catch (FlowSpec.InvalidFieldException ex) {
 				if ("protocol".equals(ex.field())) {
 					// a port without a protocol: report the port the user wrote
-					boolean destination = this.getDestinationPort() != null;
+					boolean destination = this.destinationPort != null;
 					problems.add(prefix + (destination ? ".destination-port" : ".source-port"),
-							destination ? this.getDestinationPort() : this.getSourcePort(),
+							destination ? this.destinationPort : this.sourcePort,
 							"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
 				}
 				else {
-					problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(),
+					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(),
 							ex.reason()
 								.replace("sourceIp (", prefix + ".source-ip (")
 								.replace("destinationIp (", prefix + ".destination-ip ("));
 				}
 				return null;
-			}
-		}
-
-		private static void field(String prefix, Problems problems, Consumer<FlowSpec.Builder> setter,
-				FlowSpec.Builder builder) {
-			try {
-				setter.accept(builder);
-			}
-			catch (FlowSpec.InvalidFieldException ex) {
-				problems.add(prefix + "." + RdmaPropertiesChecks.kebab(ex.field()), ex.value(), ex.reason());
 			}
 		}
 

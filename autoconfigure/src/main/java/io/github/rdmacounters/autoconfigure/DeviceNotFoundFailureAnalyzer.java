@@ -4,6 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import io.github.rdmacounters.core.DeviceNotFoundException;
+import io.github.rdmacounters.core.DeviceStartupException;
 
 /**
  * Analyzes {@link DeviceNotFoundException}: the configured device does not exist; lists
@@ -24,8 +25,7 @@ class DeviceNotFoundFailureAnalyzer extends AbstractFailureAnalyzer<DeviceNotFou
 			return new FailureAnalysis(description, RdmaFailureActions.NO_DEVICE, cause);
 		}
 		String action = "Set the device of " + sets + " to one of the devices found (" + found
-				+ "), or name it by its network interface (netdev). "
-				+ ((startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT);
+				+ "), or name it by its network interface (netdev). " + RdmaFailureActions.startWithout(startup);
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -1,14 +1,12 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.rdmacounters.core.ManagedDevice;
 
 /**
  * The devices that the counter sets of {@code rdma.counter-sets} count on, each opened
- * once with its sets; the context closes them (each device's sets, then the device) in
- * reverse order.
+ * once with its sets; closed last first.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -34,24 +32,26 @@ public final class ManagedDevices implements AutoCloseable {
 	}
 
 	/**
-	 * Close every device, last first; closes as much as it can and rethrows the first
-	 * failure.
+	 * Close every device, last first, as far as possible; rethrows the first failure.
 	 */
 	@Override
 	public void close() {
-		List<RuntimeException> failures = new ArrayList<>();
+		RuntimeException failure = null;
 		for (int i = this.devices.size() - 1; i >= 0; i--) {
 			try {
 				this.devices.get(i).close();
 			}
 			catch (RuntimeException ex) {
-				failures.add(ex);
+				if (failure == null) {
+					failure = ex;
+				}
+				else {
+					failure.addSuppressed(ex);
+				}
 			}
 		}
-		if (!failures.isEmpty()) {
-			RuntimeException first = failures.get(0);
-			failures.stream().skip(1).forEach(first::addSuppressed);
-			throw first;
+		if (failure != null) {
+			throw failure;
 		}
 	}
 

@@ -9,9 +9,8 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Matches unless {@code rdma.enabled} is false. The value is bound as a boolean, so that
- * a value that is not one ({@code maybe}) fails startup with Spring Boot's bind failure
- * analysis, naming the property and its origin, instead of meaning false.
+ * Matches unless {@code rdma.enabled} is false; a value that is no boolean fails startup
+ * instead of meaning false.
  *
  * @author rdma-counters
  */

@@ -2,6 +2,7 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,10 +19,8 @@ import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 
 /**
- * The problems found in the {@code rdma} properties, each with the value as written in
- * the configuration ({@code 10ms} rather than {@code PT0.01S}). One problem is thrown as
- * an {@link InvalidConfigurationPropertyValueException}, whose analysis adds its origin;
- * several as one {@link InvalidRdmaConfigurationException} listing them all.
+ * The problems found in the {@code rdma} properties, each with the value as written
+ * ({@code 10ms}, not {@code PT0.01S}).
  *
  * @author rdma-counters
  */
@@ -36,10 +35,7 @@ final class Problems {
 	}
 
 	/**
-	 * Add a problem.
-	 * @param property the property
-	 * @param value the value as bound, shown when the written one cannot be found
-	 * @param requirement what the value must be
+	 * Add a problem; the value as bound is shown when the written one cannot be found.
 	 */
 	void add(String property, @Nullable Object value, String requirement) {
 		ConfigurationProperty written = property(property);
@@ -60,20 +56,7 @@ final class Problems {
 		this.problems.clear();
 	}
 
-	/**
-	 * Return whether a property is written as a blank value.
-	 * @param property the property
-	 * @return {@code true} if it is set to a blank text
-	 */
-	boolean isBlank(String property) {
-		return raw(property) instanceof CharSequence text && text.toString().isBlank();
-	}
-
-	/**
-	 * Return the value of a property as written.
-	 * @param name the property
-	 * @return the value, or {@code null} if it is not set
-	 */
+	/** The value of a property as written, or {@code null} if it is not set. */
 	@Nullable Object raw(String name) {
 		ConfigurationProperty property = property(name);
 		return (property != null) ? property.getValue() : null;
@@ -90,15 +73,20 @@ final class Problems {
 		}
 	}
 
+	static String kebab(String camel) {
+		return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+	}
+
 	private @Nullable ConfigurationProperty property(String name) {
 		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
-		if (property == null) {
-			// a map key with characters a name cannot have, such as the '_' of mlx5_0:
-			// adapted as Boot adapts the names of the property sources
-			property = ConfigurationPropertyName.adapt(name, '.');
-		}
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			ConfigurationProperty value = source.getConfigurationProperty(property);
+		// a map key with characters a name cannot have, such as the '_' of mlx5_0, is
+		// adapted as Boot adapts the names of the property sources
+		return find(this.environment, (property != null) ? property : ConfigurationPropertyName.adapt(name, '.'));
+	}
+
+	static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			ConfigurationProperty value = source.getConfigurationProperty(name);
 			if (value != null) {
 				return value;
 			}

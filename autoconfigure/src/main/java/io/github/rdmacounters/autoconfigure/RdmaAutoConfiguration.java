@@ -16,40 +16,28 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.core.CounterSetDefinition;
-import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
-import io.github.rdmacounters.core.NoUniqueRdmaDeviceException;
-import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.RdmaBackend;
-import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} of RDMA counters: the backend
- * ({@code rdma.backend}), the port counters of every device of the host (from sysfs, with
- * no verbs call), the devices that counter sets count on, opened once each with their
- * sets, an {@link RdmaRegistry} of them, and one
- * {@link io.github.rdmacounters.core.Counters Counters} bean per set, named after it
- * ({@code @Qualifier("nvme-tcp") Counters}). Without counter sets no device is opened.
- * <p>
- * The context closes them in the order rdma-core needs: each set's flow, then its
- * counters, then the device's queue pair, completion queue and protection domain, then
- * the device. Every bean backs off when the application defines its own.
+ * {@link EnableAutoConfiguration Auto-configuration} of RDMA counters: the backend, the
+ * port counters of every device of the host (from sysfs, with no verbs call), the devices
+ * that counter sets count on, each opened once with its sets, and an {@link RdmaRegistry}
+ * of them. Without counter sets no device is opened.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -58,6 +46,8 @@ import io.github.rdmacounters.verbs.NativeBackend;
 @Conditional(OnRdmaEnabledCondition.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaAutoConfiguration {
+
+	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets.";
 
 	@Bean
 	static CountersBeanRegistrar rdmaCountersBeanRegistrar() {
@@ -82,33 +72,25 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
 		List<SimulatedDeviceSpec> specs = new ArrayList<>();
-		long guid = 0x0c42a10300650f2cL;
-		for (Map.Entry<String, SimulatedProperties.Device> entry : properties.getSimulated()
+		properties.getSimulated()
 			.effectiveDevices()
-			.entrySet()) {
-			SimulatedProperties.Device device = entry.getValue();
-			specs.add(SimulatedDeviceSpec.builder()
-				.name(entry.getKey())
-				.nodeGuid(guid + specs.size() * 0x100L)
-				.portCount(device.getPorts())
-				.linkLayer(device.getLinkLayer())
-				.countersSupported(device.isCountersSupported())
-				.roceEnabled(device.isRoceEnabled())
-				.managedFlowSteering(device.isManagedFlowSteering())
-				.netdevs(device.getNetdevs())
-				.build());
-		}
+			.forEach((name,
+					device) -> specs.add(SimulatedDeviceSpec.builder()
+						.name(name)
+						.nodeGuid(0x0c42a10300650f2cL + specs.size() * 0x100L)
+						.portCount(device.getPorts())
+						.linkLayer(device.getLinkLayer())
+						.countersSupported(device.isCountersSupported())
+						.roceEnabled(device.isRoceEnabled())
+						.managedFlowSteering(device.isManagedFlowSteering())
+						.netdevs(device.getNetdevs())
+						.build()));
 		return new SimulatedBackend(specs);
 	}
 
 	/**
-	 * The port counters of every device of the host, filtered by
-	 * {@code rdma.port-counters.devices}; a counter file the include and exclude lists
-	 * leave out is never read. Sysfs needs no verbs call, so they are served on any host,
-	 * also where the verbs library cannot be loaded.
-	 * @param properties the properties
-	 * @param backend the backend
-	 * @return the source
+	 * The port counters of every device of the host; a counter file the include and
+	 * exclude lists leave out is never read.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -120,16 +102,6 @@ public final class RdmaAutoConfiguration {
 				NameFilter.of(portCounters.getInclude(), portCounters.getExclude()), properties.getReadCacheTtl());
 	}
 
-	/**
-	 * The devices the counter sets count on, each opened once with its sets; one that is
-	 * unavailable fails startup, or with {@code fail-on-unavailable=false} becomes an
-	 * unavailable device while the others start.
-	 * @param properties the properties
-	 * @param backend the backend
-	 * @param checks the checked properties, with their plan
-	 * @param hostPortCounters the host's port counters
-	 * @return the devices
-	 */
 	@Bean
 	@ConditionalOnMissingBean
 	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, RdmaPropertiesChecks checks,
@@ -149,96 +121,35 @@ public final class RdmaAutoConfiguration {
 				Clock.systemUTC(),
 				(device) -> (host != null && snapshot.device(device) != null) ? host.device(device) : null)
 			.reopenBackoff(backoff.getInitial(), backoff.getMax());
-		List<ManagedDevice> devices = new ArrayList<>();
-		try {
-			devicesOf(plan, properties, factory, snapshot).forEach((device, sets) -> {
-				List<String> setProperties = sets.stream()
-					.map((set) -> RdmaProperties.PREFIX + ".counter-sets." + set.name())
-					.toList();
-				boolean failOnUnavailable = (device != null) ? properties.failOnUnavailable(device)
-						: properties.isFailOnUnavailable();
-				try {
-					devices.add(factory.create(new DeviceDefinition(device, sets, RdmaProperties.PREFIX),
-							failOnUnavailable));
-				}
-				catch (InvalidRdmaConfigurationException ex) {
-					throw ex;
-				}
-				catch (RdmaException ex) {
-					throw new DeviceStartupException(device, setProperties, ex);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			try {
-				new ManagedDevices(devices).close();
-			}
-			catch (RuntimeException closeFailure) {
-				ex.addSuppressed(closeFailure);
-			}
-			throw ex;
-		}
-		return new ManagedDevices(devices);
+		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
+				RdmaProperties.PREFIX, (device) -> (device != null) ? properties.failOnUnavailable(device)
+						: properties.isFailOnUnavailable()));
 	}
 
 	/**
 	 * Group the sets by the device they count on: the one they name, the one with their
-	 * netdev, or the host's only device with flow counters; {@code null} for sets whose
-	 * device cannot be chosen and may be done without.
+	 * netdev, or the host's only device with flow counters (probed once); {@code null}
+	 * when none can be chosen and the sets may start without it.
 	 */
 	private static Map<@Nullable String, List<CounterSetDefinition>> devicesOf(List<SetPlan> plan,
 			RdmaProperties properties, ManagedDeviceFactory factory, HostPortCountersSnapshot snapshot) {
 		Map<@Nullable String, List<CounterSetDefinition>> devices = new LinkedHashMap<>();
-		// probed once: with several devices, choosing opens each
-		String[] onlyFlowCapable = null;
+		List<@Nullable String> onlyFlowCapable = new ArrayList<>(1);
 		for (SetPlan set : plan) {
-			String property = RdmaProperties.PREFIX + ".counter-sets." + set.definition().name();
+			String property = COUNTER_SETS + set.definition().name();
 			String device = set.device();
 			if (device == null && set.netdev() != null) {
-				device = withNetdev(snapshot, set.netdev(), property + ".netdev");
+				device = ManagedDeviceFactory.deviceWithNetdev(snapshot, set.netdev(), property + ".netdev");
 			}
 			else if (device == null) {
-				if (onlyFlowCapable == null) {
-					onlyFlowCapable = new String[] {
-							onlyFlowCapableDevice(factory, property, properties.isFailOnUnavailable()) };
+				if (onlyFlowCapable.isEmpty()) {
+					onlyFlowCapable.add(factory.onlyFlowCapableDevice(property, properties.isFailOnUnavailable()));
 				}
-				device = onlyFlowCapable[0];
+				device = onlyFlowCapable.get(0);
 			}
 			devices.computeIfAbsent(device, (name) -> new ArrayList<>()).add(set.definition());
 		}
 		return devices;
-	}
-
-	private static String withNetdev(HostPortCountersSnapshot snapshot, String netdev, String property) {
-		Map<String, List<String>> netdevs = new LinkedHashMap<>();
-		for (PortCountersSnapshot device : snapshot.devices()) {
-			if (device.identity().netdevs().contains(netdev)) {
-				return device.deviceName();
-			}
-			netdevs.put(device.deviceName(), device.identity().netdevs());
-		}
-		throw new InvalidConfigurationPropertyValueException(property, netdev,
-				"No RDMA device of this host has the network interface " + netdev
-						+ " (sysfs device/net of each device); their interfaces: " + netdevs);
-	}
-
-	private static @Nullable String onlyFlowCapableDevice(ManagedDeviceFactory factory, String property,
-			boolean failOnUnavailable) {
-		try {
-			return factory.onlyFlowCapableDevice(property);
-		}
-		catch (NoUniqueRdmaDeviceException ex) {
-			if (failOnUnavailable || !ex.devices().isEmpty()) {
-				throw ex;
-			}
-			return null;
-		}
-		catch (RdmaException ex) {
-			if (failOnUnavailable) {
-				throw ex;
-			}
-			return null;
-		}
 	}
 
 	@Bean

@@ -15,9 +15,7 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} for the {@link RdmaEndpoint}. Like
- * every endpoint it is exposed over the web only when the user includes it in
- * {@code management.endpoints.web.exposure.include}.
+ * {@link EnableAutoConfiguration Auto-configuration} of the {@link RdmaEndpoint}.
  *
  * @since 0.1.0
  * @author rdma-counters

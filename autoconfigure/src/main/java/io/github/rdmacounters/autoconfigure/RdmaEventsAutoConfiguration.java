@@ -18,13 +18,8 @@ import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.metrics.RdmaEventMetrics;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} of RDMA device events: an
- * {@link RdmaEventPublisher} that publishes
- * {@link io.github.rdmacounters.event.RdmaPortStateChangedEvent} and
- * {@link io.github.rdmacounters.event.RdmaDeviceFatalEvent} (and, with
- * {@code rdma.events.port-down-readiness=refuse-traffic}, readiness changes), and the
- * {@link RdmaEventMetrics} meters when Micrometer is present. Turned off with
- * {@code rdma.events.enabled=false}.
+ * {@link EnableAutoConfiguration Auto-configuration} of RDMA device events: the
+ * {@link RdmaEventPublisher} and, with Micrometer, the {@link RdmaEventMetrics}.
  *
  * @since 0.1.0
  * @author rdma-counters

@@ -11,9 +11,7 @@ import java.time.Duration;
 public class RdmaEventsProperties {
 
 	/**
-	 * Whether the asynchronous events of the devices are published as Spring application
-	 * events (RdmaPortStateChangedEvent, RdmaDeviceFatalEvent) and counted in
-	 * rdma.port.events.
+	 * Whether device events are published as application events and counted.
 	 */
 	private boolean enabled = true;
 
@@ -22,10 +20,6 @@ public class RdmaEventsProperties {
 	 */
 	private PortDownReadiness portDownReadiness = PortDownReadiness.NONE;
 
-	/**
-	 * How a device that failed (IBV_EVENT_DEVICE_FATAL, or a call failing with ENODEV or
-	 * EIO) is reopened; applies whether or not the events are published.
-	 */
 	private final ReopenBackoff reopenBackoff = new ReopenBackoff();
 
 	public ReopenBackoff getReopenBackoff() {
@@ -49,19 +43,18 @@ public class RdmaEventsProperties {
 	}
 
 	/**
-	 * The waits between attempts to reopen a failed device.
+	 * Waits between attempts to reopen a failed device (IBV_EVENT_DEVICE_FATAL, ENODEV,
+	 * EIO).
 	 */
 	public static class ReopenBackoff {
 
 		/**
-		 * Wait before the first attempt to reopen a failed device, doubled after each
-		 * failed attempt up to the maximum; at least 1ms.
+		 * Wait before the first attempt to reopen a failed device, doubled after each.
 		 */
 		private Duration initial = Duration.ofMillis(100);
 
 		/**
-		 * Longest wait between attempts to reopen a failed device, at least the initial
-		 * wait and at most 1h: a device that is back is reopened within one such wait.
+		 * Longest wait between attempts to reopen a failed device, at most 1h.
 		 */
 		private Duration max = Duration.ofSeconds(30);
 
@@ -92,8 +85,7 @@ public class RdmaEventsProperties {
 		NONE,
 
 		/**
-		 * Readiness moves to REFUSING_TRAFFIC while the port is down and back to
-		 * ACCEPTING_TRAFFIC once it is active again; liveness is never changed.
+		 * Readiness is REFUSING_TRAFFIC while the port is down.
 		 */
 		REFUSE_TRAFFIC
 

@@ -16,12 +16,8 @@ import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} for the {@link RdmaHealthIndicator}
- * ({@code rdma} in {@code /actuator/health}), turned off with
- * {@code management.health.rdma.enabled=false}: a composite with one contributor per
- * device ({@link RdmaHealthContributor}), as Boot's
- * {@code CompositeHealthContributorConfiguration} builds one per bean, so
- * {@code /actuator/health/rdma/<device>} shows one device.
+ * {@link EnableAutoConfiguration Auto-configuration} of the {@code rdma} health
+ * contributor, a composite of one {@link RdmaHealthIndicator} per device.
  *
  * @since 0.1.0
  * @author rdma-counters

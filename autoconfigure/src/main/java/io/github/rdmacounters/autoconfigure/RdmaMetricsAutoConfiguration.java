@@ -21,13 +21,9 @@ import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} for the Micrometer meters of the
- * flow counter sets ({@link RdmaFlowMetrics}) and of the port counters
- * ({@link PortCountersMetrics}, unless {@code rdma.port-counters.enabled=false}, filtered
- * by {@code rdma.port-counters.include} and {@code exclude}) of every device of the host
- * ({@code rdma.port-counters.devices.include} and {@code exclude}). Boot binds the
- * binders to every meter registry and closes them, removing their meters, before the
- * devices close.
+ * {@link EnableAutoConfiguration Auto-configuration} of the Micrometer meters of the
+ * counter sets ({@link RdmaFlowMetrics}) and of the port counters
+ * ({@link PortCountersMetrics}).
  *
  * @since 0.1.0
  * @author rdma-counters

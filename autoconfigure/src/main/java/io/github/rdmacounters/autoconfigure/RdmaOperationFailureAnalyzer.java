@@ -8,17 +8,13 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import io.github.rdmacounters.core.CounterSetCreationException;
+import io.github.rdmacounters.core.DeviceStartupException;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaOperationException;
 
 /**
- * Analyzes {@link RdmaOperationException}: a verb failed while the device or a counter
- * set was set up. Recognises counters the provider does not implement
- * ({@code EOPNOTSUPP}, or {@code ENOSYS} from rdma-core before 28), a kernel too old for
- * counted don't-trap flows ({@code EINVAL}), the priority limit or a full steering table
- * ({@code ENOMEM}), flow steering the device does not support, and missing permissions;
- * names the counter set when one was being created. The causes are worded by
- * {@link Errno#explain(String, int)}, as in the native layer's messages.
+ * Analyzes {@link RdmaOperationException}: a verb failed while a device or counter set
+ * was set up. Causes are worded by {@link Errno#explain(String, int)}.
  *
  * @author rdma-counters
  */
@@ -30,7 +26,7 @@ class RdmaOperationFailureAnalyzer extends AbstractFailureAnalyzer<RdmaOperation
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaOperationException cause) {
 		CounterSetCreationException set = findCause(rootFailure, CounterSetCreationException.class);
 		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
-		String startWithout = (startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT;
+		String startWithout = RdmaFailureActions.startWithout(startup);
 		String where = where(set);
 		int errno = cause.errno();
 		String verb = cause.verb();

@@ -12,10 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Configuration properties of RDMA counters ({@code rdma.*}): one tree, bound once by
- * Spring Boot, where an unknown key fails startup. Counter sets are
- * {@link #getCounterSets() counter-sets}, each saying which device and port it counts on;
- * {@link #getDevices() devices} holds the options of a device, by its name.
+ * Configuration properties of RDMA counters ({@code rdma.*}), where an unknown key fails
+ * startup.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -39,15 +37,13 @@ public class RdmaProperties {
 	private Backend backend = Backend.NATIVE;
 
 	/**
-	 * How long a read of a counter set, a port query or the port counters is reused by
-	 * meters, the endpoint and health checks, 100ms to 10m.
+	 * How long a read of counters or port state is reused, 100ms to 10m.
 	 */
 	private Duration readCacheTtl = Duration.ofSeconds(1);
 
 	/**
-	 * Whether startup fails when a device that counter sets need is missing, cannot be
-	 * opened or cannot count them. When false, the application starts and health reports
-	 * why; rdma.devices.<name>.fail-on-unavailable overrides it for one device.
+	 * Whether startup fails when a device that counter sets need is unavailable; else
+	 * health reports it.
 	 */
 	private boolean failOnUnavailable = true;
 
@@ -61,9 +57,8 @@ public class RdmaProperties {
 	private final Map<String, Device> devices = new LinkedHashMap<>();
 
 	/**
-	 * Counter sets by name, each counting the packets and bytes of one flow on one device
-	 * and port. The name (a letter, then letters, digits, '-' or '_') is the bean name of
-	 * the set's Counters, a meter tag and /actuator/rdma/{set}.
+	 * Counter sets by name (also their Counters bean name), each counting one flow on one
+	 * device and port.
 	 */
 	private final Map<String, CounterSetProperties> counterSets = new LinkedHashMap<>();
 
@@ -138,7 +133,7 @@ public class RdmaProperties {
 
 	/**
 	 * Return whether startup fails without a device: its own setting, else the global
-	 * one. Not named like a getter, so it is no configuration property.
+	 * one.
 	 * @param device the device name
 	 * @return whether startup fails without it
 	 */
@@ -191,8 +186,8 @@ public class RdmaProperties {
 	public static class Device {
 
 		/**
-		 * Whether startup fails when this device is missing, cannot be opened or cannot
-		 * count its sets; when not set, rdma.fail-on-unavailable.
+		 * Whether startup fails when this device is unavailable; else
+		 * rdma.fail-on-unavailable.
 		 */
 		private @Nullable Boolean failOnUnavailable;
 
@@ -207,8 +202,7 @@ public class RdmaProperties {
 	}
 
 	/**
-	 * Port counters read from sysfs, for every RDMA device of the host: they need no
-	 * verbs call and no counter set.
+	 * Port counters of every RDMA device of the host, read from sysfs.
 	 */
 	public static class PortCounters {
 
@@ -218,22 +212,19 @@ public class RdmaProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Directory that holds one directory per RDMA device, as /sys/class/infiniband
-		 * does.
+		 * Directory that holds one directory per RDMA device.
 		 */
 		private String sysfsRoot = "/sys/class/infiniband";
 
 		/**
-		 * Names of the port counters to expose, as file names or globs such as port_*;
-		 * empty exposes every counter.
+		 * Port counters to expose, as file names or globs such as port_*; empty for all.
 		 */
-		private List<String> include = new ArrayList<>();
+		private final List<String> include = new ArrayList<>();
 
 		/**
-		 * Names of the port counters not to expose, as file names or globs; applied after
-		 * the includes.
+		 * Port counters not to expose, as file names or globs, applied after include.
 		 */
-		private List<String> exclude = new ArrayList<>();
+		private final List<String> exclude = new ArrayList<>();
 
 		private final DeviceFilter devices = new DeviceFilter();
 
@@ -257,16 +248,8 @@ public class RdmaProperties {
 			return this.include;
 		}
 
-		public void setInclude(List<String> include) {
-			this.include = include;
-		}
-
 		public List<String> getExclude() {
 			return this.exclude;
-		}
-
-		public void setExclude(List<String> exclude) {
-			this.exclude = exclude;
 		}
 
 		public DeviceFilter getDevices() {
@@ -281,31 +264,22 @@ public class RdmaProperties {
 	public static class DeviceFilter {
 
 		/**
-		 * Names of the devices whose port counters are read, as names or globs such as
-		 * mlx5_*; empty reads every device under the sysfs root.
+		 * Devices whose port counters are read, as names or globs such as mlx5_*; empty
+		 * for all.
 		 */
-		private List<String> include = new ArrayList<>();
+		private final List<String> include = new ArrayList<>();
 
 		/**
-		 * Names of the devices whose port counters are not read, as names or globs;
-		 * applied after the includes.
+		 * Devices whose port counters are not read, applied after include.
 		 */
-		private List<String> exclude = new ArrayList<>();
+		private final List<String> exclude = new ArrayList<>();
 
 		public List<String> getInclude() {
 			return this.include;
 		}
 
-		public void setInclude(List<String> include) {
-			this.include = include;
-		}
-
 		public List<String> getExclude() {
 			return this.exclude;
-		}
-
-		public void setExclude(List<String> exclude) {
-			this.exclude = exclude;
 		}
 
 	}

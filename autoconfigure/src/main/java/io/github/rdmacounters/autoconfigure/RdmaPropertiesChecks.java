@@ -4,20 +4,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
@@ -26,17 +33,14 @@ import org.springframework.core.env.StandardEnvironment;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 /**
  * What Boot's binder cannot check in {@link RdmaProperties}: ranges, combinations and the
- * flow rules of {@link FlowSpec.Builder}, each problem naming the property and the value
- * as written. Runs once, when Boot has bound the properties, and keeps the {@link #plan()
- * plan} of the counter sets for the beans that open the devices. One problem is an
- * {@link InvalidConfigurationPropertyValueException} (Boot's analysis adds its origin);
- * several are one {@link InvalidRdmaConfigurationException} listing all.
+ * flow rules of {@link FlowSpec}, each problem naming the property and the value as
+ * written. Runs when Boot has bound the properties and keeps the {@link #plan() plan} of
+ * the counter sets.
  *
  * @author rdma-counters
  */
@@ -46,22 +50,18 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
-	/**
-	 * A counter set name: a bean name, a meter tag and a path segment of
-	 * {@code /actuator/rdma/{set}} at once.
-	 */
+	/** A set name: a bean name, a meter tag and a path segment at once. */
 	static final Pattern SET_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+
+	private static final Pattern WRITTEN_SET = Pattern.compile("(?i)rdma\\.counter-?sets\\.(.+)");
 
 	private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
 
+	private static final String SET_NAME_RULE = "a counter set name must start with a letter and have only letters, "
+			+ "digits, '-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}";
+
 	/** The highest counter index: a read allocates one value per index up to it. */
 	static final int MAX_COUNTER_INDEX = 255;
-
-	static final Duration MIN_READ_CACHE_TTL = Duration.ofMillis(100);
-
-	static final Duration MAX_READ_CACHE_TTL = Duration.ofMinutes(10);
-
-	static final Duration MAX_REOPEN_BACKOFF = Duration.ofHours(1);
 
 	private final Environment environment;
 
@@ -75,7 +75,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		if (bean instanceof RdmaProperties properties) {
 			List<SetPlan> checked = check(properties);
 			synchronized (this) {
@@ -97,15 +97,16 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	/**
-	 * Check the properties.
+	 * Check the properties: one problem is thrown as Boot's
+	 * {@code InvalidConfigurationPropertyValueException}, several as one
+	 * {@code InvalidRdmaConfigurationException}.
 	 * @param properties the bound properties
 	 * @return the counter sets, in configuration order
-	 * @throws InvalidConfigurationPropertyValueException for one problem
-	 * @throws InvalidRdmaConfigurationException listing every problem, for several
 	 */
 	synchronized List<SetPlan> check(RdmaProperties properties) {
 		this.problems.clear();
 		checkEnvironmentDevices();
+		checkWrittenSetNames();
 		checkCommon(properties);
 		checkPortCounters(properties);
 		List<SetPlan> sets = new ArrayList<>();
@@ -124,8 +125,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	/**
 	 * Refuse device options given as environment variables: Boot maps {@code _} to
-	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name the device
-	 * {@code mlx5_0}.
+	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name {@code mlx5_0}.
 	 */
 	private void checkEnvironmentDevices() {
 		if (!(this.environment instanceof ConfigurableEnvironment configurable) || !(configurable.getPropertySources()
@@ -143,43 +143,65 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		}
 	}
 
+	/**
+	 * Refuse a set name that Boot does not keep as written: it drops characters such as
+	 * spaces and '/' from a name, which would rename the set silently.
+	 */
+	private void checkWrittenSetNames() {
+		ConfigurationPropertyName sets = ConfigurationPropertyName.of(PREFIX + ".counter-sets");
+		Set<String> refused = new HashSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.filter(sets::isAncestorOf).forEach((name) -> {
+					ConfigurationProperty property = source.getConfigurationProperty(name);
+					if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin) {
+						String written = origin.getPropertyName();
+						String set = name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL);
+						int tail = written.length();
+						for (int i = 3; i < name.getNumberOfElements(); i++) {
+							tail = written.lastIndexOf('.', tail - 1);
+						}
+						Matcher head = WRITTEN_SET.matcher((tail > 0) ? written.substring(0, tail) : written);
+						if (head.matches() && !head.group(1).equals(set) && !SET_NAME.matcher(head.group(1)).matches()
+								&& refused.add(head.group(0))) {
+							this.problems.add(head.group(0), head.group(1), SET_NAME_RULE);
+						}
+					}
+				});
+			}
+		}
+	}
+
 	private void checkCommon(RdmaProperties properties) {
 		Duration ttl = properties.getReadCacheTtl();
-		if (ttl == null || ttl.compareTo(MIN_READ_CACHE_TTL) < 0 || ttl.compareTo(MAX_READ_CACHE_TTL) > 0) {
+		if (ttl.compareTo(Duration.ofMillis(100)) < 0 || ttl.compareTo(Duration.ofMinutes(10)) > 0) {
 			this.problems
 				.add(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
 						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
 						+ "repeats stale values");
 		}
-		if (properties.getBackend() == null || this.problems.isBlank(PREFIX + ".backend")) {
-			this.problems.add(PREFIX + ".backend", properties.getBackend(),
-					"must be native (libibverbs) or simulated (devices in the JVM)");
-		}
-		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE
-				&& isBlank(properties.getNative().getLibrary())) {
+		if (properties.getBackend() == RdmaProperties.Backend.NATIVE && properties.getNative().getLibrary().isBlank()) {
 			this.problems.add(PREFIX + ".native.library", properties.getNative().getLibrary(),
 					"must name the library to load, e.g. libibverbs.so.1 or a path to it");
 		}
-		properties.getDevices().forEach((name, device) -> {
-			if (!validDeviceName(name)) {
-				this.problems.add(PREFIX + ".devices." + name, name, "must be an RDMA device name such as mlx5_0");
-			}
-		});
-		RdmaEventsProperties.ReopenBackoff backoff = properties.getEvents().getReopenBackoff();
+		properties.getDevices()
+			.keySet()
+			.stream()
+			.filter((name) -> !validDeviceName(name))
+			.forEach((name) -> this.problems.add(PREFIX + ".devices." + name, name,
+					"must be an RDMA device name such as mlx5_0"));
 		String prefix = PREFIX + ".events.reopen-backoff";
-		Duration initial = backoff.getInitial();
-		Duration max = backoff.getMax();
-		boolean initialValid = initial != null && initial.compareTo(Duration.ofMillis(1)) >= 0;
-		if (!initialValid) {
-			this.problems.add(prefix + ".initial", initial,
-					"must be at least 1ms, e.g. 100ms: the wait before the first "
-							+ "attempt to reopen a failed device, doubled after each failed attempt");
+		Duration initial = properties.getEvents().getReopenBackoff().getInitial();
+		Duration max = properties.getEvents().getReopenBackoff().getMax();
+		if (initial.compareTo(Duration.ofMillis(1)) < 0) {
+			this.problems.add(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the "
+					+ "first attempt to reopen a failed device, doubled after each failed attempt");
 		}
-		if (max == null || max.compareTo(MAX_REOPEN_BACKOFF) > 0) {
+		if (max.compareTo(Duration.ofHours(1)) > 0) {
 			this.problems.add(prefix + ".max", max,
-					"must be at most 1h, e.g. 30s: a device that is back is reopened only at " + "the next attempt");
+					"must be at most 1h, e.g. 30s: a device that is back is reopened only at the next attempt");
 		}
-		else if (initialValid && max.compareTo(initial) < 0) {
+		else if (initial.compareTo(Duration.ofMillis(1)) >= 0 && max.compareTo(initial) < 0) {
 			Object written = this.problems.raw(prefix + ".initial");
 			this.problems.add(prefix + ".max", max, "must be at least " + prefix + ".initial ("
 					+ ((written != null) ? written : DurationStyle.SIMPLE.print(initial)) + "), e.g. 30s");
@@ -193,20 +215,19 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		}
 		String prefix = PREFIX + ".port-counters";
 		String root = portCounters.getSysfsRoot();
-		boolean hostSysfs = properties.getBackend() != RdmaProperties.Backend.SIMULATED;
-		if (isBlank(root)) {
+		if (root.isBlank()) {
 			this.problems.add(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}
-		else if (hostSysfs && !Files.isDirectory(Path.of(root))) {
+		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE && !Files.isDirectory(Path.of(root))) {
+			String reason = Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
 			if (this.problems.raw(prefix + ".sysfs-root") != null) {
 				this.problems.add(prefix + ".sysfs-root", root,
-						notADirectory(root) + "; it must be the directory holding one "
+						reason + "; it must be the directory holding one "
 								+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix
 								+ ".enabled=false");
 			}
 			else {
-				logger.info("No RDMA devices on this host: " + root + " " + notADirectory(root)
-						+ ", so there are no port counters to read");
+				logger.info("No RDMA devices on this host: " + root + " " + reason + ", so no port counters to read");
 			}
 		}
 		checkGlobs(portCounters.getInclude(), prefix + ".include", "a port counter file name", "port_*");
@@ -221,24 +242,17 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		for (int i = 0; i < globs.size(); i++) {
 			String glob = globs.get(i);
 			if (glob != null && !glob.isBlank() && !GLOB.matcher(glob.trim()).matches()) {
-				this.problems.add(property + "[" + i + "]", glob,
-						"must be " + what + " or a glob of letters, digits, '_', '*' "
-								+ "(any run) and '?' (one character), e.g. " + example + "; it can match nothing");
+				this.problems.add(property + "[" + i + "]", glob, "must be " + what + " or a glob of letters, digits, "
+						+ "'_', '*' (any run) and '?' (one character), e.g. " + example + "; it can match nothing");
 			}
 		}
 	}
 
-	private @Nullable SetPlan checkSet(String name, @Nullable CounterSetProperties set) {
+	private @Nullable SetPlan checkSet(String name, CounterSetProperties set) {
 		String prefix = PREFIX + ".counter-sets." + name;
 		int before = this.problems.size();
 		if (!SET_NAME.matcher(name).matches()) {
-			this.problems.add(prefix, name,
-					"a counter set name must start with a letter and have only letters, digits, "
-							+ "'-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}");
-		}
-		if (set == null) {
-			this.problems.add(prefix, null, "must configure device, netdev, port, counters, read-mode or flow");
-			return null;
+			this.problems.add(prefix, name, SET_NAME_RULE);
 		}
 		String device = trimmed(set.getDevice());
 		String netdev = trimmed(set.getNetdev());
@@ -247,9 +261,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 					+ ".device is " + device + "): set either device or netdev");
 		}
 		else if (set.getDevice() != null && (device == null || !validDeviceName(device))) {
-			this.problems.add(prefix + ".device", set.getDevice(),
-					"must be an RDMA device name such as mlx5_0, or left out "
-							+ "for the host's only device with flow counters");
+			this.problems.add(prefix + ".device", set.getDevice(), "must be an RDMA device name such as mlx5_0, or "
+					+ "left out for the host's only device with flow counters");
 		}
 		else if (set.getNetdev() != null && (netdev == null || netdev.contains("/"))) {
 			this.problems.add(prefix + ".netdev", set.getNetdev(),
@@ -260,93 +273,69 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			this.problems.add(prefix + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
 					+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
 		}
-		Map<CounterType, Integer> indexes = checkCounters(set.getCounters(), prefix + ".counters");
-		if (set.getReadMode() == null || this.problems.isBlank(prefix + ".read-mode")) {
-			this.problems.add(prefix + ".read-mode", set.getReadMode(), "must be fresh or prefer-cached");
-		}
+		checkCounters(set.getCounters(), prefix + ".counters");
 		FlowSpec spec = set.getFlow().toSpec(prefix + ".flow", this.problems);
 		if (this.problems.size() > before || spec == null) {
 			return null;
 		}
+		Map<CounterType, Integer> indexes = set.getCounters().isEmpty() ? CounterSetDefinition.DEFAULT_COUNTERS
+				: new LinkedHashMap<>(set.getCounters());
 		int planned = (port != null) ? port : CounterSetDefinition.FIRST_ACTIVE_PORT;
-		CounterSetDefinition definition = new CounterSetDefinition(name, planned, indexes, set.getReadMode(), spec);
-		return new SetPlan(definition, device, netdev);
+		return new SetPlan(new CounterSetDefinition(name, planned, indexes, set.getReadMode(), spec), device, netdev);
 	}
 
-	private Map<CounterType, Integer> checkCounters(Map<CounterType, Integer> counters, String prefix) {
-		if (counters.isEmpty()) {
-			return CounterSetDefinition.DEFAULT_COUNTERS;
-		}
+	private void checkCounters(Map<CounterType, Integer> counters, String prefix) {
 		Map<Integer, CounterType> byIndex = new LinkedHashMap<>();
 		counters.forEach((type, index) -> {
 			String property = prefix + "." + type.name().toLowerCase(Locale.ROOT);
 			if (index == null || index < 0 || index > MAX_COUNTER_INDEX) {
 				this.problems.add(property, index, "must be an index from 0 to " + MAX_COUNTER_INDEX);
-				return;
 			}
-			CounterType other = byIndex.putIfAbsent(index, type);
-			if (other != null) {
-				this.problems.add(property, index, "index " + index + " is already used by "
-						+ other.name().toLowerCase(Locale.ROOT) + "; give each counter type its own index");
+			else if (byIndex.putIfAbsent(index, type) != null) {
+				this.problems.add(property, index,
+						"index " + index + " is already used by " + byIndex.get(index).name().toLowerCase(Locale.ROOT)
+								+ "; give each counter type its own index");
 			}
 		});
-		return new LinkedHashMap<>(counters);
 	}
 
 	private void checkSimulated(RdmaProperties properties) {
 		String prefix = PREFIX + ".simulated";
 		properties.getSimulated().getDevices().forEach((name, device) -> {
-			String property = prefix + ".devices." + name;
 			if (!validDeviceName(name)) {
-				this.problems.add(property, name, "must name the simulated device without '/', e.g. sim_mlx5_1");
-			}
-			if (device == null) {
-				return;
+				this.problems.add(prefix + ".devices." + name, name,
+						"must name the simulated device without '/', e.g. sim_mlx5_1");
 			}
 			if (device.getPorts() < 1 || device.getPorts() > PortAttributes.MAX_PORT) {
-				this.problems.add(property + ".ports", device.getPorts(),
+				this.problems.add(prefix + ".devices." + name + ".ports", device.getPorts(),
 						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
-			}
-			if (device.getLinkLayer() == null || this.problems.isBlank(property + ".link-layer")) {
-				this.problems.add(property + ".link-layer", device.getLinkLayer(), "must be ethernet or infiniband");
 			}
 		});
 		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
-		String trafficPrefix = prefix + ".traffic";
 		Duration interval = traffic.getInterval();
-		if (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0
-				|| interval.compareTo(Duration.ofMinutes(1)) > 0) {
-			this.problems.add(trafficPrefix + ".interval", interval, "must be 1ms to 1m, e.g. 100ms");
+		if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
+			this.problems.add(prefix + ".traffic.interval", interval, "must be 1ms to 1m, e.g. 100ms");
 		}
-		checkRate(trafficPrefix + ".packets-per-second", traffic.getPacketsPerSecond());
-		checkPacketSize(trafficPrefix + ".packet-size", traffic.getPacketSize());
+		checkTraffic(prefix + ".traffic", traffic.getPacketsPerSecond(), traffic.getPacketSize());
 		traffic.getSets().forEach((name, set) -> {
-			String setPrefix = trafficPrefix + ".sets." + name;
 			if (!properties.getCounterSets().containsKey(name)) {
-				this.problems.add(setPrefix, name, "must name a counter set of " + PREFIX
+				this.problems.add(prefix + ".traffic.sets." + name, name, "must name a counter set of " + PREFIX
 						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
 			}
-			else if (set != null) {
-				if (set.getPacketsPerSecond() != null) {
-					checkRate(setPrefix + ".packets-per-second", set.getPacketsPerSecond());
-				}
-				if (set.getPacketSize() != null) {
-					checkPacketSize(setPrefix + ".packet-size", set.getPacketSize());
-				}
+			else {
+				checkTraffic(prefix + ".traffic.sets." + name, set.getPacketsPerSecond(), set.getPacketSize());
 			}
 		});
 	}
 
-	private void checkRate(String property, double rate) {
-		if (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND) {
-			this.problems.add(property, rate,
+	private void checkTraffic(String prefix, @Nullable Double rate, @Nullable Integer size) {
+		if (rate != null && (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND)) {
+			this.problems.add(prefix + ".packets-per-second", rate,
 					"must be 0 to 1000000 packets per second (each packet is a call into the simulator)");
 		}
-	}
-
-	private void checkPacketSize(String property, int size) {
-		if (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE) {
-			this.problems.add(property, size,
+		if (size != null
+				&& (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE)) {
+			this.problems.add(prefix + ".packet-size", size,
 					"must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
 		}
 	}
@@ -355,24 +344,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		return !name.isBlank() && !name.contains("/") && !name.contains(" ");
 	}
 
-	private static String notADirectory(String root) {
-		return Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
-	}
-
-	static String kebab(String camel) {
-		StringBuilder kebab = new StringBuilder();
-		for (char c : camel.toCharArray()) {
-			kebab.append(Character.isUpperCase(c) ? "-" + Character.toLowerCase(c) : String.valueOf(c));
-		}
-		return kebab.toString();
-	}
-
-	private static boolean isBlank(@Nullable String text) {
-		return text == null || text.isBlank();
-	}
-
 	private static @Nullable String trimmed(@Nullable String text) {
-		return isBlank(text) ? null : text.trim();
+		return (text == null || text.isBlank()) ? null : text.trim();
 	}
 
 	/**

@@ -20,11 +20,7 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of synthetic traffic on the
- * simulated devices ({@code rdma.simulated.traffic.enabled=true}): to every counter set
- * of every managed device ({@code rdma.counter-sets} and each
- * {@code rdma.devices.<device>.counter-sets}), packets matching the set's flow on its
- * device and port at the configured rate and size; to a managed device without sets,
- * packets that move its port counters. The context stops it before it closes the devices.
+ * simulated devices: each counter set's flow, and port traffic on devices without sets.
  *
  * @since 0.1.0
  * @author rdma-counters

@@ -22,10 +22,8 @@ import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.ui.RdmaUi;
 
 /**
- * {@link EnableAutoConfiguration Auto-configuration} of the live counters page on servlet
- * web applications, off unless {@code rdma.ui.enabled=true}. The page polls the
- * {@code rdma} Actuator endpoint where {@code management.endpoints.web.base-path} (and,
- * on a separate management port, {@code management.server.base-path}) puts it.
+ * {@link EnableAutoConfiguration Auto-configuration} of the live counters page, which
+ * polls the {@code rdma} Actuator endpoint.
  *
  * @since 0.1.0
  * @author rdma-counters

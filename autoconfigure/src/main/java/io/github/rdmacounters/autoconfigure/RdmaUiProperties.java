@@ -11,8 +11,7 @@ import java.time.Duration;
 public class RdmaUiProperties {
 
 	/**
-	 * Whether to serve the live counters page. It shows what the rdma Actuator endpoint
-	 * shows: protect it as you protect that endpoint.
+	 * Whether to serve the live counters page; protect it as the rdma endpoint.
 	 */
 	private boolean enabled;
 
@@ -22,7 +21,7 @@ public class RdmaUiProperties {
 	private String path = "/rdma-ui";
 
 	/**
-	 * How often the page polls the rdma Actuator endpoint. At least 250ms.
+	 * How often the page polls the rdma Actuator endpoint, at least 250ms.
 	 */
 	private Duration pollInterval = Duration.ofSeconds(2);
 

@@ -5,6 +5,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
+import io.github.rdmacounters.core.DeviceStartupException;
 import io.github.rdmacounters.core.RdmaUnavailableException;
 
 /**
@@ -20,7 +21,7 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
 		String sets = (startup != null) ? "RDMA device " + ((startup.device() != null) ? startup.device() : "(any)")
 				+ " of " + String.join(", ", startup.sets()) + " could not be started. " : "";
-		String startWithout = (startup != null) ? startup.startWithout() : RdmaFailureActions.START_WITHOUT;
+		String startWithout = RdmaFailureActions.startWithout(startup);
 		return switch (cause.reason()) {
 			case LIBRARY_NOT_LOADABLE -> new FailureAnalysis(
 					sets + "The RDMA library libibverbs could not be loaded: " + firstLine(cause.getMessage()),

@@ -9,10 +9,10 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 /**
- * Settings of the simulated backend ({@code rdma.simulated}): its devices and the
- * synthetic traffic it may deliver to the counter sets.
+ * Settings of the simulated backend ({@code rdma.simulated}).
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -20,13 +20,7 @@ import io.github.rdmacounters.core.LinkLayer;
 public class SimulatedProperties {
 
 	/**
-	 * Name of the device simulated when none is configured.
-	 */
-	static final String DEFAULT_DEVICE_NAME = "sim_mlx5_0";
-
-	/**
-	 * Simulated devices by name, for a host of one or several devices; when none is set,
-	 * one device sim_mlx5_0 with the defaults.
+	 * Simulated devices by name; none means one device sim_mlx5_0 with the defaults.
 	 */
 	private final Map<String, Device> devices = new LinkedHashMap<>();
 
@@ -42,11 +36,10 @@ public class SimulatedProperties {
 
 	/**
 	 * Return the simulated devices: those configured, or sim_mlx5_0 with the defaults.
-	 * Not named like a getter, so it is no configuration property.
 	 * @return the devices by name
 	 */
 	Map<String, Device> effectiveDevices() {
-		return this.devices.isEmpty() ? Map.of(DEFAULT_DEVICE_NAME, new Device()) : this.devices;
+		return this.devices.isEmpty() ? Map.of(SimulatedDeviceSpec.DEFAULT_NAME, new Device()) : this.devices;
 	}
 
 	/**
@@ -70,8 +63,7 @@ public class SimulatedProperties {
 		private boolean countersSupported = true;
 
 		/**
-		 * Whether RoCE is enabled on the device (an Ethernet device with RoCE disabled
-		 * does not count RoCE traffic).
+		 * Whether RoCE is enabled on the device.
 		 */
 		private boolean roceEnabled = true;
 
@@ -81,10 +73,9 @@ public class SimulatedProperties {
 		private boolean managedFlowSteering = true;
 
 		/**
-		 * Network interfaces of the device, as sysfs lists them under device/net, for
-		 * counter sets that name their device by netdev.
+		 * Network interfaces of the device, as sysfs lists them under device/net.
 		 */
-		private List<String> netdevs = new ArrayList<>();
+		private final List<String> netdevs = new ArrayList<>();
 
 		public int getPorts() {
 			return this.ports;
@@ -130,15 +121,10 @@ public class SimulatedProperties {
 			return this.netdevs;
 		}
 
-		public void setNetdevs(List<String> netdevs) {
-			this.netdevs = netdevs;
-		}
-
 	}
 
 	/**
-	 * Synthetic traffic on the simulated devices: packets that match each counter set's
-	 * flow on its device and port, so that counters move without code of your own.
+	 * Synthetic traffic that matches each counter set's flow on the simulated devices.
 	 */
 	public static class Traffic {
 
@@ -153,20 +139,17 @@ public class SimulatedProperties {
 		private Duration interval = Duration.ofMillis(100);
 
 		/**
-		 * Packets per second delivered to each counter set's flow, unless the set says
-		 * otherwise.
+		 * Packets per second delivered to each counter set's flow.
 		 */
 		private double packetsPerSecond = 100;
 
 		/**
-		 * Frame length in bytes of each packet, 60 to 9000, unless the set says
-		 * otherwise.
+		 * Frame length in bytes of each packet, 60 to 9000.
 		 */
 		private int packetSize = 1024;
 
 		/**
-		 * Rate and packet size by counter set name, overriding packets-per-second and
-		 * packet-size; a rate of 0 leaves the set without traffic.
+		 * Rate and packet size by counter set name, overriding the ones above.
 		 */
 		private final Map<String, SetTraffic> sets = new LinkedHashMap<>();
 

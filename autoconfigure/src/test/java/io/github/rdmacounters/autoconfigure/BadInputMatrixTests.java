@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
@@ -278,20 +280,22 @@ class BadInputMatrixTests {
 	@ParameterizedTest(name = "{0}: {1}")
 	@MethodSource("cases")
 	void badInputFailsStartupWithAnAnalysisNamingPropertyValueAndWhatIsAllowed(Backend backend, Case input) {
-		backend.runner()
-			.withBean("prometheusMeterRegistry", Object.class, Object::new)
-			.withInitializer((context) -> environmentVariables(context.getEnvironment(), input.variables()))
-			.withPropertyValues(input.properties())
-			.run((context) -> {
-				assertThat(context).as("context of %s", input).hasFailed();
-				FailureAnalysis analysis = FailureAnalysisAssert.of(context.getStartupFailure()).analysis();
-				String text = analysis.getDescription() + "\n" + analysis.getAction();
-				assertThat(analysis.getDescription()).as("analysis of %s names the property", input)
-					.contains(input.reportedProperty());
-				assertThat(analysis.getDescription()).as("analysis of %s shows the value as written", input)
-					.containsAnyOf("'" + input.reportedValue() + "'", "\"" + input.reportedValue() + "\"");
-				assertThat(text).as("analysis of %s says what is allowed", input).contains(input.allowed());
-			});
+		// the analyzers see the application's environment, as in Boot
+		AtomicReference<Environment> environment = new AtomicReference<>();
+		backend.runner().withBean("prometheusMeterRegistry", Object.class, Object::new).withInitializer((context) -> {
+			environment.set(context.getEnvironment());
+			environmentVariables(context.getEnvironment(), input.variables());
+		}).withPropertyValues(input.properties()).run((context) -> {
+			assertThat(context).as("context of %s", input).hasFailed();
+			FailureAnalysis analysis = FailureAnalysisAssert.of(context.getStartupFailure(), environment.get())
+				.analysis();
+			String text = analysis.getDescription() + "\n" + analysis.getAction();
+			assertThat(analysis.getDescription()).as("analysis of %s names the property", input)
+				.contains(input.reportedProperty());
+			assertThat(analysis.getDescription()).as("analysis of %s shows the value as written", input)
+				.containsAnyOf("'" + input.reportedValue() + "'", "\"" + input.reportedValue() + "\"");
+			assertThat(text).as("analysis of %s says what is allowed", input).contains(input.allowed());
+		});
 	}
 
 	@ParameterizedTest

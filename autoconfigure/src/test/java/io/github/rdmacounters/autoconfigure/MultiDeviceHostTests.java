@@ -361,8 +361,8 @@ class MultiDeviceHostTests {
 					"rdma.counter-sets.front.flow.protocol=udp")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-					.descriptionContains("'rdma.counter-sets.front.netdev'", "eth9",
+					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.descriptionContains("Property: rdma.counter-sets.front.netdev", "eth9",
 							"mlx5_0=[" + FakeDeviceSets.MLX5_0_NETDEV + "]",
 							"mlx5_1=[" + FakeDeviceSets.MLX5_1_NETDEV + "]");
 				assertThat(this.fake.calls("ibv_open_device")).isZero();

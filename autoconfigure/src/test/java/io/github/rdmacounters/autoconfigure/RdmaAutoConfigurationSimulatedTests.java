@@ -677,9 +677,8 @@ class RdmaAutoConfigurationSimulatedTests {
 			.withPropertyValues("rdma.counter-sets.storage.netdev=ens9f0",
 					"rdma.counter-sets.storage.flow.protocol=udp")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
-				.descriptionContains(
-						"Invalid value 'ens9f0' for configuration property 'rdma.counter-sets.storage.netdev'",
+				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.descriptionContains("Property: rdma.counter-sets.storage.netdev\n    Value: \"ens9f0\"",
 						"No RDMA device of this host has the network interface ens9f0",
 						"mlx5_0=[ens1f0np0], mlx5_1=[ens2f0np0]"));
 	}

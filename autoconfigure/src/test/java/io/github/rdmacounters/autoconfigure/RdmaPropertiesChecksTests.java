@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.env.YamlPropertySourceLoader;
@@ -354,13 +355,17 @@ class RdmaPropertiesChecksTests {
 	}
 
 	@Test
-	void emptyBackendIsRefusedInsteadOfMeaningNative() {
+	void emptyBackendFailsTheBindAsBootBindsItInsteadOfMeaningNative() {
 		set("rdma.backend", "");
-		assertThat(problems()).singleElement().satisfies((problem) -> {
-			assertThat(problem.property()).isEqualTo("rdma.backend");
-			assertThat(problem.value()).isEqualTo("");
-			assertThat(problem.requirement()).contains("native", "simulated");
-		});
+		RdmaProperties properties = new RdmaProperties();
+		BindException ex = catchThrowableOfType(BindException.class,
+				() -> Binder.get(this.environment)
+					.bind(RdmaProperties.PREFIX, Bindable.ofInstance(properties),
+							new NoUnboundElementsBindHandler(BindHandler.DEFAULT)));
+		assertThat(ex).cause().isInstanceOf(UnboundConfigurationPropertiesException.class);
+		assertThat(((UnboundConfigurationPropertiesException) ex.getCause()).getUnboundProperties())
+			.extracting((property) -> property.getName().toString())
+			.containsExactly("rdma.backend");
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
+import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,7 +66,7 @@ class SimulatedDevicesPropertiesTests {
 		this.runner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(SimulatedBackend.class).devices()).extracting(DeviceId::name)
-				.containsExactly(SimulatedProperties.DEFAULT_DEVICE_NAME);
+				.containsExactly(SimulatedDeviceSpec.DEFAULT_NAME);
 		});
 	}
 

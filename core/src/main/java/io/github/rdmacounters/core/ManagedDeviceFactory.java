@@ -6,8 +6,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -140,6 +143,55 @@ public final class ManagedDeviceFactory {
 		return capable.get(0);
 	}
 
+	/**
+	 * Return the device a counter set that names none counts on, as
+	 * {@link #onlyFlowCapableDevice(String)} does, or {@code null} when there is no such
+	 * device and the set may start without one.
+	 * @param property the set's property, for the message
+	 * @param failOnUnavailable whether a missing device fails
+	 * @return the device name, or {@code null}
+	 * @throws NoUniqueRdmaDeviceException if several devices have flow counters, or none
+	 * and {@code failOnUnavailable} is set
+	 */
+	public @Nullable String onlyFlowCapableDevice(String property, boolean failOnUnavailable) {
+		try {
+			return onlyFlowCapableDevice(property);
+		}
+		catch (NoUniqueRdmaDeviceException ex) {
+			if (failOnUnavailable || !ex.devices().isEmpty()) {
+				throw ex;
+			}
+		}
+		catch (RdmaException ex) {
+			if (failOnUnavailable) {
+				throw ex;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Return the device whose PCI function has a network interface (sysfs
+	 * {@code device/net}).
+	 * @param snapshot the host's devices
+	 * @param netdev the interface, e.g. {@code ens1f0np0}
+	 * @param property the property that names it, for the message
+	 * @return the device name
+	 * @throws InvalidRdmaConfigurationException if no device has it, listing the
+	 * interfaces of each
+	 */
+	public static String deviceWithNetdev(HostPortCountersSnapshot snapshot, String netdev, String property) {
+		Map<String, List<String>> netdevs = new LinkedHashMap<>();
+		for (PortCountersSnapshot device : snapshot.devices()) {
+			if (device.identity().netdevs().contains(netdev)) {
+				return device.deviceName();
+			}
+			netdevs.put(device.deviceName(), device.identity().netdevs());
+		}
+		throw new InvalidRdmaConfigurationException(property, netdev, "No RDMA device of this host has the network "
+				+ "interface " + netdev + " (sysfs device/net of each device); their interfaces: " + netdevs);
+	}
+
 	private boolean countsFlows(String name) {
 		try (RdmaDevice device = this.backend.open(name)) {
 			if (!device.queryDevice().managedFlowSteering()) {
@@ -197,6 +249,44 @@ public final class ManagedDeviceFactory {
 				throw unavailable;
 			}
 			return unavailable((name != null) ? name : ANY_DEVICE, plan, unavailable);
+		}
+	}
+
+	/**
+	 * Open the devices that counter sets count on, in order, each with its sets as
+	 * {@link #create} does; on failure every device opened so far is closed again.
+	 * @param sets the sets by the device they count on, {@code null} for the host's only
+	 * device with flow counters
+	 * @param propertyPrefix the prefix of the sets' properties, e.g. {@code rdma}
+	 * @param failOnUnavailable whether a device, by name, fails when unavailable
+	 * @return the devices
+	 * @throws DeviceStartupException naming the sets of a device that failed
+	 * @throws InvalidRdmaConfigurationException if the sets of a device cannot be placed
+	 */
+	public List<ManagedDevice> createAll(Map<@Nullable String, List<CounterSetDefinition>> sets, String propertyPrefix,
+			Predicate<@Nullable String> failOnUnavailable) {
+		List<ManagedDevice> devices = new ArrayList<>();
+		try {
+			sets.forEach((device, deviceSets) -> {
+				DeviceDefinition definition = new DeviceDefinition(device, deviceSets, propertyPrefix);
+				try {
+					devices.add(create(definition, failOnUnavailable.test(device)));
+				}
+				catch (InvalidRdmaConfigurationException ex) {
+					throw ex;
+				}
+				catch (RdmaException ex) {
+					throw new DeviceStartupException(device,
+							deviceSets.stream().map((set) -> definition.property(set.name(), "")).toList(), ex);
+				}
+			});
+			return devices;
+		}
+		catch (RuntimeException ex) {
+			for (int i = devices.size() - 1; i >= 0; i--) {
+				closeQuietly(devices.get(i), ex);
+			}
+			throw ex;
 		}
 	}
 
