@@ -22,7 +22,7 @@ import io.github.rdmacounters.testsupport.ScriptedDevice;
  *
  * @author rdma-counters
  */
-final class ScriptedBackend implements RdmaBackend {
+class ScriptedBackend implements RdmaBackend {
 
 	private final String device;
 
@@ -108,6 +108,11 @@ final class ScriptedBackend implements RdmaBackend {
 
 		private volatile @Nullable RuntimeException closeFailure;
 
+		private volatile @Nullable RuntimeException listenerFailure;
+
+		private volatile Runnable beforeQueryDevice = () -> {
+		};
+
 		EventfulDevice(ScriptedDevice scripted) {
 			this.scripted = scripted;
 		}
@@ -122,6 +127,19 @@ final class ScriptedBackend implements RdmaBackend {
 
 		void failClose(@Nullable RuntimeException failure) {
 			this.closeFailure = failure;
+		}
+
+		void failAddListener(@Nullable RuntimeException failure) {
+			this.listenerFailure = failure;
+		}
+
+		/**
+		 * Run something at the start of each {@link #queryDevice()}, where another thread
+		 * of a race would come in.
+		 * @param action what to run
+		 */
+		void beforeQueryDevice(Runnable action) {
+			this.beforeQueryDevice = action;
 		}
 
 		List<DeviceEventListener> listeners() {
@@ -150,6 +168,7 @@ final class ScriptedBackend implements RdmaBackend {
 
 		@Override
 		public DeviceAttributes queryDevice() {
+			this.beforeQueryDevice.run();
 			RuntimeException failure = this.deviceQueryFailure;
 			if (failure != null) {
 				throw failure;
@@ -174,6 +193,10 @@ final class ScriptedBackend implements RdmaBackend {
 
 		@Override
 		public void addEventListener(DeviceEventListener listener) {
+			RuntimeException failure = this.listenerFailure;
+			if (failure != null) {
+				throw failure;
+			}
 			this.listeners.add(listener);
 		}
 
