@@ -150,6 +150,16 @@ class ManagedDeviceFactoryAvailabilityTests {
 	}
 
 	@Test
+	void aDeviceWithoutManagedFlowSteeringDoesNotCountFlowsAndTheProbesLeaveNothingOpen() {
+		SimulatedBackend backend = backend(mlx5("mlx5_0").managedFlowSteering(false), mlx5("mlx5_1"));
+		ManagedDeviceFactory factory = factory(backend, new ArrayList<>());
+		assertThat(factory.onlyFlowCapableDevice("rdma.counter-sets.web")).isEqualTo("mlx5_1");
+		assertThat(SimulatedBackendControl.of(backend).liveObjectDescriptions()).isEmpty();
+		assertThat(SimulatedBackendControl.of(backend).verbCalls()).as("mlx5_0 is not asked for counters")
+			.containsOnlyOnce("ibv_create_counters");
+	}
+
+	@Test
 	void aLibraryThatCannotBeLoadedIsAnUnavailableReasonNamingTheBackend() {
 		RdmaBackend unloadable = new ScriptedBackend("mlx5_0") {
 
@@ -266,6 +276,15 @@ class ManagedDeviceFactoryAvailabilityTests {
 				CounterSetDefinition.of("db", UDP), CounterSetDefinition.of("third", 3, TCP)), true);
 		assertThat(device.counterSets()).extracting(CounterSet::port).containsExactly(2, 2, 3);
 		assertThat(control.verbCalls().stream().filter("ibv_query_port"::equals)).as("ports 1 and 2, once").hasSize(2);
+	}
+
+	@Test
+	void setsWithoutAPortCountOnTheLastPortWhenOnlyItIsActive() {
+		SimulatedBackend backend = backend(
+				mlx5("mlx5_0").portCount(2).portState(1, PortState.DOWN).portState(2, PortState.ACTIVE));
+		ManagedDevice device = create(factory(backend, new ArrayList<>()),
+				DeviceDefinition.of("mlx5_0", CounterSetDefinition.of("web", TCP)), true);
+		assertThat(device.counterSets()).extracting(CounterSet::port).containsExactly(2);
 	}
 
 	@Test

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 
 import org.awaitility.Awaitility;
@@ -134,6 +136,76 @@ class SupervisedDeviceTests {
 		assertThat(this.device.tracker().failures()).isOne();
 		assertThat(this.sleeper.nextWait()).isEqualTo(100L);
 		assertThat(reopeningThreads()).hasSize(1);
+		assertThat(Thread.getAllStackTraces().keySet())
+			.filteredOn((thread) -> thread.getName().equals(SupervisedDevice.THREAD_PREFIX + DEVICE))
+			.singleElement()
+			.as("a daemon: it never keeps the JVM alive")
+			.satisfies((thread) -> assertThat(thread.isDaemon()).isTrue());
+	}
+
+	@Test
+	void aCloseInterruptedWhileItWaitsForTheReopeningThreadStillWaitsAndKeepsTheInterrupt()
+			throws InterruptedException {
+		EventfulDevice first = open(Duration.ZERO);
+		first.raise(DeviceEvent.Type.DEVICE_FATAL, 0);
+		this.sleeper.nextWait();
+		EventfulDevice late = this.backend.present();
+		CountDownLatch inQuery = new CountDownLatch(1);
+		AtomicBoolean release = new AtomicBoolean();
+		// the reopening thread is busy in a query, deaf to interrupts, until released
+		late.beforeQueryDevice(() -> {
+			inQuery.countDown();
+			while (!release.get()) {
+				Thread.onSpinWait();
+			}
+		});
+		this.sleeper.proceed();
+		assertThat(inQuery.await(10, TimeUnit.SECONDS)).isTrue();
+		AtomicBoolean interruptedAfterClose = new AtomicBoolean();
+		Thread closer = new Thread(() -> {
+			this.device.close();
+			interruptedAfterClose.set(Thread.currentThread().isInterrupted());
+		});
+		closer.start();
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.WAITING);
+		closer.interrupt();
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> closer.getState() == Thread.State.WAITING);
+		assertThat(closer.isAlive()).as("still waiting for the reopening thread").isTrue();
+		release.set(true);
+		closer.join(10_000);
+		assertThat(closer.isAlive()).isFalse();
+		assertThat(interruptedAfterClose.get()).isTrue();
+		assertThat(late.isClosed()).isTrue();
+		assertThat(reopeningThreads()).isEmpty();
+	}
+
+	@Test
+	void aReopenThatFailsOnTheSecondSetLeavesTheFirstUnboundUntilTheNextReopen() throws InterruptedException {
+		EventfulDevice first = open(Duration.ZERO);
+		Counters web = this.device.createSupervisedCounters(1, FlowSpec.any(), PACKETS);
+		this.device.createSupervisedCounters(1, FlowSpec.any(), PACKETS);
+		first.raise(DeviceEvent.Type.DEVICE_FATAL, 0);
+		this.sleeper.nextWait();
+		EventfulDevice broken = this.backend.present();
+		AtomicInteger flows = new AtomicInteger();
+		broken.scripted().beforeCreateFlow(() -> {
+			if (flows.incrementAndGet() == 2) {
+				throw new RdmaOperationException("ibv_create_flow", Errno.ENOMEM);
+			}
+		});
+		this.sleeper.proceed();
+		this.sleeper.nextWait();
+		assertThat(broken.isClosed()).isTrue();
+		assertThat(broken.listeners()).isEmpty();
+		assertThat(web.isBound()).isFalse();
+		assertThatExceptionOfType(RdmaException.class).isThrownBy(() -> web.read(ReadMode.FRESH))
+			.isNotInstanceOf(RdmaClosedException.class)
+			.withMessageContaining("IBV_EVENT_DEVICE_FATAL");
+		this.backend.present();
+		this.sleeper.proceed();
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> this.device.tracker().reopens() == 1);
+		assertThat(web.isBound()).isTrue();
+		assertThat(this.backend.opened().get(2).scripted().counters()).hasSize(2);
 	}
 
 	@Test
