@@ -110,7 +110,8 @@ public final class ManagedDeviceFactory {
 	/**
 	 * Set how a device that failed ({@code IBV_EVENT_DEVICE_FATAL}, {@code ENODEV},
 	 * {@code EIO}) is reopened: the wait before the first attempt, doubled after each
-	 * failed attempt up to the maximum.
+	 * failed attempt up to the maximum; a device that stayed up for the maximum after a
+	 * reopen starts from the first wait again.
 	 * @param initialBackoff the first wait
 	 * @param maxBackoff the longest wait
 	 * @return this factory

@@ -60,7 +60,7 @@ public final class ReadCache<T> {
 		}
 	}
 
-	private static LongSupplier ticker(Clock clock) {
+	static LongSupplier ticker(Clock clock) {
 		if (clock.getClass() == Clock.systemUTC().getClass()) {
 			return System::nanoTime;
 		}

@@ -94,14 +94,10 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private @Nullable Thread reopening;
 
-	/** The wait before the next reopen attempt; guarded by lock. */
-	private long backoffMillis;
-
-	/** When the device was last reopened ({@link System#nanoTime()}); guarded by lock. */
-	private long reopenedAt;
+	private final ReopenBackoff backoff;
 
 	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff,
-			Duration readCacheTtl, Clock clock) {
+			Duration readCacheTtl, Clock clock, ReopenBackoff.Sleeper sleeper) {
 		this.backend = backend;
 		this.name = device.name();
 		this.backendName = device.backend();
@@ -109,6 +105,7 @@ public final class SupervisedDevice implements RdmaDevice {
 		this.maxBackoff = maxBackoff;
 		this.readCacheTtl = readCacheTtl;
 		this.clock = clock;
+		this.backoff = new ReopenBackoff(initialBackoff, maxBackoff, ReadCache.ticker(clock), sleeper);
 		this.tracker = new DeviceEventTracker(this.name);
 		this.current = device;
 	}
@@ -119,21 +116,28 @@ public final class SupervisedDevice implements RdmaDevice {
 	 * @param name the device name
 	 * @param initialBackoff the wait before the first reopen attempt, doubled after each
 	 * failed attempt
-	 * @param maxBackoff the longest wait between attempts
+	 * @param maxBackoff the longest wait between attempts; a device that stayed up this
+	 * long after a reopen starts again from the initial wait when it fails
 	 * @param readCacheTtl how long a port query is reused; {@link Duration#ZERO} asks the
 	 * device every time
-	 * @param clock the clock that measures the age of a port query
+	 * @param clock the clock that measures the age of a port query and how long a reopen
+	 * held
 	 * @return the supervised device
 	 * @since 0.1.0
 	 */
 	public static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
 			Duration readCacheTtl, Clock clock) {
+		return open(backend, name, initialBackoff, maxBackoff, readCacheTtl, clock, Thread::sleep);
+	}
+
+	static SupervisedDevice open(RdmaBackend backend, String name, Duration initialBackoff, Duration maxBackoff,
+			Duration readCacheTtl, Clock clock, ReopenBackoff.Sleeper sleeper) {
 		if (readCacheTtl.isNegative()) {
 			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + readCacheTtl);
 		}
 		RdmaDevice device = backend.open(name);
 		SupervisedDevice supervised = new SupervisedDevice(backend, device, initialBackoff, maxBackoff, readCacheTtl,
-				clock);
+				clock, sleeper);
 		try {
 			device.addEventListener(supervised.forwarder);
 		}
@@ -374,12 +378,7 @@ public final class SupervisedDevice implements RdmaDevice {
 			for (SupervisedCounters set : this.sets) {
 				set.unbind();
 			}
-			// a device that fails again soon after a reopen (reads that keep failing) is
-			// retried ever more slowly, not every initial backoff
-			long initial = Math.max(1, this.initialBackoff.toMillis());
-			boolean soonAfterReopen = this.tracker.reopens() > 0
-					&& System.nanoTime() - this.reopenedAt < this.maxBackoff.toNanos() * 2;
-			this.backoffMillis = soonAfterReopen ? Math.min(this.backoffMillis * 2, maxBackoffMillis()) : initial;
+			this.backoff.failed();
 			Thread thread = new Thread(this::reopen, THREAD_PREFIX + this.name);
 			thread.setDaemon(true);
 			this.reopening = thread;
@@ -400,13 +399,8 @@ public final class SupervisedDevice implements RdmaDevice {
 		failed.removeEventListener(this.forwarder);
 		closeQuietly(failed, "the failed context");
 		while (!this.closed) {
-			long backoff;
-			synchronized (this.lock) {
-				backoff = this.backoffMillis;
-				this.backoffMillis = Math.min(backoff * 2, maxBackoffMillis());
-			}
 			try {
-				Thread.sleep(backoff);
+				this.backoff.sleep();
 			}
 			catch (InterruptedException ex) {
 				return;
@@ -444,8 +438,7 @@ public final class SupervisedDevice implements RdmaDevice {
 				this.current = fresh;
 				forgetQueries();
 				this.deviceQuery = new DeviceQuery(fresh, attributes);
-				this.reopenedAt = System.nanoTime();
-				this.backoffMillis = backoffMillisAfterReopen();
+				this.backoff.reopened();
 				this.tracker.reopened();
 			}
 			return true;
@@ -457,18 +450,6 @@ public final class SupervisedDevice implements RdmaDevice {
 			closeQuietly(fresh, "a context whose counter sets could not be recreated");
 			return false;
 		}
-	}
-
-	private long maxBackoffMillis() {
-		return Math.max(1, this.maxBackoff.toMillis());
-	}
-
-	/**
-	 * Return the backoff a failure soon after this reopen starts from: the one that led
-	 * to the reopen.
-	 */
-	private long backoffMillisAfterReopen() {
-		return Math.max(Math.max(1, this.initialBackoff.toMillis()), this.backoffMillis / 2);
 	}
 
 	private void closeQuietly(RdmaDevice device, String what) {

@@ -1,0 +1,72 @@
+package io.github.rdmacounters.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/**
+ * The records one class logs through {@link System.Logger} (java.util.logging when no
+ * other logging is on the class path, as in core's tests), from every level, while open.
+ *
+ * @author rdma-counters
+ */
+final class LogCapture extends Handler implements AutoCloseable {
+
+	private final Logger logger;
+
+	private final Level level;
+
+	private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+	private LogCapture(Class<?> type) {
+		this.logger = Logger.getLogger(type.getName());
+		this.level = this.logger.getLevel();
+		this.logger.setLevel(Level.ALL);
+		this.logger.addHandler(this);
+	}
+
+	/**
+	 * Capture what a class logs.
+	 * @param type the class
+	 * @return the capture, to close
+	 */
+	static LogCapture of(Class<?> type) {
+		return new LogCapture(type);
+	}
+
+	/**
+	 * Return the messages logged at a level, in order.
+	 * @param level the level
+	 * @return the messages
+	 */
+	List<String> messages(Level level) {
+		return this.records.stream().filter((r) -> r.getLevel().equals(level)).map(LogRecord::getMessage).toList();
+	}
+
+	/**
+	 * Return the records logged so far.
+	 * @return the records
+	 */
+	List<LogRecord> records() {
+		return this.records;
+	}
+
+	@Override
+	public void publish(LogRecord record) {
+		this.records.add(record);
+	}
+
+	@Override
+	public void flush() {
+	}
+
+	@Override
+	public void close() {
+		this.logger.removeHandler(this);
+		this.logger.setLevel(this.level);
+	}
+
+}
