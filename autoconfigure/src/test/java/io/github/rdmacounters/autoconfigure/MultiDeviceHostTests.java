@@ -149,7 +149,7 @@ class MultiDeviceHostTests {
 				assertThat(scrape).contains("rdma_port_data_received_bytes_total{device=\"mlx5_1\",port=\"2\"}")
 					.contains("rdma_ip4_in_octets_total{device=\"irdma0\",port=\"1\"}")
 					.contains("rdma_port_data_received_bytes_total{device=\"mlx5_0\",port=\"1\"}")
-					.containsPattern("rdma_info\\{[^}]*device=\"mlx5_2\"[^}]*netdev=\"ens1f0v0\""
+					.containsPattern("rdma_device_info\\{[^}]*device=\"mlx5_2\"[^}]*netdev=\"ens1f0v0\""
 							+ "[^}]*pci_address=\"0000:41:00.2\"[^}]*virtual_function=\"true\"")
 					.contains("rdma_device_present{device=\"bnxt_re0\"} 1.0")
 					.contains("rdma_devices 5.0");

@@ -53,9 +53,12 @@ import io.github.rdmacounters.core.RdmaRegistry;
  * <p>
  * Gauges per port, also with node_exporter's names: {@code rdma.state.id} (4 is ACTIVE),
  * {@code rdma.physical.state.id} (5 is LinkUp) and {@code rdma.rate} in bytes per second;
- * ours alone: {@code rdma.port.unreadable.files}. Per device {@code rdma.info} (value 1,
- * tags {@code board_id}, {@code firmware_version}, {@code hca_type} as node_exporter has
- * them, and {@code node_guid}).
+ * ours alone: {@code rdma.port.unreadable.files}. Per device {@code rdma.info} (value 1)
+ * with exactly node_exporter's tags {@code board_id}, {@code firmware_version} and
+ * {@code hca_type}, empty where the file is missing, as procfs's
+ * {@code parseInfiniBandDevice} leaves them (Prometheus drops an empty label), and ours
+ * alone, {@code rdma.device.info} with {@code node_guid}, {@code netdev},
+ * {@code pci_address} and {@code virtual_function}.
  * <p>
  * Units: Micrometer's Prometheus registry appends a meter's base unit to its name, so the
  * base units are the ones Prometheus names carry: {@code bytes} for the data counters,
@@ -115,8 +118,16 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the gauge of devices present on the host ({@code rdma_devices}). */
 	public static final String DEVICES = "rdma.devices";
 
-	/** Name of the device information gauge ({@code rdma_info}). */
+	/**
+	 * Name of the device information gauge as node_exporter has it ({@code rdma_info}).
+	 */
 	public static final String INFO = "rdma.info";
+
+	/**
+	 * Name of the gauge with what node_exporter does not say of a device
+	 * ({@code rdma_device_info}).
+	 */
+	public static final String DEVICE_INFO = "rdma.device.info";
 
 	/**
 	 * The counters node_exporter's infiniband collector names, by
@@ -380,8 +391,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 		return (state != null) ? state.nativeValue() : Double.NaN;
 	}
 
-	private static String orUnknown(@Nullable String value) {
-		return (value != null) ? value : "unknown";
+	private static String orEmpty(@Nullable String value) {
+		return (value != null) ? value : "";
 	}
 
 	/**
@@ -451,8 +462,8 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	private static Set<String> reservedNames() {
-		Set<String> names = new HashSet<>(List.of(STATE, PHYSICAL_STATE, RATE, UNREADABLE, INFO, COUNTER_FILES_MISSING,
-				PORT_PRESENT, DEVICE_PRESENT, DEVICES));
+		Set<String> names = new HashSet<>(List.of(STATE, PHYSICAL_STATE, RATE, UNREADABLE, INFO, DEVICE_INFO,
+				COUNTER_FILES_MISSING, PORT_PRESENT, DEVICE_PRESENT, DEVICES));
 		KNOWN_COUNTERS.values().forEach((known) -> names.add(known.meterName()));
 		return Set.copyOf(names);
 	}
@@ -580,12 +591,16 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 				add(Gauge.builder(INFO, source, (s) -> 1.0)
 					.description("Information about the RDMA device; the value is always 1")
 					.tags(deviceTags)
-					.tag("firmware_version", orUnknown(snapshot.firmwareVersion()))
-					.tag("board_id", orUnknown(snapshot.boardId()))
-					.tag("hca_type", orUnknown(snapshot.hcaType()))
-					.tag("node_guid", orUnknown(snapshot.nodeGuid()))
-					.tag("netdev", identity.netdevs().isEmpty() ? "none" : String.join(",", identity.netdevs()))
-					.tag("pci_address", orUnknown(identity.pciAddress()))
+					.tag("firmware_version", orEmpty(snapshot.firmwareVersion()))
+					.tag("board_id", orEmpty(snapshot.boardId()))
+					.tag("hca_type", orEmpty(snapshot.hcaType()))
+					.register(this.registry));
+				add(Gauge.builder(DEVICE_INFO, source, (s) -> 1.0)
+					.description("What node_exporter's info does not say of the RDMA device; the value is always 1")
+					.tags(deviceTags)
+					.tag("node_guid", orEmpty(snapshot.nodeGuid()))
+					.tag("netdev", String.join(",", identity.netdevs()))
+					.tag("pci_address", orEmpty(identity.pciAddress()))
 					.tag("virtual_function", Boolean.toString(identity.virtualFunction()))
 					.register(this.registry));
 				add(Gauge.builder(DEVICE_PRESENT, source, (s) -> s.snapshot().isPresent() ? 1.0 : 0.0)

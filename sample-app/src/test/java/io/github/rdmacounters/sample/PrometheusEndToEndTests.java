@@ -64,7 +64,7 @@ class PrometheusEndToEndTests {
 	/** Ours alone: sysfs files skipped in the last read. */
 	private static final Set<String> OURS_ONLY = Set.of("port_unreadable_files", "port_missing_files", "port_present",
 			"device_present", "devices", "device_failed", "device_reopens_total", "port_events_total",
-			"port_state_last_change_seconds");
+			"port_state_last_change_seconds", "device_info");
 
 	@LocalServerPort
 	private int appPort;
