@@ -2,11 +2,15 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -27,6 +31,7 @@ import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
@@ -46,6 +51,8 @@ import io.github.rdmacounters.verbs.NativeBackend;
 @Conditional(OnRdmaEnabledCondition.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(RdmaAutoConfiguration.class);
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets.";
 
@@ -97,9 +104,33 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
 	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
 		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
-		return backend.hostPortCounters(Path.of(portCounters.getSysfsRoot()),
-				NameFilter.of(portCounters.getDevices().getInclude(), portCounters.getDevices().getExclude()),
+		RdmaProperties.DeviceFilter devices = portCounters.getDevices();
+		Predicate<String> deviceFilter = NameFilter.of(devices.getInclude(), devices.getExclude());
+		Path root = Path.of(portCounters.getSysfsRoot());
+		if (!devices.getInclude().isEmpty() || !devices.getExclude().isEmpty()) {
+			warnIfNoDeviceMatches(backend, root, deviceFilter, devices);
+		}
+		return backend.hostPortCounters(root, deviceFilter,
 				NameFilter.of(portCounters.getInclude(), portCounters.getExclude()), properties.getReadCacheTtl());
+	}
+
+	/**
+	 * A device filter that leaves none of the host's devices would silently serve no port
+	 * counters at all.
+	 */
+	private static void warnIfNoDeviceMatches(RdmaBackend backend, Path root, Predicate<String> filter,
+			RdmaProperties.DeviceFilter devices) {
+		List<String> host = backend.hostPortCounters(root, (device) -> true, (counter) -> false, Duration.ZERO)
+			.snapshot()
+			.devices()
+			.stream()
+			.map(PortCountersSnapshot::deviceName)
+			.toList();
+		if (!host.isEmpty() && host.stream().noneMatch(filter)) {
+			logger.warn("rdma.port-counters.devices.include " + devices.getInclude() + " and exclude "
+					+ devices.getExclude() + " leave none of this host's RDMA devices " + host
+					+ ", so no port counters are read; correct the names or globs, or remove the filter");
+		}
 	}
 
 	@Bean

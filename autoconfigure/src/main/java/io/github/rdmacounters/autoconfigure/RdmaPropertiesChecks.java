@@ -215,6 +215,12 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		}
 		String prefix = PREFIX + ".port-counters";
 		String root = portCounters.getSysfsRoot();
+		Object written = this.problems.raw(prefix + ".sysfs-root");
+		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED && written != null) {
+			logger.warn(prefix + ".sysfs-root=" + written + " has no effect on the simulated backend, whose devices "
+					+ "have a sysfs tree of their own (" + PREFIX + ".simulated.devices); remove it, or set " + PREFIX
+					+ ".backend=native to read that directory");
+		}
 		if (root.isBlank()) {
 			this.problems.add(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}

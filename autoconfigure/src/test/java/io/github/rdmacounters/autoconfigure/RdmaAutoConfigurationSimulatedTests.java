@@ -24,6 +24,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -785,6 +786,37 @@ class RdmaAutoConfigurationSimulatedTests {
 			RdmaHealthContributorAutoConfiguration.class, RdmaMetricsAutoConfiguration.class })
 	static class WholeStarterConfiguration {
 
+	}
+
+	@Test
+	void deviceFilterThatLeavesNoDeviceWarnsNamingTheFilterAndTheHostsDevices(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=mlx5_*").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).contains("rdma.port-counters.devices.include [mlx5_*] and exclude [] leave none of "
+					+ "this host's RDMA devices [sim_mlx5_0], so no port counters are read");
+		});
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.exclude=*")
+			.run((context) -> assertThat(output)
+				.contains("rdma.port-counters.devices.include [] and exclude [*] leave none of this host's RDMA "
+						+ "devices [sim_mlx5_0]"));
+	}
+
+	@Test
+	void deviceFilterThatKeepsADeviceDoesNotWarn(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=sim_*").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(HostPortCountersSource.class).snapshot().devices()).hasSize(1);
+			assertThat(output).doesNotContain("leave none of this host's RDMA devices");
+		});
+	}
+
+	@Test
+	void sysfsRootOnTheSimulatedBackendWarnsThatItHasNoEffect(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.sysfs-root=/srv/sysfs-copy").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output)
+				.contains("rdma.port-counters.sysfs-root=/srv/sysfs-copy has no effect on the " + "simulated backend");
+		});
 	}
 
 }
