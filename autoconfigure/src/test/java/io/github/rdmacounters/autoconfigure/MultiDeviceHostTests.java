@@ -34,9 +34,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.promethe
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.rdmacounters.actuate.endpoint.CounterSetDescriptor;
+import io.github.rdmacounters.actuate.endpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.CounterSetDescriptor;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.DeviceDescriptor;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -132,14 +132,14 @@ class MultiDeviceHostTests {
 		this.runner.withPropertyValues(MISSING_LIBRARY, "rdma.port-counters.sysfs-root=" + host.root())
 			.run((context) -> {
 				assertThat(context).as("no counter set needs the library").hasNotFailed();
-				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().getDevices();
+				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().devices();
 				assertThat(devices).containsOnlyKeys("mlx5_0", "mlx5_1", "mlx5_2", "irdma0", "bnxt_re0");
-				assertThat(devices.get("mlx5_1").getPorts()).containsOnlyKeys(1, 2);
-				assertThat(devices.get("mlx5_1").getPorts().get(2).getCounters()).containsKey("port_rcv_data");
-				assertThat(devices.get("mlx5_2").getVirtualFunction()).isTrue();
-				assertThat(devices.get("mlx5_2").getPhysicalFunction()).isEqualTo("0000:41:00.0");
-				assertThat(devices.get("mlx5_2").getNetdevs()).containsExactly("ens1f0v0");
-				assertThat(devices.get("irdma0").getPciAddress()).isEqualTo("0000:5e:00.0");
+				assertThat(devices.get("mlx5_1").ports()).containsOnlyKeys(1, 2);
+				assertThat(devices.get("mlx5_1").ports().get(2).counters()).containsKey("port_rcv_data");
+				assertThat(devices.get("mlx5_2").virtualFunction()).isTrue();
+				assertThat(devices.get("mlx5_2").physicalFunction()).isEqualTo("0000:41:00.0");
+				assertThat(devices.get("mlx5_2").netdevs()).containsExactly("ens1f0v0");
+				assertThat(devices.get("irdma0").pciAddress()).isEqualTo("0000:5e:00.0");
 				CompositeHealthContributor health = context.getBean("rdmaHealthContributor",
 						CompositeHealthContributor.class);
 				for (String name : new String[] { "mlx5_0", "mlx5_1", "mlx5_2", "irdma0", "bnxt_re0" }) {
@@ -191,10 +191,10 @@ class MultiDeviceHostTests {
 				assertThat(String.valueOf(health(health, "mlx5_0").getDetails().get("ports")))
 					.contains("missingCounterFiles=[counters/port_rcv_data]");
 				assertThat(health(health, "bnxt_re0").getStatus()).isEqualTo(Status.UP);
-				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().getDevices();
-				assertThat(devices.get("irdma0").getPresent()).isFalse();
-				assertThat(devices.get("mlx5_1").getPorts().get(2).getPresent()).isFalse();
-				assertThat(devices.get("mlx5_0").getPorts().get(1).getMissingCounterFiles())
+				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().devices();
+				assertThat(devices.get("irdma0").present()).isFalse();
+				assertThat(devices.get("mlx5_1").ports().get(2).present()).isFalse();
+				assertThat(devices.get("mlx5_0").ports().get(1).missingCounterFiles())
 					.containsExactly("counters/port_rcv_data");
 
 				host.addDevice("mlx5-roce", "mlx5_1", "mlx5_3", "0000:42:00.0", "ens4f0np0", null);
@@ -252,14 +252,14 @@ class MultiDeviceHostTests {
 
 				RdmaEndpoint endpoint = context.getBean(RdmaEndpoint.class);
 				CounterSetDescriptor vxlan1 = endpoint.counterSet("vxlan1");
-				assertThat(vxlan1.getDevice()).isEqualTo("mlx5_1");
-				assertThat(vxlan1.getPort()).isEqualTo(2);
-				assertThat(vxlan1.getValues()).containsEntry("packets", 2L);
-				assertThat(endpoint.counterSet("vxlan0").getDevice()).isEqualTo("mlx5_0");
-				assertThat(endpoint.counterSet("vxlan0").getValues()).containsEntry("packets", 1L);
-				assertThat(endpoint.counterSet("https").getDevice()).isEqualTo("mlx5_1");
-				assertThat(endpoint.counterSet("nvme").getDevice()).isEqualTo("mlx5_9");
-				assertThat(endpoint.counterSet("nvme").isReadSucceeded()).isFalse();
+				assertThat(vxlan1.device()).isEqualTo("mlx5_1");
+				assertThat(vxlan1.port()).isEqualTo(2);
+				assertThat(vxlan1.values()).containsEntry("packets", 2L);
+				assertThat(endpoint.counterSet("vxlan0").device()).isEqualTo("mlx5_0");
+				assertThat(endpoint.counterSet("vxlan0").values()).containsEntry("packets", 1L);
+				assertThat(endpoint.counterSet("https").device()).isEqualTo("mlx5_1");
+				assertThat(endpoint.counterSet("nvme").device()).isEqualTo("mlx5_9");
+				assertThat(endpoint.counterSet("nvme").readSucceeded()).isFalse();
 				assertThat(endpoint.counterSet("nope")).isNull();
 
 				CompositeHealthContributor health = context.getBean("rdmaHealthContributor",
@@ -381,9 +381,9 @@ class MultiDeviceHostTests {
 				assertThat(context).hasNotFailed();
 				List<String> names = List.of("bnxt_re0", "irdma0", "mlx5_0", "mlx5_1", "mlx5_2");
 				assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
-				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().getDevices();
+				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().devices();
 				assertThat(devices).containsOnlyKeys(names);
-				assertThat(devices.get("mlx5_1").getPorts().get(2).getCounters()).containsKey("port_rcv_data");
+				assertThat(devices.get("mlx5_1").ports().get(2).counters()).containsKey("port_rcv_data");
 				HealthEndpoint health = context.getBean(HealthEndpoint.class);
 				assertThat(health.health().getStatus()).isEqualTo(Status.UP);
 				Map<String, HealthDescriptor> rdma = rdmaComponents(health);
@@ -414,7 +414,7 @@ class MultiDeviceHostTests {
 				assertThat(rdma.values()).extracting(HealthDescriptor::getStatus).containsOnly(Status.UP);
 				assertThat(((IndicatedHealthDescriptor) rdma.get("mlx5_3")).getDetails()).containsEntry("present",
 						true);
-				assertThat(context.getBean(RdmaEndpoint.class).rdma().getDevices()).containsOnlyKeys("mlx5_0", "mlx5_1",
+				assertThat(context.getBean(RdmaEndpoint.class).rdma().devices()).containsOnlyKeys("mlx5_0", "mlx5_1",
 						"mlx5_2", "mlx5_3");
 				assertThat(this.fake.calls("ibv_open_device")).as("no device opened").isZero();
 				assertThat(this.fake.calls("ibv_get_device_list")).isZero();
@@ -444,7 +444,7 @@ class MultiDeviceHostTests {
 	private void assertStartedWithoutRdma(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed();
 		assertThat(context.getBean(RdmaRegistry.class).devices()).isEmpty();
-		assertThat(context.getBean(RdmaEndpoint.class).rdma().getDevices()).isEmpty();
+		assertThat(context.getBean(RdmaEndpoint.class).rdma().devices()).isEmpty();
 		HealthEndpoint health = context.getBean(HealthEndpoint.class);
 		assertThat(health.health().getStatus()).as("overall").isEqualTo(Status.UP);
 		HealthDescriptor rdma = health.healthForPath("rdma");

@@ -64,7 +64,7 @@ class RdmaActuatorQueryCacheTests {
 			HealthIndicator health = health(context);
 			for (int i = 0; i < REQUESTS; i++) {
 				assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-				assertThat(endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1).getState()).isEqualTo("ACTIVE");
+				assertThat(endpoint.rdma().devices().get("mlx5_0").ports().get(1).state()).isEqualTo("ACTIVE");
 			}
 			assertThat(calls.applyAsLong("ibv_query_device")).as("ibv_query_device after the requests").isOne();
 			assertThat(calls.applyAsLong("ibv_query_port"))

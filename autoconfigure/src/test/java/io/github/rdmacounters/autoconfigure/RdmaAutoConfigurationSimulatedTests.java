@@ -30,6 +30,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.endpoint.CounterSetDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
@@ -443,13 +444,13 @@ class RdmaAutoConfigurationSimulatedTests {
 				assertThat(context.getBean("vxlan")).as("the bean is the set's counters").isSameAs(vxlan.counters());
 				assertThat(context.getBean("tcp")).isSameAs(registry.counterSet("tcp").counters());
 
-				RdmaEndpoint.CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan");
+				CounterSetDescriptor described = new RdmaEndpoint(registry).counterSet("vxlan");
 				assertThat(described).isNotNull();
-				assertThat(described.isReadSucceeded()).isFalse();
-				assertThat(described.getLastError())
+				assertThat(described.readSucceeded()).isFalse();
+				assertThat(described.lastError())
 					.contains("Counter set 'vxlan' is unavailable: the application started without mlx5_7")
 					.contains("No RDMA device named 'mlx5_7'");
-				assertThat(new RdmaEndpoint(registry).rdma().getDevices().get("mlx5_7").getCounterSets())
+				assertThat(new RdmaEndpoint(registry).rdma().devices().get("mlx5_7").counterSets())
 					.containsOnlyKeys("vxlan", "tcp");
 
 				Health health = new RdmaHealthIndicator(device).health();

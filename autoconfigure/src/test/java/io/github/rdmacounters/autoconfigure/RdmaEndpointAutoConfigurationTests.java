@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.endpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -34,9 +35,9 @@ class RdmaEndpointAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RdmaEndpoint.class);
 				RdmaEndpoint endpoint = context.getBean(RdmaEndpoint.class);
-				assertThat(endpoint.rdma().getDevices()).containsOnlyKeys("mlx5_0");
+				assertThat(endpoint.rdma().devices()).containsOnlyKeys("mlx5_0");
 				assertThat(endpoint.counterSet("roce")).isNotNull()
-					.satisfies((set) -> assertThat(set.getDevice()).isEqualTo("mlx5_0"));
+					.satisfies((set) -> assertThat(set.device()).isEqualTo("mlx5_0"));
 				assertThat(endpoint.counterSet("missing")).isNull();
 			});
 	}
@@ -47,15 +48,13 @@ class RdmaEndpointAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma", "rdma.backend=simulated",
 					"rdma.simulated.devices.mlx5_0.ports=2", "rdma.simulated.devices.mlx5_1.ports=1")
 			.run((context) -> {
-				Map<String, RdmaEndpoint.DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class)
-					.rdma()
-					.getDevices();
+				Map<String, DeviceDescriptor> devices = context.getBean(RdmaEndpoint.class).rdma().devices();
 				assertThat(devices).containsOnlyKeys("mlx5_0", "mlx5_1");
-				assertThat(devices.get("mlx5_0").getBackend()).isEqualTo("simulated");
-				assertThat(devices.get("mlx5_0").getPorts()).containsOnlyKeys(1, 2);
-				assertThat(devices.get("mlx5_0").getPorts().get(1).getState()).isEqualTo("ACTIVE");
-				assertThat(devices.get("mlx5_0").getCounterSets()).isEmpty();
-				assertThat(devices.get("mlx5_1").getPorts()).containsOnlyKeys(1);
+				assertThat(devices.get("mlx5_0").backend()).isEqualTo("simulated");
+				assertThat(devices.get("mlx5_0").ports()).containsOnlyKeys(1, 2);
+				assertThat(devices.get("mlx5_0").ports().get(1).state()).isEqualTo("ACTIVE");
+				assertThat(devices.get("mlx5_0").counterSets()).isEmpty();
+				assertThat(devices.get("mlx5_1").ports()).containsOnlyKeys(1);
 			});
 	}
 

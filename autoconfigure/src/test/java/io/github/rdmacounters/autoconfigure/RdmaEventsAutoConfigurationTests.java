@@ -23,8 +23,8 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 
+import io.github.rdmacounters.actuate.endpoint.PortDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
@@ -99,14 +99,14 @@ class RdmaEventsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
 			RdmaEndpoint endpoint = new RdmaEndpoint(context.getBean(RdmaRegistry.class));
-			assertThat(endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1).getStateChangedAt()).isNull();
+			assertThat(endpoint.rdma().devices().get(DEVICE).ports().get(1).stateChangedAt()).isNull();
 			backend.setPortState(DEVICE, 1, PortState.DOWN);
 			backend.setPortState(DEVICE, 1, PortState.ACTIVE);
 			backend.setPortState(DEVICE, 1, PortState.DOWN);
-			PortDescriptor port = endpoint.rdma().getDevices().get(DEVICE).getPorts().get(1);
-			assertThat(port.getState()).isEqualTo("DOWN");
-			assertThat(port.getStateChangedAt()).isNotNull();
-			assertThat(port.getEvents()).containsEntry("port_err", 2L).containsEntry("port_active", 1L);
+			PortDescriptor port = endpoint.rdma().devices().get(DEVICE).ports().get(1);
+			assertThat(port.state()).isEqualTo("DOWN");
+			assertThat(port.stateChangedAt()).isNotNull();
+			assertThat(port.events()).containsEntry("port_err", 2L).containsEntry("port_active", 1L);
 		});
 	}
 

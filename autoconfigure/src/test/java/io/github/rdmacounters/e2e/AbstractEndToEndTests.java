@@ -341,7 +341,7 @@ abstract class AbstractEndToEndTests {
 						}
 						else {
 							assertThat(prometheus.scrape()).isNotNull();
-							assertThat(endpoint.rdma().getDevices()).containsKey(deviceName());
+							assertThat(endpoint.rdma().devices()).containsKey(deviceName());
 							assertThat(health.health()).isNotNull();
 						}
 						calls.incrementAndGet();
@@ -369,7 +369,7 @@ abstract class AbstractEndToEndTests {
 		assertThat(serverErrors).hasValue(0);
 		assertThat(calls.get()).isPositive();
 		assertReleased(app);
-		assertThat(endpoint.rdma().getDevices().get(deviceName()).isAvailable()).isFalse();
+		assertThat(endpoint.rdma().devices().get(deviceName()).available()).isFalse();
 	}
 
 	private static void scrapeOverHttp(RunningApplication app, AtomicInteger serverErrors) throws InterruptedException {

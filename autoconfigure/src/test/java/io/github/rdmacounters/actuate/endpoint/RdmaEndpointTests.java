@@ -9,9 +9,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.CounterSetDescriptor;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.DeviceDescriptor;
-import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint.PortDescriptor;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
@@ -63,26 +60,26 @@ class RdmaEndpointTests {
 		counters(0).add(3, 3000);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce, https), null));
 
-		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+		DeviceDescriptor described = endpoint.rdma().devices().get("mlx5_0");
 
-		assertThat(described.getName()).isEqualTo("mlx5_0");
-		assertThat(described.getBackend()).isEqualTo("native");
-		assertThat(described.isAvailable()).isTrue();
-		assertThat(described.getUnavailableReason()).isNull();
-		assertThat(described.getNodeGuid()).isEqualTo("0c42:a103:0065:0f2c");
-		assertThat(described.getFirmwareVersion()).isEqualTo("22.36.1010");
-		assertThat(described.getManagedFlowSteering()).isTrue();
-		PortDescriptor port = described.getPorts().get(1);
-		assertThat(port.getState()).isEqualTo("ACTIVE");
-		assertThat(port.getPhysicalState()).isEqualTo("LinkUp");
-		assertThat(port.getLinkLayer()).isEqualTo("Ethernet");
-		assertThat(port.getActiveMtu()).isEqualTo(1024);
-		assertThat(port.getRate()).isEqualTo("100 Gb/sec (4X EDR)");
-		assertThat(port.getCounters()).isNull();
-		assertThat(described.getCounterSets()).containsOnlyKeys("roce", "https");
-		assertThat(described.getCounterSets().get("roce").getValues()).containsExactly(Map.entry("packets", 3L),
+		assertThat(described.name()).isEqualTo("mlx5_0");
+		assertThat(described.backend()).isEqualTo("native");
+		assertThat(described.available()).isTrue();
+		assertThat(described.unavailableReason()).isNull();
+		assertThat(described.nodeGuid()).isEqualTo("0c42:a103:0065:0f2c");
+		assertThat(described.firmwareVersion()).isEqualTo("22.36.1010");
+		assertThat(described.managedFlowSteering()).isTrue();
+		PortDescriptor port = described.ports().get(1);
+		assertThat(port.state()).isEqualTo("ACTIVE");
+		assertThat(port.physicalState()).isEqualTo("LinkUp");
+		assertThat(port.linkLayer()).isEqualTo("Ethernet");
+		assertThat(port.activeMtu()).isEqualTo(1024);
+		assertThat(port.rate()).isEqualTo("100 Gb/sec (4X EDR)");
+		assertThat(port.counters()).isNull();
+		assertThat(described.counterSets()).containsOnlyKeys("roce", "https");
+		assertThat(described.counterSets().get("roce").values()).containsExactly(Map.entry("packets", 3L),
 				Map.entry("bytes", 3000L));
-		assertThat(described.getCounterSets().get("https").getValues()).containsEntry("packets", 0L);
+		assertThat(described.counterSets().get("https").values()).containsEntry("packets", 0L);
 	}
 
 	@Test
@@ -103,18 +100,18 @@ class RdmaEndpointTests {
 		CounterSetDescriptor set = endpoint.counterSet("https");
 
 		assertThat(set).isNotNull();
-		assertThat(set.getName()).isEqualTo("https");
-		assertThat(set.getDevice()).isEqualTo("mlx5_0");
-		assertThat(set.getPort()).isEqualTo(1);
-		assertThat(set.getFlow().getMatch()).isEqualTo("tcp dst-port 443");
-		assertThat(set.getFlow().getPriority()).isEqualTo(2);
-		assertThat(set.getFlow().isDontTrap()).isFalse();
-		assertThat(set.getReadMode()).isEqualTo("fresh");
-		assertThat(set.getValues()).containsEntry("packets", 7L).containsEntry("bytes", 700L);
-		assertThat(set.getReadAt()).isBetween(before, Instant.now());
-		assertThat(set.isReadSucceeded()).isTrue();
-		assertThat(set.getFailedReads()).isZero();
-		assertThat(set.getLastError()).isNull();
+		assertThat(set.name()).isEqualTo("https");
+		assertThat(set.device()).isEqualTo("mlx5_0");
+		assertThat(set.port()).isEqualTo(1);
+		assertThat(set.flow().match()).isEqualTo("tcp dst-port 443");
+		assertThat(set.flow().priority()).isEqualTo(2);
+		assertThat(set.flow().dontTrap()).isFalse();
+		assertThat(set.readMode()).isEqualTo("fresh");
+		assertThat(set.values()).containsEntry("packets", 7L).containsEntry("bytes", 700L);
+		assertThat(set.readAt()).isBetween(before, Instant.now());
+		assertThat(set.readSucceeded()).isTrue();
+		assertThat(set.failedReads()).isZero();
+		assertThat(set.lastError()).isNull();
 	}
 
 	@Test
@@ -128,10 +125,10 @@ class RdmaEndpointTests {
 
 		CounterSetDescriptor set = endpoint.counterSet("roce");
 
-		assertThat(set.isReadSucceeded()).isFalse();
-		assertThat(set.getFailedReads()).isEqualTo(1);
-		assertThat(set.getLastError()).isEqualTo("ibv_read_counters failed: EIO (5) Input/output error");
-		assertThat(set.getValues()).containsEntry("packets", 5L).containsEntry("bytes", 500L);
+		assertThat(set.readSucceeded()).isFalse();
+		assertThat(set.failedReads()).isEqualTo(1);
+		assertThat(set.lastError()).isEqualTo("ibv_read_counters failed: EIO (5) Input/output error");
+		assertThat(set.values()).containsEntry("packets", 5L).containsEntry("bytes", 500L);
 	}
 
 	@Test
@@ -152,13 +149,13 @@ class RdmaEndpointTests {
 				RdmaUnavailableException.Reason.LIBRARY_NOT_LOADABLE, "libibverbs.so.1 could not be loaded", null);
 		RdmaEndpoint endpoint = endpoint(ManagedDevice.unavailable("mlx5_0", "native", cause));
 
-		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+		DeviceDescriptor described = endpoint.rdma().devices().get("mlx5_0");
 
-		assertThat(described.isAvailable()).isFalse();
-		assertThat(described.getUnavailableReason()).isEqualTo("libibverbs.so.1 could not be loaded");
-		assertThat(described.getBackend()).isEqualTo("native");
-		assertThat(described.getPorts()).isEmpty();
-		assertThat(described.getCounterSets()).isEmpty();
+		assertThat(described.available()).isFalse();
+		assertThat(described.unavailableReason()).isEqualTo("libibverbs.so.1 could not be loaded");
+		assertThat(described.backend()).isEqualTo("native");
+		assertThat(described.ports()).isEmpty();
+		assertThat(described.counterSets()).isEmpty();
 	}
 
 	@Test
@@ -172,19 +169,19 @@ class RdmaEndpointTests {
 				"0c42:a103:0065:0f2c", List.of(port1, port2), Instant.now()));
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(), source));
 
-		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+		DeviceDescriptor described = endpoint.rdma().devices().get("mlx5_0");
 
-		assertThat(described.getBoardId()).isEqualTo("MT_0000000222");
-		assertThat(described.getHcaType()).isEqualTo("MT4125");
-		assertThat(described.getPorts()).containsOnlyKeys(1, 2);
-		PortDescriptor first = described.getPorts().get(1);
-		assertThat(first.getRate()).isEqualTo("100 Gb/sec (4X EDR)");
-		assertThat(first.getCounters()).containsEntry("port_rcv_data", 4000L).containsEntry("out_of_buffer", 2L);
-		assertThat(first.getUnreadableCounters()).containsExactly("counters/port_xmit_wait");
-		PortDescriptor second = described.getPorts().get(2);
-		assertThat(second.getState()).isEqualTo("DOWN");
-		assertThat(second.getPhysicalState()).isEqualTo("Disabled");
-		assertThat(second.getActiveMtu()).isNull();
+		assertThat(described.boardId()).isEqualTo("MT_0000000222");
+		assertThat(described.hcaType()).isEqualTo("MT4125");
+		assertThat(described.ports()).containsOnlyKeys(1, 2);
+		PortDescriptor first = described.ports().get(1);
+		assertThat(first.rate()).isEqualTo("100 Gb/sec (4X EDR)");
+		assertThat(first.counters()).containsEntry("port_rcv_data", 4000L).containsEntry("out_of_buffer", 2L);
+		assertThat(first.unreadableCounters()).containsExactly("counters/port_xmit_wait");
+		PortDescriptor second = described.ports().get(2);
+		assertThat(second.state()).isEqualTo("DOWN");
+		assertThat(second.physicalState()).isEqualTo("Disabled");
+		assertThat(second.activeMtu()).isNull();
 	}
 
 	@Test
@@ -200,11 +197,11 @@ class RdmaEndpointTests {
 		try (ManagedDevice managed = new ManagedDevice(device, List.of(counterSet(device, "roce", 1)), source)) {
 			assertThat(managed.events()).isNotNull();
 
-			PortDescriptor port = endpoint(managed).rdma().getDevices().get("mlx5_0").getPorts().get(1);
+			PortDescriptor port = endpoint(managed).rdma().devices().get("mlx5_0").ports().get(1);
 
-			assertThat(port.getEvents()).isNotNull();
-			assertThat(port.getPresent()).isTrue();
-			assertThat(port.getMissingCounterFiles()).containsExactly("hw_counters/out_of_buffer");
+			assertThat(port.events()).isNotNull();
+			assertThat(port.present()).isTrue();
+			assertThat(port.missingCounterFiles()).containsExactly("hw_counters/out_of_buffer");
 		}
 	}
 
@@ -214,10 +211,10 @@ class RdmaEndpointTests {
 		this.device.failPortQuery(new RdmaOperationException("ibv_query_port", Errno.ENODEV));
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
-		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
+		PortDescriptor port = endpoint.rdma().devices().get("mlx5_0").ports().get(1);
 
-		assertThat(port.getError()).isEqualTo("ibv_query_port failed: ENODEV (19) No such device");
-		assertThat(port.getState()).isNull();
+		assertThat(port.error()).isEqualTo("ibv_query_port failed: ENODEV (19) No such device");
+		assertThat(port.state()).isNull();
 	}
 
 	@Test
@@ -226,10 +223,10 @@ class RdmaEndpointTests {
 		this.device.setPortState(PortState.DOWN);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), null));
 
-		PortDescriptor port = endpoint.rdma().getDevices().get("mlx5_0").getPorts().get(1);
+		PortDescriptor port = endpoint.rdma().devices().get("mlx5_0").ports().get(1);
 
-		assertThat(port.getState()).isEqualTo("DOWN");
-		assertThat(port.getPhysicalState()).isEqualTo("Disabled");
+		assertThat(port.state()).isEqualTo("DOWN");
+		assertThat(port.physicalState()).isEqualTo("Disabled");
 	}
 
 	@Test
@@ -239,12 +236,12 @@ class RdmaEndpointTests {
 		RdmaEndpoint endpoint = endpoint(managed);
 		managed.close();
 
-		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+		DeviceDescriptor described = endpoint.rdma().devices().get("mlx5_0");
 
-		assertThat(described.isAvailable()).isFalse();
-		assertThat(described.getUnavailableReason()).isEqualTo("Device mlx5_0 is closed");
-		assertThat(described.getCounterSets().get("roce").isReadSucceeded()).isFalse();
-		assertThat(described.getCounterSets().get("roce").getLastError()).contains("is closed");
+		assertThat(described.available()).isFalse();
+		assertThat(described.unavailableReason()).isEqualTo("Device mlx5_0 is closed");
+		assertThat(described.counterSets().get("roce").readSucceeded()).isFalse();
+		assertThat(described.counterSets().get("roce").lastError()).contains("is closed");
 		assertThat(counters(0).reads()).isZero();
 	}
 
@@ -260,9 +257,9 @@ class RdmaEndpointTests {
 		CounterSetDescriptor set = endpoint.counterSet("storage");
 
 		assertThat(set).isNotNull();
-		assertThat(set.getDevice()).isEqualTo("mlx5_1");
-		assertThat(set.getPort()).isEqualTo(2);
-		assertThat(endpoint.counterSet("roce").getDevice()).isEqualTo("mlx5_0");
+		assertThat(set.device()).isEqualTo("mlx5_1");
+		assertThat(set.port()).isEqualTo(2);
+		assertThat(endpoint.counterSet("roce").device()).isEqualTo("mlx5_0");
 	}
 
 	@Test
@@ -271,12 +268,12 @@ class RdmaEndpointTests {
 		CounterSet storage = counterSet(this.device, "storage", 2);
 		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce, storage), null));
 
-		DeviceDescriptor described = endpoint.rdma().getDevices().get("mlx5_0");
+		DeviceDescriptor described = endpoint.rdma().devices().get("mlx5_0");
 
-		assertThat(described.getPorts()).containsOnlyKeys(1, 2);
-		assertThat(described.getPorts().get(2).getState()).isEqualTo("ACTIVE");
-		assertThat(described.getPorts().get(2).getActiveMtu()).isEqualTo(1024);
-		assertThat(described.getCounterSets().get("storage").getPort()).isEqualTo(2);
+		assertThat(described.ports()).containsOnlyKeys(1, 2);
+		assertThat(described.ports().get(2).state()).isEqualTo("ACTIVE");
+		assertThat(described.ports().get(2).activeMtu()).isEqualTo(1024);
+		assertThat(described.counterSets().get("storage").port()).isEqualTo(2);
 	}
 
 	@Test
@@ -293,15 +290,15 @@ class RdmaEndpointTests {
 		RdmaEndpoint endpoint = new RdmaEndpoint(
 				new RdmaRegistry(List.of(new ManagedDevice(this.device, List.of(roce), null))), host, "native");
 
-		Map<String, DeviceDescriptor> devices = endpoint.rdma().getDevices();
+		Map<String, DeviceDescriptor> devices = endpoint.rdma().devices();
 
 		assertThat(devices).containsOnlyKeys("mlx5_0", "rxe0");
-		assertThat(devices.get("mlx5_0").getCounterSets()).containsOnlyKeys("roce");
+		assertThat(devices.get("mlx5_0").counterSets()).containsOnlyKeys("roce");
 		DeviceDescriptor sysfsOnly = devices.get("rxe0");
-		assertThat(sysfsOnly.getBackend()).isEqualTo("native");
-		assertThat(sysfsOnly.isAvailable()).isTrue();
-		assertThat(sysfsOnly.getCounterSets()).isEmpty();
-		assertThat(sysfsOnly.getPorts().get(1).getCounters()).containsEntry("port_rcv_data", 10L)
+		assertThat(sysfsOnly.backend()).isEqualTo("native");
+		assertThat(sysfsOnly.available()).isTrue();
+		assertThat(sysfsOnly.counterSets()).isEmpty();
+		assertThat(sysfsOnly.ports().get(1).counters()).containsEntry("port_rcv_data", 10L)
 			.as("an unsigned 64-bit value is shown as such")
 			.containsEntry("out_of_buffer", new BigInteger("18446744073709551615"));
 	}

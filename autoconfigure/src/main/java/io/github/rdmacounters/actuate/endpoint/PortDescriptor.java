@@ -1,0 +1,102 @@
+package io.github.rdmacounters.actuate.endpoint;
+
+import java.math.BigInteger;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.DeviceEventTracker;
+import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.PortEventState;
+import io.github.rdmacounters.core.PortStatus;
+import io.github.rdmacounters.core.Presence;
+
+/**
+ * One port: its state as the device reports it, and its sysfs counters where a source
+ * exists. A {@code null} component is left out of the JSON; components are in
+ * alphabetical order, the order the JSON shows them in.
+ *
+ * @param activeMtu the active MTU in bytes
+ * @param counters the port counters from sysfs by name; {@code null} without a port
+ * counters source
+ * @param error why the port could not be queried
+ * @param events the asynchronous events of the port so far by type, e.g.
+ * {@code port_err}; {@code null} if the device does not report events
+ * @param linkLayer {@code InfiniBand} or {@code Ethernet}
+ * @param missingCounterFiles the counter files read before that are gone, e.g.
+ * {@code [hw_counters/out_of_buffer]}
+ * @param physicalState the physical state, e.g. {@code LinkUp}
+ * @param present whether the port's directory was found in the last read
+ * @param rate the rate, e.g. {@code 100 Gb/sec (4X EDR)}
+ * @param state the logical state, e.g. {@code ACTIVE}
+ * @param stateChangedAt when the state last changed, as the device's events reported
+ * @param unreadableCounters the counter files that could not be read
+ * @since 0.1.0
+ * @author rdma-counters
+ */
+public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, Number> counters,
+		@Nullable String error, @Nullable Map<String, Long> events, @Nullable String linkLayer,
+		@Nullable List<String> missingCounterFiles, @Nullable String physicalState, @Nullable Boolean present,
+		@Nullable String rate, @Nullable String state, @Nullable Instant stateChangedAt,
+		@Nullable List<String> unreadableCounters) {
+
+	static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error, @Nullable PortStatus status) {
+		String state = (status != null) ? status.state() : null;
+		String physicalState = (status != null) ? status.physicalState() : null;
+		String linkLayer = (status != null) ? status.linkLayer() : null;
+		String rate = (status != null) ? status.rate() : null;
+		Integer mtu = null;
+		if (attributes != null) {
+			state = attributes.state().name();
+			physicalState = attributes.physicalStateName();
+			linkLayer = attributes.linkLayer().sysfsName();
+			mtu = attributes.activeMtu();
+			if (rate == null && attributes.rateGbps() > 0) {
+				rate = attributes.rateText();
+			}
+		}
+		if (status == null) {
+			return new PortDescriptor(mtu, null, error, null, linkLayer, null, physicalState, null, rate, state, null,
+					null);
+		}
+		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, linkLayer,
+				status.missing().isEmpty() ? null : status.missing(), physicalState,
+				status.presence() == Presence.PRESENT, rate, state, null,
+				status.unreadable().isEmpty() ? null : List.copyOf(status.unreadable()));
+	}
+
+	/**
+	 * Show the counters with their unsigned 64-bit values: 2^63 and above as a
+	 * {@link BigInteger}, not as the negative {@code long} they are held in.
+	 */
+	private static Map<String, Number> unsigned(Map<String, Long> counters) {
+		Map<String, Number> values = new TreeMap<>();
+		counters.forEach(
+				(name, value) -> values.put(name, (value >= 0) ? value : new BigInteger(Long.toUnsignedString(value))));
+		return Collections.unmodifiableMap(values);
+	}
+
+	/**
+	 * Apply what the device's events taught: the state the last PORT_ACTIVE or PORT_ERR
+	 * set while it stands for the port's (no query ended since; a query after it wins),
+	 * when the state last changed, and the event counts of the port.
+	 */
+	PortDescriptor withEvents(@Nullable DeviceEventTracker tracker, @Nullable PortEventState standing, int port) {
+		if (tracker == null) {
+			return this;
+		}
+		PortEventState lastChange = tracker.portState(port);
+		Map<String, Long> counts = new TreeMap<>();
+		tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
+		return new PortDescriptor(this.activeMtu, this.counters, this.error, Collections.unmodifiableMap(counts),
+				this.linkLayer, this.missingCounterFiles,
+				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.rate,
+				(standing != null) ? standing.state().name() : this.state,
+				(lastChange != null) ? lastChange.changedAt() : null, this.unreadableCounters);
+	}
+
+}
