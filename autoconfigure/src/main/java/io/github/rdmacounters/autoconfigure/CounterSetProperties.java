@@ -1,9 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -240,51 +238,23 @@ public class CounterSetProperties {
 		}
 
 		/**
-		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's;
-		 * each problem names the property of the field at fault.
-		 * @param prefix the flow's property, e.g. {@code rdma.counter-sets.web.flow}
-		 * @param problems where a problem is added
-		 * @return the spec, or {@code null} if there is a problem
+		 * Start the flow of these properties; its rules are {@link FlowSpec}'s.
+		 * @param property the flow's property, e.g. {@code rdma.counter-sets.web.flow}
+		 * @return the builder, which reports each field at fault under its property
 		 */
-		@Nullable FlowSpec toSpec(String prefix, Problems problems) {
-			int before = problems.size();
-			FlowSpec.Builder builder = FlowSpec.builder();
-			List<Consumer<FlowSpec.Builder>> fields = List.of((b) -> b.etherType(this.etherType),
-					(b) -> b.sourceMac(this.sourceMac), (b) -> b.destinationMac(this.destinationMac),
-					(b) -> b.vlanId(this.vlanId), (b) -> b.sourceIp(this.sourceIp),
-					(b) -> b.destinationIp(this.destinationIp), (b) -> b.protocol(this.protocol),
-					(b) -> b.sourcePort(this.sourcePort), (b) -> b.destinationPort(this.destinationPort),
-					(b) -> b.priority(this.priority), (b) -> b.dontTrap(this.dontTrap));
-			for (Consumer<FlowSpec.Builder> field : fields) {
-				try {
-					field.accept(builder);
-				}
-				catch (FlowSpec.InvalidFieldException ex) {
-					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(), ex.reason());
-				}
-			}
-			if (problems.size() > before) {
-				return null;
-			}
-			try {
-				return builder.build();
-			}
-			catch (FlowSpec.InvalidFieldException ex) {
-				if ("protocol".equals(ex.field())) {
-					// a port without a protocol: report the port the user wrote
-					boolean destination = this.destinationPort != null;
-					problems.add(prefix + (destination ? ".destination-port" : ".source-port"),
-							destination ? this.destinationPort : this.sourcePort,
-							"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
-				}
-				else {
-					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(),
-							ex.reason()
-								.replace("sourceIp (", prefix + ".source-ip (")
-								.replace("destinationIp (", prefix + ".destination-ip ("));
-				}
-				return null;
-			}
+		FlowSpec.Builder toBuilder(String property) {
+			return FlowSpec.builder(property)
+				.etherType(this.etherType)
+				.sourceMac(this.sourceMac)
+				.destinationMac(this.destinationMac)
+				.vlanId(this.vlanId)
+				.sourceIp(this.sourceIp)
+				.destinationIp(this.destinationIp)
+				.protocol(this.protocol)
+				.sourcePort(this.sourcePort)
+				.destinationPort(this.destinationPort)
+				.priority(this.priority)
+				.dontTrap(this.dontTrap);
 		}
 
 	}

@@ -237,7 +237,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		runner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			Arrays.stream(context.getBeanDefinitionNames())
-				.filter((name) -> name.startsWith("rdma") && RdmaPropertiesChecks.SET_NAME.matcher(name).matches())
+				.filter((name) -> name.startsWith("rdma") && CounterSetDefinition.NAME.matcher(name).matches())
 				.forEach(names::add);
 		});
 		assertThat(names).contains("rdmaRegistry", "rdmaDevices", "rdmaHostPortCounters", "rdmaPropertiesChecks",

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
+import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,7 +137,7 @@ class RdmaConfigurationMetadataTests {
 		List<String> names = JsonPath.read(metadata(),
 				"$.hints[?(@.name == 'rdma.counter-sets.keys' || @.name == 'rdma.simulated.traffic.sets.keys')]"
 						+ ".values[*].value");
-		assertThat(names).isNotEmpty().allMatch((name) -> RdmaPropertiesChecks.SET_NAME.matcher(name).matches());
+		assertThat(names).isNotEmpty().allMatch((name) -> CounterSetDefinition.NAME.matcher(name).matches());
 	}
 
 	@Test

@@ -280,7 +280,7 @@ class RdmaPropertiesChecksTests {
 			.containsExactly(tuple("rdma.counter-sets.dup.counters.bytes", "0"),
 					tuple("rdma.counter-sets.neg.counters.packets", "-1"));
 		assertThat(problems().get(0).requirement()).contains("already used by packets");
-		assertThat(problems().get(1).requirement()).contains("0 to " + RdmaPropertiesChecks.MAX_COUNTER_INDEX);
+		assertThat(problems().get(1).requirement()).contains("0 to " + CounterSetDefinition.MAX_COUNTER_INDEX);
 	}
 
 	@Test
