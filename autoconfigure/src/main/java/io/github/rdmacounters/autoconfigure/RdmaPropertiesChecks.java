@@ -249,26 +249,25 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		int before = this.problems.size();
 		CounterSetDefinition definition = null;
 		try {
-			definition = CounterSetDefinition.of(prefix, name, set.getPort(), set.getCounters(), set.getReadMode(),
-					set.getFlow().toBuilder(prefix + ".flow"));
+			definition = CounterSetDefinition.of(prefix, name, set.port(), set.counters(), set.readMode(),
+					set.flow().toBuilder(prefix + ".flow"));
 		}
 		catch (InvalidRdmaConfigurationException ex) {
 			ex.problems()
 				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
 		}
-		String device = trimmed(set.getDevice());
-		String netdev = trimmed(set.getNetdev());
+		String device = trimmed(set.device());
+		String netdev = trimmed(set.netdev());
 		if (device != null && netdev != null) {
-			this.problems.add(prefix + ".netdev", set.getNetdev(), "names the device a second time (" + prefix
+			this.problems.add(prefix + ".netdev", set.netdev(), "names the device a second time (" + prefix
 					+ ".device is " + device + "): set either device or netdev");
 		}
-		else if (set.getDevice() != null && (device == null || !validDeviceName(device))) {
-			this.problems.add(prefix + ".device", set.getDevice(), "must be an RDMA device name such as mlx5_0, or "
+		else if (set.device() != null && (device == null || !validDeviceName(device))) {
+			this.problems.add(prefix + ".device", set.device(), "must be an RDMA device name such as mlx5_0, or "
 					+ "left out for the host's only device with flow counters");
 		}
-		else if (set.getNetdev() != null && (netdev == null || netdev.contains("/"))) {
-			this.problems.add(prefix + ".netdev", set.getNetdev(),
-					"must be a network interface name such as ens1f0np0");
+		else if (set.netdev() != null && (netdev == null || netdev.contains("/"))) {
+			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as ens1f0np0");
 		}
 		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
 	}
@@ -280,8 +279,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 				this.problems.add(prefix + ".devices." + name, name,
 						"must name the simulated device without '/', e.g. sim_mlx5_1");
 			}
-			if (device.getPorts() < 1 || device.getPorts() > PortAttributes.MAX_PORT) {
-				this.problems.add(prefix + ".devices." + name + ".ports", device.getPorts(),
+			if (device.ports() < 1 || device.ports() > PortAttributes.MAX_PORT) {
+				this.problems.add(prefix + ".devices." + name + ".ports", device.ports(),
 						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
 		});
@@ -297,7 +296,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
 			}
 			else {
-				checkTraffic(prefix + ".traffic.sets." + name, set.getPacketsPerSecond(), set.getPacketSize());
+				checkTraffic(prefix + ".traffic.sets." + name, set.packetsPerSecond(), set.packetSize());
 			}
 		});
 	}
