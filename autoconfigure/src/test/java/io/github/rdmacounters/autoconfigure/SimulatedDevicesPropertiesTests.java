@@ -128,7 +128,7 @@ class SimulatedDevicesPropertiesTests {
 	void portBeyondThePortsOfTheSimulatedDeviceIsRefusedNamingTheSetsPortProperty() {
 		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=2", "rdma.counter-sets.ib.port=3")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains("rdma.counter-sets.ib.port", "must be 1 to 2: sim_b has 2 ports"));
 	}
 
