@@ -1,11 +1,10 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
@@ -18,273 +17,63 @@ import io.github.rdmacounters.core.ReadMode;
  * One counter set of {@code rdma.counter-sets}: where it counts, its counters and its
  * flow.
  *
+ * @param device RDMA device the set counts on, e.g. mlx5_1; else the host's only
+ * flow-capable one
+ * @param netdev network interface of the device the set counts on, e.g. ens1f0np0,
+ * instead of device
+ * @param port port the set's flow is attached to, 1 to 255; else the device's first
+ * ACTIVE port
+ * @param counters index of each counter type in a read; none means packets at 0 and bytes
+ * at 1
+ * @param readMode how the counters are read
+ * @param flow the traffic the set counts
  * @since 0.1.0
  * @author rdma-counters
  */
-public class CounterSetProperties {
-
-	/**
-	 * RDMA device the set counts on, e.g. mlx5_1; else the host's only flow-capable one.
-	 */
-	private @Nullable String device;
-
-	/**
-	 * Network interface of the device the set counts on, e.g. ens1f0np0, instead of
-	 * device.
-	 */
-	private @Nullable String netdev;
-
-	/**
-	 * Port the set's flow is attached to, 1 to 255; else the device's first ACTIVE port.
-	 */
-	private @Nullable Integer port;
-
-	/**
-	 * Index of each counter type in a read; none means packets at 0 and bytes at 1.
-	 */
-	private final Map<CounterType, Integer> counters = new LinkedHashMap<>();
-
-	/**
-	 * How the counters are read.
-	 */
-	private ReadMode readMode = ReadMode.FRESH;
-
-	private final Flow flow = new Flow();
-
-	public @Nullable String getDevice() {
-		return this.device;
-	}
-
-	public void setDevice(@Nullable String device) {
-		this.device = device;
-	}
-
-	public @Nullable String getNetdev() {
-		return this.netdev;
-	}
-
-	public void setNetdev(@Nullable String netdev) {
-		this.netdev = netdev;
-	}
-
-	public @Nullable Integer getPort() {
-		return this.port;
-	}
-
-	public void setPort(@Nullable Integer port) {
-		this.port = port;
-	}
-
-	public Map<CounterType, Integer> getCounters() {
-		return this.counters;
-	}
-
-	public ReadMode getReadMode() {
-		return this.readMode;
-	}
-
-	public void setReadMode(ReadMode readMode) {
-		this.readMode = readMode;
-	}
-
-	public Flow getFlow() {
-		return this.flow;
-	}
+public record CounterSetProperties(@Nullable String device, @Nullable String netdev, @Nullable Integer port,
+		@DefaultValue Map<CounterType, Integer> counters, @DefaultValue("fresh") ReadMode readMode,
+		@DefaultValue Flow flow) {
 
 	/**
 	 * The traffic a counter set counts. Fields left unset match anything.
+	 *
+	 * @param etherType Ethernet type to match, e.g. 0x8915 for RoCEv1; implied by the IP
+	 * prefixes
+	 * @param sourceMac source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in
+	 * YAML)
+	 * @param destinationMac destination MAC address to match (quoted in YAML)
+	 * @param vlanId VLAN id to match, 0 to 4095
+	 * @param sourceIp source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64
+	 * @param destinationIp destination IP address or prefix to match
+	 * @param protocol transport protocol to match; required when a port is matched
+	 * @param sourcePort source TCP or UDP port to match
+	 * @param destinationPort destination TCP or UDP port to match, e.g. 4420 for NVMe/TCP
+	 * @param priority priority of the flow, 0 to 65535; lower wins
+	 * @param dontTrap whether matched packets still reach the kernel and other flows
 	 */
-	public static class Flow {
+	public record Flow(@Nullable Integer etherType, @Nullable MacAddress sourceMac, @Nullable MacAddress destinationMac,
+			@Nullable Integer vlanId, @Nullable IpPrefix sourceIp, @Nullable IpPrefix destinationIp,
+			@Nullable L4Protocol protocol, @Nullable Integer sourcePort, @Nullable Integer destinationPort,
+			@DefaultValue("0") int priority, @DefaultValue("true") boolean dontTrap) {
 
 		/**
-		 * Ethernet type to match, e.g. 0x8915 for RoCEv1; implied by the IP prefixes.
+		 * Start the flow of these properties; its rules are {@link FlowSpec}'s.
+		 * @param property the flow's property, e.g. {@code rdma.counter-sets.web.flow}
+		 * @return the builder, which reports each field at fault under its property
 		 */
-		private @Nullable Integer etherType;
-
-		/**
-		 * Source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in YAML).
-		 */
-		private @Nullable MacAddress sourceMac;
-
-		/**
-		 * Destination MAC address to match (quoted in YAML).
-		 */
-		private @Nullable MacAddress destinationMac;
-
-		/**
-		 * VLAN id to match, 0 to 4095.
-		 */
-		private @Nullable Integer vlanId;
-
-		/**
-		 * Source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64.
-		 */
-		private @Nullable IpPrefix sourceIp;
-
-		/**
-		 * Destination IP address or prefix to match.
-		 */
-		private @Nullable IpPrefix destinationIp;
-
-		/**
-		 * Transport protocol to match. Required when a port is matched.
-		 */
-		private @Nullable L4Protocol protocol;
-
-		/**
-		 * Source TCP or UDP port to match.
-		 */
-		private @Nullable Integer sourcePort;
-
-		/**
-		 * Destination TCP or UDP port to match, e.g. 4420 for NVMe/TCP.
-		 */
-		private @Nullable Integer destinationPort;
-
-		/**
-		 * Priority of the flow, 0 to 65535; lower wins.
-		 */
-		private int priority = 0;
-
-		/**
-		 * Whether matched packets still reach the kernel and other flows.
-		 */
-		private boolean dontTrap = true;
-
-		public @Nullable Integer getEtherType() {
-			return this.etherType;
-		}
-
-		public void setEtherType(@Nullable Integer etherType) {
-			this.etherType = etherType;
-		}
-
-		public @Nullable MacAddress getSourceMac() {
-			return this.sourceMac;
-		}
-
-		public void setSourceMac(@Nullable MacAddress sourceMac) {
-			this.sourceMac = sourceMac;
-		}
-
-		public @Nullable MacAddress getDestinationMac() {
-			return this.destinationMac;
-		}
-
-		public void setDestinationMac(@Nullable MacAddress destinationMac) {
-			this.destinationMac = destinationMac;
-		}
-
-		public @Nullable Integer getVlanId() {
-			return this.vlanId;
-		}
-
-		public void setVlanId(@Nullable Integer vlanId) {
-			this.vlanId = vlanId;
-		}
-
-		public @Nullable IpPrefix getSourceIp() {
-			return this.sourceIp;
-		}
-
-		public void setSourceIp(@Nullable IpPrefix sourceIp) {
-			this.sourceIp = sourceIp;
-		}
-
-		public @Nullable IpPrefix getDestinationIp() {
-			return this.destinationIp;
-		}
-
-		public void setDestinationIp(@Nullable IpPrefix destinationIp) {
-			this.destinationIp = destinationIp;
-		}
-
-		public @Nullable L4Protocol getProtocol() {
-			return this.protocol;
-		}
-
-		public void setProtocol(@Nullable L4Protocol protocol) {
-			this.protocol = protocol;
-		}
-
-		public @Nullable Integer getSourcePort() {
-			return this.sourcePort;
-		}
-
-		public void setSourcePort(@Nullable Integer sourcePort) {
-			this.sourcePort = sourcePort;
-		}
-
-		public @Nullable Integer getDestinationPort() {
-			return this.destinationPort;
-		}
-
-		public void setDestinationPort(@Nullable Integer destinationPort) {
-			this.destinationPort = destinationPort;
-		}
-
-		public int getPriority() {
-			return this.priority;
-		}
-
-		public void setPriority(int priority) {
-			this.priority = priority;
-		}
-
-		public boolean isDontTrap() {
-			return this.dontTrap;
-		}
-
-		public void setDontTrap(boolean dontTrap) {
-			this.dontTrap = dontTrap;
-		}
-
-		/**
-		 * Map these properties onto {@link FlowSpec.Builder}, whose rules are the flow's;
-		 * each problem names the property of the field at fault.
-		 * @param prefix the flow's property, e.g. {@code rdma.counter-sets.web.flow}
-		 * @param problems where a problem is added
-		 * @return the spec, or {@code null} if there is a problem
-		 */
-		@Nullable FlowSpec toSpec(String prefix, Problems problems) {
-			int before = problems.size();
-			FlowSpec.Builder builder = FlowSpec.builder();
-			List<Consumer<FlowSpec.Builder>> fields = List.of((b) -> b.etherType(this.etherType),
-					(b) -> b.sourceMac(this.sourceMac), (b) -> b.destinationMac(this.destinationMac),
-					(b) -> b.vlanId(this.vlanId), (b) -> b.sourceIp(this.sourceIp),
-					(b) -> b.destinationIp(this.destinationIp), (b) -> b.protocol(this.protocol),
-					(b) -> b.sourcePort(this.sourcePort), (b) -> b.destinationPort(this.destinationPort),
-					(b) -> b.priority(this.priority), (b) -> b.dontTrap(this.dontTrap));
-			for (Consumer<FlowSpec.Builder> field : fields) {
-				try {
-					field.accept(builder);
-				}
-				catch (FlowSpec.InvalidFieldException ex) {
-					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(), ex.reason());
-				}
-			}
-			if (problems.size() > before) {
-				return null;
-			}
-			try {
-				return builder.build();
-			}
-			catch (FlowSpec.InvalidFieldException ex) {
-				if ("protocol".equals(ex.field())) {
-					// a port without a protocol: report the port the user wrote
-					boolean destination = this.destinationPort != null;
-					problems.add(prefix + (destination ? ".destination-port" : ".source-port"),
-							destination ? this.destinationPort : this.sourcePort,
-							"needs " + prefix + ".protocol (tcp or udp): a port is matched only within a protocol");
-				}
-				else {
-					problems.add(prefix + "." + Problems.kebab(ex.field()), ex.value(),
-							ex.reason()
-								.replace("sourceIp (", prefix + ".source-ip (")
-								.replace("destinationIp (", prefix + ".destination-ip ("));
-				}
-				return null;
-			}
+		FlowSpec.Builder toBuilder(String property) {
+			return FlowSpec.builder(property)
+				.etherType(this.etherType)
+				.sourceMac(this.sourceMac)
+				.destinationMac(this.destinationMac)
+				.vlanId(this.vlanId)
+				.sourceIp(this.sourceIp)
+				.destinationIp(this.destinationIp)
+				.protocol(this.protocol)
+				.sourcePort(this.sourcePort)
+				.destinationPort(this.destinationPort)
+				.priority(this.priority)
+				.dontTrap(this.dontTrap);
 		}
 
 	}

@@ -85,12 +85,12 @@ public final class RdmaAutoConfiguration {
 					device) -> specs.add(SimulatedDeviceSpec.builder()
 						.name(name)
 						.nodeGuid(0x0c42a10300650f2cL + specs.size() * 0x100L)
-						.portCount(device.getPorts())
-						.linkLayer(device.getLinkLayer())
-						.countersSupported(device.isCountersSupported())
-						.roceEnabled(device.isRoceEnabled())
-						.managedFlowSteering(device.isManagedFlowSteering())
-						.netdevs(device.getNetdevs())
+						.portCount(device.ports())
+						.linkLayer(device.linkLayer())
+						.countersSupported(device.countersSupported())
+						.roceEnabled(device.roceEnabled())
+						.managedFlowSteering(device.managedFlowSteering())
+						.netdevs(device.netdevs())
 						.build()));
 		return new SimulatedBackend(specs);
 	}

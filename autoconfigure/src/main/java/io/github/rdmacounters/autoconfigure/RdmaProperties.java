@@ -139,7 +139,7 @@ public class RdmaProperties {
 	 */
 	boolean failOnUnavailable(String device) {
 		Device options = this.devices.get(device);
-		Boolean own = (options != null) ? options.getFailOnUnavailable() : null;
+		Boolean own = (options != null) ? options.failOnUnavailable() : null;
 		return (own != null) ? own : this.failOnUnavailable;
 	}
 
@@ -182,22 +182,11 @@ public class RdmaProperties {
 
 	/**
 	 * Options of one device.
+	 *
+	 * @param failOnUnavailable whether startup fails when this device is unavailable;
+	 * else rdma.fail-on-unavailable
 	 */
-	public static class Device {
-
-		/**
-		 * Whether startup fails when this device is unavailable; else
-		 * rdma.fail-on-unavailable.
-		 */
-		private @Nullable Boolean failOnUnavailable;
-
-		public @Nullable Boolean getFailOnUnavailable() {
-			return this.failOnUnavailable;
-		}
-
-		public void setFailOnUnavailable(@Nullable Boolean failOnUnavailable) {
-			this.failOnUnavailable = failOnUnavailable;
-		}
+	public record Device(@Nullable Boolean failOnUnavailable) {
 
 	}
 

@@ -5,10 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,8 +29,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
-import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
@@ -50,18 +48,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
-	/** A set name: a bean name, a meter tag and a path segment at once. */
-	static final Pattern SET_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
-
 	private static final Pattern WRITTEN_SET = Pattern.compile("(?i)rdma\\.counter-?sets\\.(.+)");
 
 	private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
-
-	private static final String SET_NAME_RULE = "a counter set name must start with a letter and have only letters, "
-			+ "digits, '-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}";
-
-	/** The highest counter index: a read allocates one value per index up to it. */
-	static final int MAX_COUNTER_INDEX = 255;
 
 	private final Environment environment;
 
@@ -162,9 +151,10 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 							tail = written.lastIndexOf('.', tail - 1);
 						}
 						Matcher head = WRITTEN_SET.matcher((tail > 0) ? written.substring(0, tail) : written);
-						if (head.matches() && !head.group(1).equals(set) && !SET_NAME.matcher(head.group(1)).matches()
+						if (head.matches() && !head.group(1).equals(set)
+								&& !CounterSetDefinition.NAME.matcher(head.group(1)).matches()
 								&& refused.add(head.group(0))) {
-							this.problems.add(head.group(0), head.group(1), SET_NAME_RULE);
+							this.problems.add(head.group(0), head.group(1), CounterSetDefinition.NAME_RULE);
 						}
 					}
 				});
@@ -257,52 +247,29 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	private @Nullable SetPlan checkSet(String name, CounterSetProperties set) {
 		String prefix = PREFIX + ".counter-sets." + name;
 		int before = this.problems.size();
-		if (!SET_NAME.matcher(name).matches()) {
-			this.problems.add(prefix, name, SET_NAME_RULE);
+		CounterSetDefinition definition = null;
+		try {
+			definition = CounterSetDefinition.of(prefix, name, set.port(), set.counters(), set.readMode(),
+					set.flow().toBuilder(prefix + ".flow"));
 		}
-		String device = trimmed(set.getDevice());
-		String netdev = trimmed(set.getNetdev());
+		catch (InvalidRdmaConfigurationException ex) {
+			ex.problems()
+				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+		}
+		String device = trimmed(set.device());
+		String netdev = trimmed(set.netdev());
 		if (device != null && netdev != null) {
-			this.problems.add(prefix + ".netdev", set.getNetdev(), "names the device a second time (" + prefix
+			this.problems.add(prefix + ".netdev", set.netdev(), "names the device a second time (" + prefix
 					+ ".device is " + device + "): set either device or netdev");
 		}
-		else if (set.getDevice() != null && (device == null || !validDeviceName(device))) {
-			this.problems.add(prefix + ".device", set.getDevice(), "must be an RDMA device name such as mlx5_0, or "
+		else if (set.device() != null && (device == null || !validDeviceName(device))) {
+			this.problems.add(prefix + ".device", set.device(), "must be an RDMA device name such as mlx5_0, or "
 					+ "left out for the host's only device with flow counters");
 		}
-		else if (set.getNetdev() != null && (netdev == null || netdev.contains("/"))) {
-			this.problems.add(prefix + ".netdev", set.getNetdev(),
-					"must be a network interface name such as ens1f0np0");
+		else if (set.netdev() != null && (netdev == null || netdev.contains("/"))) {
+			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as ens1f0np0");
 		}
-		Integer port = set.getPort();
-		if (port != null && (port < 1 || port > PortAttributes.MAX_PORT)) {
-			this.problems.add(prefix + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
-					+ " (ports are numbered from 1), or left out for the device's first ACTIVE port");
-		}
-		checkCounters(set.getCounters(), prefix + ".counters");
-		FlowSpec spec = set.getFlow().toSpec(prefix + ".flow", this.problems);
-		if (this.problems.size() > before || spec == null) {
-			return null;
-		}
-		Map<CounterType, Integer> indexes = set.getCounters().isEmpty() ? CounterSetDefinition.DEFAULT_COUNTERS
-				: new LinkedHashMap<>(set.getCounters());
-		int planned = (port != null) ? port : CounterSetDefinition.FIRST_ACTIVE_PORT;
-		return new SetPlan(new CounterSetDefinition(name, planned, indexes, set.getReadMode(), spec), device, netdev);
-	}
-
-	private void checkCounters(Map<CounterType, Integer> counters, String prefix) {
-		Map<Integer, CounterType> byIndex = new LinkedHashMap<>();
-		counters.forEach((type, index) -> {
-			String property = prefix + "." + type.name().toLowerCase(Locale.ROOT);
-			if (index == null || index < 0 || index > MAX_COUNTER_INDEX) {
-				this.problems.add(property, index, "must be an index from 0 to " + MAX_COUNTER_INDEX);
-			}
-			else if (byIndex.putIfAbsent(index, type) != null) {
-				this.problems.add(property, index,
-						"index " + index + " is already used by " + byIndex.get(index).name().toLowerCase(Locale.ROOT)
-								+ "; give each counter type its own index");
-			}
-		});
+		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
 	}
 
 	private void checkSimulated(RdmaProperties properties) {
@@ -312,8 +279,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 				this.problems.add(prefix + ".devices." + name, name,
 						"must name the simulated device without '/', e.g. sim_mlx5_1");
 			}
-			if (device.getPorts() < 1 || device.getPorts() > PortAttributes.MAX_PORT) {
-				this.problems.add(prefix + ".devices." + name + ".ports", device.getPorts(),
+			if (device.ports() < 1 || device.ports() > PortAttributes.MAX_PORT) {
+				this.problems.add(prefix + ".devices." + name + ".ports", device.ports(),
 						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
 		});
@@ -329,7 +296,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
 			}
 			else {
-				checkTraffic(prefix + ".traffic.sets." + name, set.getPacketsPerSecond(), set.getPacketSize());
+				checkTraffic(prefix + ".traffic.sets." + name, set.packetsPerSecond(), set.packetSize());
 			}
 		});
 	}
@@ -337,12 +304,15 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	private void checkTraffic(String prefix, @Nullable Double rate, @Nullable Integer size) {
 		if (rate != null && (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND)) {
 			this.problems.add(prefix + ".packets-per-second", rate,
-					"must be 0 to 1000000 packets per second (each packet is a call into the simulator)");
+					"must be 0 to " + (long) SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND
+							+ " packets per second (each packet is a call into the simulator)");
 		}
 		if (size != null
 				&& (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE)) {
 			this.problems.add(prefix + ".packet-size", size,
-					"must be 60 to 9000 bytes, a frame from the Ethernet minimum to a jumbo frame");
+					"must be " + SyntheticTraffic.Stream.MIN_PACKET_SIZE + " to "
+							+ SyntheticTraffic.Stream.MAX_PACKET_SIZE
+							+ " bytes, a frame from the Ethernet minimum to a jumbo frame");
 		}
 	}
 

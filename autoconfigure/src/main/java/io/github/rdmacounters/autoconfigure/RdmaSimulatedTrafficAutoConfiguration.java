@@ -39,9 +39,9 @@ public final class RdmaSimulatedTrafficAutoConfiguration {
 		for (ManagedDevice device : registry.devices()) {
 			for (CounterSet set : device.counterSets()) {
 				SimulatedProperties.SetTraffic own = traffic.getSets().get(set.name());
-				double rate = (own != null && own.getPacketsPerSecond() != null) ? own.getPacketsPerSecond()
+				double rate = (own != null && own.packetsPerSecond() != null) ? own.packetsPerSecond()
 						: traffic.getPacketsPerSecond();
-				int size = (own != null && own.getPacketSize() != null) ? own.getPacketSize() : traffic.getPacketSize();
+				int size = (own != null && own.packetSize() != null) ? own.packetSize() : traffic.getPacketSize();
 				streams.add(new SyntheticTraffic.Stream(device.name(), set.name(), set.port(), set.spec(), rate, size));
 			}
 		}

@@ -1,12 +1,13 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
@@ -39,87 +40,27 @@ public class SimulatedProperties {
 	 * @return the devices by name
 	 */
 	Map<String, Device> effectiveDevices() {
-		return this.devices.isEmpty() ? Map.of(SimulatedDeviceSpec.DEFAULT_NAME, new Device()) : this.devices;
+		return this.devices.isEmpty() ? Map.of(SimulatedDeviceSpec.DEFAULT_NAME, Device.DEFAULT) : this.devices;
 	}
 
 	/**
 	 * One simulated device of rdma.simulated.devices.
+	 *
+	 * @param ports number of ports of the device
+	 * @param linkLayer link layer of the device's ports
+	 * @param countersSupported whether the device implements flow counters, as only mlx5
+	 * devices do
+	 * @param roceEnabled whether RoCE is enabled on the device
+	 * @param managedFlowSteering whether the device supports managed flow steering, which
+	 * flows need
+	 * @param netdevs network interfaces of the device, as sysfs lists them under
+	 * device/net
 	 */
-	public static class Device {
+	public record Device(@DefaultValue("1") int ports, @DefaultValue("ethernet") LinkLayer linkLayer,
+			@DefaultValue("true") boolean countersSupported, @DefaultValue("true") boolean roceEnabled,
+			@DefaultValue("true") boolean managedFlowSteering, @DefaultValue List<String> netdevs) {
 
-		/**
-		 * Number of ports of the device.
-		 */
-		private int ports = 1;
-
-		/**
-		 * Link layer of the device's ports.
-		 */
-		private LinkLayer linkLayer = LinkLayer.ETHERNET;
-
-		/**
-		 * Whether the device implements flow counters, as only mlx5 devices do.
-		 */
-		private boolean countersSupported = true;
-
-		/**
-		 * Whether RoCE is enabled on the device.
-		 */
-		private boolean roceEnabled = true;
-
-		/**
-		 * Whether the device supports managed flow steering, which flows need.
-		 */
-		private boolean managedFlowSteering = true;
-
-		/**
-		 * Network interfaces of the device, as sysfs lists them under device/net.
-		 */
-		private final List<String> netdevs = new ArrayList<>();
-
-		public int getPorts() {
-			return this.ports;
-		}
-
-		public void setPorts(int ports) {
-			this.ports = ports;
-		}
-
-		public LinkLayer getLinkLayer() {
-			return this.linkLayer;
-		}
-
-		public void setLinkLayer(LinkLayer linkLayer) {
-			this.linkLayer = linkLayer;
-		}
-
-		public boolean isCountersSupported() {
-			return this.countersSupported;
-		}
-
-		public void setCountersSupported(boolean countersSupported) {
-			this.countersSupported = countersSupported;
-		}
-
-		public boolean isRoceEnabled() {
-			return this.roceEnabled;
-		}
-
-		public void setRoceEnabled(boolean roceEnabled) {
-			this.roceEnabled = roceEnabled;
-		}
-
-		public boolean isManagedFlowSteering() {
-			return this.managedFlowSteering;
-		}
-
-		public void setManagedFlowSteering(boolean managedFlowSteering) {
-			this.managedFlowSteering = managedFlowSteering;
-		}
-
-		public List<String> getNetdevs() {
-			return this.netdevs;
-		}
+		static final Device DEFAULT = new Device(1, LinkLayer.ETHERNET, true, true, true, List.of());
 
 	}
 
@@ -193,34 +134,11 @@ public class SimulatedProperties {
 
 	/**
 	 * Synthetic traffic of one counter set.
+	 *
+	 * @param packetsPerSecond packets per second delivered to the set's flow
+	 * @param packetSize frame length in bytes of each packet, 60 to 9000
 	 */
-	public static class SetTraffic {
-
-		/**
-		 * Packets per second delivered to the set's flow.
-		 */
-		private @Nullable Double packetsPerSecond;
-
-		/**
-		 * Frame length in bytes of each packet, 60 to 9000.
-		 */
-		private @Nullable Integer packetSize;
-
-		public @Nullable Double getPacketsPerSecond() {
-			return this.packetsPerSecond;
-		}
-
-		public void setPacketsPerSecond(@Nullable Double packetsPerSecond) {
-			this.packetsPerSecond = packetsPerSecond;
-		}
-
-		public @Nullable Integer getPacketSize() {
-			return this.packetSize;
-		}
-
-		public void setPacketSize(@Nullable Integer packetSize) {
-			this.packetSize = packetSize;
-		}
+	public record SetTraffic(@Nullable Double packetsPerSecond, @Nullable Integer packetSize) {
 
 	}
 

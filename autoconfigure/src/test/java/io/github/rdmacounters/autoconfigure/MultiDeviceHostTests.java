@@ -288,7 +288,7 @@ class MultiDeviceHostTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("'mlx5_9' that rdma.counter-sets.nvme counts on was not found",
 							"Devices found: mlx5_0")
 					.actionContains("rdma.devices.mlx5_9.fail-on-unavailable=false");
@@ -307,7 +307,7 @@ class MultiDeviceHostTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaOperationFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on rxe0 port 1",
 							"ibv_create_counters", "EOPNOTSUPP (95)")
 					.actionContains("Set rdma.counter-sets.roce.device to an mlx5 device", "fail-on-unavailable=false")
@@ -361,7 +361,7 @@ class MultiDeviceHostTests {
 					"rdma.counter-sets.front.flow.protocol=udp")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("Property: rdma.counter-sets.front.netdev", "eth9",
 							"mlx5_0=[" + FakeDeviceSets.MLX5_0_NETDEV + "]",
 							"mlx5_1=[" + FakeDeviceSets.MLX5_1_NETDEV + "]");

@@ -237,7 +237,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		runner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			Arrays.stream(context.getBeanDefinitionNames())
-				.filter((name) -> name.startsWith("rdma") && RdmaPropertiesChecks.SET_NAME.matcher(name).matches())
+				.filter((name) -> name.startsWith("rdma") && CounterSetDefinition.NAME.matcher(name).matches())
 				.forEach(names::add);
 		});
 		assertThat(names).contains("rdmaRegistry", "rdmaDevices", "rdmaHostPortCounters", "rdmaPropertiesChecks",
@@ -355,7 +355,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
-				analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				analysis.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
 							"EOPNOTSUPP (95)", "only the mlx5", "provider")
 					.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device, or remove the set",
@@ -483,7 +483,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.managed-flow-steering=false")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaOperationFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("ibv_create_flow", "managed flow steering")
 					.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.vxlan.flow");
 			});
@@ -495,7 +495,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		SimulatedBackendControl.of(backend).failAlways("ibv_create_qp", Errno.EPERM);
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaOperationFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains("was not permitted", "EPERM (1)", "CAP_NET_RAW")
 				.actionContains("setcap cap_net_raw+ep");
 			assertThat(SimulatedBackendControl.of(backend).liveObjects())
@@ -508,7 +508,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void unknownDeviceFailsStartupNamingTheSetsOnItAndListingTheDevicesFound() {
 		this.onMissingDeviceRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains("'mlx5_7'", "rdma.counter-sets.vxlan, rdma.counter-sets.tcp",
 						"Devices found: sim_mlx5_0")
 				.actionContains("one of the devices found (sim_mlx5_0)",
@@ -536,7 +536,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					"rdma.counter-sets.steal.flow.protocol=tcp", "rdma.counter-sets.steal.flow.dont-trap=false")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains("Property: rdma.counter-sets.steal.flow.dont-trap", "away from the kernel",
 							"no receive buffers");
 				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
@@ -551,7 +551,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					"rdma.counter-sets.bad.flow.destination-port=80")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.descriptionContains(
 							"Property: rdma.counter-sets.vxlan.port\n    Value: \"0\"\n    Reason: must be 1 to 255",
 							"Property: rdma.counter-sets.bad.flow.destination-port\n    Value: \"80\"\n"
@@ -679,7 +679,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			.withPropertyValues("rdma.counter-sets.storage.netdev=ens9f0",
 					"rdma.counter-sets.storage.flow.protocol=udp")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains("Property: rdma.counter-sets.storage.netdev\n    Value: \"ens9f0\"",
 						"No RDMA device of this host has the network interface ens9f0",
 						"mlx5_0=[ens1f0np0], mlx5_1=[ens2f0np0]"));
@@ -696,7 +696,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					.hasMessage("rdma.counter-sets.storage names no device and the simulated backend finds 2 RDMA "
 							+ "devices with flow counters: mlx5_0, mlx5_1");
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
+					.analyzedBy(RdmaFailureAnalyzer.class)
 					.actionContains("Set rdma.counter-sets.storage.device to the device to count on");
 			});
 	}

@@ -5,6 +5,8 @@ import java.beans.PropertyDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -22,9 +24,11 @@ import com.jayway.jsonpath.JsonPath;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
+import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,7 +140,7 @@ class RdmaConfigurationMetadataTests {
 		List<String> names = JsonPath.read(metadata(),
 				"$.hints[?(@.name == 'rdma.counter-sets.keys' || @.name == 'rdma.simulated.traffic.sets.keys')]"
 						+ ".values[*].value");
-		assertThat(names).isNotEmpty().allMatch((name) -> RdmaPropertiesChecks.SET_NAME.matcher(name).matches());
+		assertThat(names).isNotEmpty().allMatch((name) -> CounterSetDefinition.NAME.matcher(name).matches());
 	}
 
 	@Test
@@ -181,30 +185,41 @@ class RdmaConfigurationMetadataTests {
 	}
 
 	/**
-	 * The default of each bindable leaf property of a type, read from a new instance and
-	 * written as the metadata and the README write it: {@code 1s}, {@code native},
-	 * {@code true}; empty for a property without a default (null, or an empty map or
-	 * list).
+	 * The default of each bindable leaf property of a type, read from a new instance (of
+	 * a record, the one Boot's binder creates with nothing set) and written as the
+	 * metadata and the README write it: {@code 1s}, {@code native}, {@code true}; empty
+	 * for a property without a default (null, or an empty map or list).
 	 * @param prefix the prefix of the type's properties
 	 * @param type the type
 	 * @return the defaults by property name
 	 */
 	static Map<String, String> defaults(String prefix, Class<?> type) {
 		Map<String, String> defaults = new TreeMap<>();
-		defaults(prefix, newInstance(type), defaults);
+		Object instance = type.isRecord() ? new Binder().bindOrCreate("x", type) : newInstance(type);
+		defaults(prefix, instance, defaults);
 		return defaults;
 	}
 
 	private static void defaults(String prefix, Object instance, Map<String, String> defaults) {
+		if (instance.getClass().isRecord()) {
+			for (RecordComponent component : instance.getClass().getRecordComponents()) {
+				defaults(prefix + "." + kebab(component.getName()), component.getType(),
+						invoke(component.getAccessor(), instance), defaults);
+			}
+			return;
+		}
 		for (PropertyDescriptor descriptor : descriptors(instance.getClass())) {
-			String name = prefix + "." + kebab(descriptor.getName());
-			Object value = read(descriptor, instance);
-			if (nested(descriptor.getPropertyType())) {
-				defaults(name, value, defaults);
-			}
-			else {
-				defaults.put(name, written(value));
-			}
+			defaults(prefix + "." + kebab(descriptor.getName()), descriptor.getPropertyType(),
+					invoke(descriptor.getReadMethod(), instance), defaults);
+		}
+	}
+
+	private static void defaults(String name, Class<?> type, @Nullable Object value, Map<String, String> defaults) {
+		if (nested(type) && value != null) {
+			defaults(name, value, defaults);
+		}
+		else {
+			defaults.put(name, written(value));
 		}
 	}
 
@@ -243,9 +258,9 @@ class RdmaConfigurationMetadataTests {
 		return type.getPackage() == RdmaProperties.class.getPackage() && !type.isEnum();
 	}
 
-	private static Object read(PropertyDescriptor descriptor, Object instance) {
+	private static @Nullable Object invoke(Method accessor, Object instance) {
 		try {
-			return descriptor.getReadMethod().invoke(instance);
+			return accessor.invoke(instance);
 		}
 		catch (IllegalAccessException | InvocationTargetException ex) {
 			throw new IllegalStateException(ex);

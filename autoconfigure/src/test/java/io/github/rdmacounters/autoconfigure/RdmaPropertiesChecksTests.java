@@ -156,11 +156,11 @@ class RdmaPropertiesChecksTests {
 		assertThat(properties.getUi().getPath()).isEqualTo("/rdma-live");
 		assertThat(properties.getUi().getPollInterval()).isEqualTo(Duration.ofSeconds(5));
 		SimulatedProperties.Device simulated = properties.getSimulated().getDevices().get("sim_mlx5_0");
-		assertThat(simulated.getPorts()).isEqualTo(2);
-		assertThat(simulated.getLinkLayer()).isEqualTo(LinkLayer.INFINIBAND);
-		assertThat(simulated.isRoceEnabled()).isFalse();
-		assertThat(simulated.getNetdevs()).containsExactly("ens1f0np0");
-		assertThat(properties.getSimulated().getTraffic().getSets().get("roce").getPacketSize()).isEqualTo(60);
+		assertThat(simulated.ports()).isEqualTo(2);
+		assertThat(simulated.linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
+		assertThat(simulated.roceEnabled()).isFalse();
+		assertThat(simulated.netdevs()).containsExactly("ens1f0np0");
+		assertThat(properties.getSimulated().getTraffic().getSets().get("roce").packetSize()).isEqualTo(60);
 		List<SetPlan> plan = new RdmaPropertiesChecks(this.environment).check(properties);
 		assertThat(plan).extracting((set) -> set.definition().name(), SetPlan::device, SetPlan::netdev)
 			.containsExactly(tuple("roce", "mlx5_0", null), tuple("rocev1", null, "ens1f0np0"));
@@ -280,7 +280,7 @@ class RdmaPropertiesChecksTests {
 			.containsExactly(tuple("rdma.counter-sets.dup.counters.bytes", "0"),
 					tuple("rdma.counter-sets.neg.counters.packets", "-1"));
 		assertThat(problems().get(0).requirement()).contains("already used by packets");
-		assertThat(problems().get(1).requirement()).contains("0 to " + RdmaPropertiesChecks.MAX_COUNTER_INDEX);
+		assertThat(problems().get(1).requirement()).contains("0 to " + CounterSetDefinition.MAX_COUNTER_INDEX);
 	}
 
 	@Test

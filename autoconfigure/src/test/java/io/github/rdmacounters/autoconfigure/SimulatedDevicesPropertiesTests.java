@@ -40,12 +40,12 @@ class SimulatedDevicesPropertiesTests {
 		RdmaProperties properties = bind(Map.of("rdma.simulated.devices.sim_ib_0.link-layer", "infiniband"));
 		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_ib_0");
 		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_ib_0");
-		assertThat(device.getLinkLayer()).isEqualTo(LinkLayer.INFINIBAND);
-		assertThat(device.getPorts()).isEqualTo(1);
-		assertThat(device.isCountersSupported()).isTrue();
-		assertThat(device.isManagedFlowSteering()).isTrue();
-		assertThat(device.isRoceEnabled()).isTrue();
-		assertThat(device.getNetdevs()).isEmpty();
+		assertThat(device.linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
+		assertThat(device.ports()).isEqualTo(1);
+		assertThat(device.countersSupported()).isTrue();
+		assertThat(device.managedFlowSteering()).isTrue();
+		assertThat(device.roceEnabled()).isTrue();
+		assertThat(device.netdevs()).isEmpty();
 	}
 
 	@Test
@@ -55,10 +55,10 @@ class SimulatedDevicesPropertiesTests {
 				"rdma.simulated.devices.sim_rxe_0.netdevs", "eth0,eth1"));
 		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_rxe_0");
 		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_rxe_0");
-		assertThat(device.isCountersSupported()).isFalse();
-		assertThat(device.isManagedFlowSteering()).isFalse();
-		assertThat(device.getNetdevs()).containsExactly("eth0", "eth1");
-		assertThat(device.getPorts()).isEqualTo(1);
+		assertThat(device.countersSupported()).isFalse();
+		assertThat(device.managedFlowSteering()).isFalse();
+		assertThat(device.netdevs()).containsExactly("eth0", "eth1");
+		assertThat(device.ports()).isEqualTo(1);
 	}
 
 	@Test
@@ -128,7 +128,7 @@ class SimulatedDevicesPropertiesTests {
 	void portBeyondThePortsOfTheSimulatedDeviceIsRefusedNamingTheSetsPortProperty() {
 		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=2", "rdma.counter-sets.ib.port=3")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(InvalidRdmaPropertiesFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains("rdma.counter-sets.ib.port", "must be 1 to 2: sim_b has 2 ports"));
 	}
 

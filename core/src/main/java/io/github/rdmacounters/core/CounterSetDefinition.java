@@ -1,8 +1,16 @@
 package io.github.rdmacounters.core;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 
 /**
  * A validated counter set: what {@code rdma.counter-sets.<name>} asks for.
@@ -29,6 +37,73 @@ public record CounterSetDefinition(String name, int port, Map<CounterType, Integ
 	 * The counters a set has unless configured otherwise: packets at index 0, bytes at 1.
 	 */
 	public static final Map<CounterType, Integer> DEFAULT_COUNTERS = defaultCounters();
+
+	/**
+	 * What a set name may be: it names a bean, a meter tag and a path segment at once.
+	 */
+	public static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+
+	/**
+	 * The rule of {@link #NAME} in words.
+	 */
+	public static final String NAME_RULE = "a counter set name must start with a letter and have only letters, "
+			+ "digits, '-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}";
+
+	/**
+	 * The highest counter index: a read allocates one value per index up to it.
+	 */
+	public static final int MAX_COUNTER_INDEX = 255;
+
+	/**
+	 * Check and create a set from configuration.
+	 * @param property the set's property, e.g. {@code rdma.counter-sets.web}, which every
+	 * problem is named under
+	 * @param name the set name
+	 * @param port the port, from 1, or {@code null} for the first ACTIVE one
+	 * @param counters the index of each counter type; empty for the
+	 * {@link #DEFAULT_COUNTERS}
+	 * @param readMode how the counters are read
+	 * @param flow the flow, e.g. from {@link FlowSpec#builder(String)}
+	 * @return the definition
+	 * @throws InvalidRdmaConfigurationException listing every problem of the set
+	 * @since 0.1.0
+	 */
+	public static CounterSetDefinition of(String property, String name, @Nullable Integer port,
+			Map<CounterType, Integer> counters, ReadMode readMode, FlowSpec.Builder flow) {
+		List<Problem> problems = new ArrayList<>();
+		if (!NAME.matcher(name).matches()) {
+			problems.add(new Problem(property, name, NAME_RULE));
+		}
+		if (port != null && (port < 1 || port > PortAttributes.MAX_PORT)) {
+			problems.add(new Problem(property + ".port", port, "must be 1 to " + PortAttributes.MAX_PORT
+					+ " (ports are numbered from 1), or left out for the device's first ACTIVE port"));
+		}
+		Map<Integer, CounterType> byIndex = new LinkedHashMap<>();
+		counters.forEach((type, index) -> {
+			String counter = property + ".counters." + type.name().toLowerCase(Locale.ROOT);
+			if (index == null || index < 0 || index > MAX_COUNTER_INDEX) {
+				problems.add(new Problem(counter, index, "must be an index from 0 to " + MAX_COUNTER_INDEX));
+			}
+			else if (byIndex.putIfAbsent(index, type) != null) {
+				problems.add(new Problem(counter, index,
+						"index " + index + " is already used by " + byIndex.get(index).name().toLowerCase(Locale.ROOT)
+								+ "; give each counter type its own index"));
+			}
+		});
+		FlowSpec spec = null;
+		try {
+			spec = flow.build();
+		}
+		catch (InvalidRdmaConfigurationException ex) {
+			problems.addAll(ex.problems());
+		}
+		if (spec == null || !problems.isEmpty()) {
+			throw new InvalidRdmaConfigurationException(problems);
+		}
+		Map<CounterType, Integer> indexes = counters.isEmpty() ? DEFAULT_COUNTERS
+				: Collections.unmodifiableMap(new LinkedHashMap<>(counters));
+		return new CounterSetDefinition(name, (port != null) ? port : FIRST_ACTIVE_PORT, indexes, readMode, spec);
+	}
 
 	/**
 	 * Create a definition with the {@link #DEFAULT_COUNTERS} that reads fresh values on

@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
@@ -68,7 +69,18 @@ public final class FlowSpec {
 	 * @return a builder with don't-trap set and priority 0
 	 */
 	public static Builder builder() {
-		return new Builder();
+		return new Builder(null);
+	}
+
+	/**
+	 * Start a spec from configuration: {@link Builder#build()} reports every field at
+	 * fault at once, each under its property, e.g. {@code <property>.destination-port}.
+	 * @param property the flow's property, e.g. {@code rdma.counter-sets.web.flow}
+	 * @return a builder with don't-trap set and priority 0
+	 * @since 0.1.0
+	 */
+	public static Builder builder(String property) {
+		return new Builder(property);
 	}
 
 	/**
@@ -76,7 +88,7 @@ public final class FlowSpec {
 	 * @return a builder holding this spec's fields as set
 	 */
 	public Builder toBuilder() {
-		Builder builder = new Builder();
+		Builder builder = new Builder(null);
 		builder.etherType = this.etherType;
 		builder.sourceMac = this.sourceMac;
 		builder.destinationMac = this.destinationMac;
@@ -332,7 +344,12 @@ public final class FlowSpec {
 
 		private boolean dontTrap = true;
 
-		private Builder() {
+		private final @Nullable String property;
+
+		private final List<InvalidRdmaConfigurationException.Problem> problems = new ArrayList<>();
+
+		private Builder(@Nullable String property) {
+			this.property = property;
 		}
 
 		/**
@@ -464,35 +481,66 @@ public final class FlowSpec {
 		 * @throws InvalidFieldException if ports are set without a protocol, the two
 		 * prefixes are of different families, or the Ethernet type contradicts the
 		 * prefixes
+		 * @throws InvalidRdmaConfigurationException instead, listing every field at
+		 * fault, for a builder made by {@link FlowSpec#builder(String)}
 		 */
 		public FlowSpec build() {
+			if (this.problems.isEmpty()) {
+				checkCombination();
+			}
+			if (!this.problems.isEmpty()) {
+				throw new InvalidRdmaConfigurationException(this.problems);
+			}
+			return new FlowSpec(this);
+		}
+
+		private void checkCombination() {
 			if ((this.sourcePort != null || this.destinationPort != null) && this.protocol == null) {
 				String field = (this.destinationPort != null) ? "destinationPort" : "sourcePort";
 				Integer port = (this.destinationPort != null) ? this.destinationPort : this.sourcePort;
-				throw new InvalidFieldException("protocol", null,
-						"must be tcp or udp when a port is matched (" + field + " " + port + ")");
+				if (this.property != null) {
+					// report the port the user wrote, not the protocol they left out
+					fail(field, port, "needs " + this.property
+							+ ".protocol (tcp or udp): a port is matched only within a protocol");
+					return;
+				}
+				fail("protocol", null, "must be tcp or udp when a port is matched (" + field + " " + port + ")");
 			}
 			if (this.sourceIp != null && this.destinationIp != null
 					&& this.sourceIp.isIpv4() != this.destinationIp.isIpv4()) {
-				throw new InvalidFieldException("destinationIp", this.destinationIp,
-						"must be of the same IP family as sourceIp (" + this.sourceIp + "): both IPv4 or both IPv6");
+				fail("destinationIp", this.destinationIp, "must be of the same IP family as " + name("sourceIp") + " ("
+						+ this.sourceIp + "): both IPv4 or both IPv6");
 			}
 			IpPrefix prefix = (this.sourceIp != null) ? this.sourceIp : this.destinationIp;
 			if (prefix != null && this.etherType != null) {
 				int implied = prefix.isIpv4() ? Packet.ETHERTYPE_IPV4 : Packet.ETHERTYPE_IPV6;
 				if (this.etherType != implied) {
-					throw new InvalidFieldException("etherType", String.format("0x%04x", this.etherType),
+					fail("etherType", String.format("0x%04x", this.etherType),
 							String.format("must match the %s prefix %s: leave it unset or use 0x%04x",
 									prefix.isIpv4() ? "IPv4" : "IPv6", prefix, implied));
 				}
 			}
-			return new FlowSpec(this);
 		}
 
-		private static void checkRange(String name, int value, int min, int max) {
+		private void checkRange(String name, int value, int min, int max) {
 			if (value < min || value > max) {
-				throw new InvalidFieldException(name, value, "must be " + min + " to " + max);
+				fail(name, value, "must be " + min + " to " + max);
 			}
+		}
+
+		/** Throw at once, or note the problem under the field's property. */
+		private void fail(String field, @Nullable Object value, String reason) {
+			if (this.property == null) {
+				throw new InvalidFieldException(field, value, reason);
+			}
+			this.problems.add(new InvalidRdmaConfigurationException.Problem(name(field), value, reason));
+		}
+
+		/** The field's property, e.g. {@code <property>.destination-port}. */
+		private String name(String field) {
+			return (this.property != null)
+					? this.property + "." + field.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT)
+					: field;
 		}
 
 	}

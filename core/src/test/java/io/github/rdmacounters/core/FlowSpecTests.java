@@ -117,4 +117,32 @@ class FlowSpecTests {
 			.isNotEqualTo(FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).dontTrap(false).build());
 	}
 
+	@Test
+	void builderForAPropertyReportsEveryFieldAtFaultUnderItsProperty() {
+		String flow = "rdma.counter-sets.web.flow";
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder(flow).vlanId(5000).sourcePort(70000).priority(-1).build())
+			.satisfies((ex) -> assertThat(ex.problems()).containsExactly(
+					new InvalidRdmaConfigurationException.Problem(flow + ".vlan-id", 5000, "must be 0 to 4095"),
+					new InvalidRdmaConfigurationException.Problem(flow + ".source-port", 70000, "must be 0 to 65535"),
+					new InvalidRdmaConfigurationException.Problem(flow + ".priority", -1, "must be 0 to 65535")));
+	}
+
+	@Test
+	void builderForAPropertyReportsAPortWithoutProtocolOnThePortWritten() {
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder("f").destinationPort(4791).build())
+			.satisfies((ex) -> assertThat(ex.problems())
+				.containsExactly(new InvalidRdmaConfigurationException.Problem("f.destination-port", 4791,
+						"needs f.protocol (tcp or udp): a port is matched only within a protocol")));
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder("f")
+				.sourceIp(IpPrefix.parse("10.0.0.0/8"))
+				.destinationIp(IpPrefix.parse("fd00::/8"))
+				.build())
+			.satisfies((ex) -> assertThat(ex.problems()).singleElement()
+				.satisfies((problem) -> assertThat(problem.property()).isEqualTo("f.destination-ip"))
+				.satisfies((problem) -> assertThat(problem.requirement()).contains("as f.source-ip (10.0.0.0/8)")));
+	}
+
 }
