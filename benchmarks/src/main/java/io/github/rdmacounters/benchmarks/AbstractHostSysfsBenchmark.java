@@ -19,6 +19,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.sysfs.BenchmarkSysfsTrees;
 import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
@@ -51,6 +52,14 @@ public abstract class AbstractHostSysfsBenchmark {
 	public String counters;
 
 	/**
+	 * How the files are read: {@code kept} open and read again at offset 0, as the source
+	 * reads sysfs, or opened at {@code each} read, as it reads other file systems (the
+	 * benchmark's tree is on an ordinary file system).
+	 */
+	@Param({ "kept", "each" })
+	public String files;
+
+	/**
 	 * How many devices of 2 ports the tree has (written so, or as given in
 	 * {@link #root}).
 	 */
@@ -58,6 +67,8 @@ public abstract class AbstractHostSysfsBenchmark {
 	public int devices;
 
 	private @Nullable Path written;
+
+	private FileSystemSysfsTree tree;
 
 	private SysfsHostPortCountersSource source;
 
@@ -77,8 +88,9 @@ public abstract class AbstractHostSysfsBenchmark {
 		}
 		boolean pma = "pma".equals(this.counters);
 		NameFilter counterFilter = pma ? NameFilter.of(HostSysfsTree.PMA_COUNTERS, List.of()) : NameFilter.all();
-		this.source = new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), NameFilter.all(), counterFilter,
-				Duration.ZERO, Clock.systemUTC());
+		this.tree = BenchmarkSysfsTrees.tree(root, "kept".equals(this.files));
+		this.source = new SysfsHostPortCountersSource(this.tree, NameFilter.all(), counterFilter, Duration.ZERO,
+				Clock.systemUTC());
 		HostPortCountersSnapshot snapshot = this.source.snapshot();
 		int perPort = pma ? HostSysfsTree.PMA_COUNTERS.size() : HostSysfsTree.countersPerPort();
 		int expected = this.devices * HostSysfsTree.PORTS * perPort;
@@ -95,11 +107,12 @@ public abstract class AbstractHostSysfsBenchmark {
 	}
 
 	/**
-	 * Delete the tree if this benchmark wrote it.
+	 * Close the files the tree keeps open and delete the tree if this benchmark wrote it.
 	 * @throws IOException if it cannot be deleted
 	 */
 	@TearDown(Level.Trial)
 	public void tearDown() throws IOException {
+		this.tree.close();
 		if (this.written != null) {
 			HostSysfsTree.delete(this.written);
 		}

@@ -111,6 +111,7 @@ final class SysfsDeviceReader {
 			if (key != null && this.listedKey != null) {
 				// registered again between two reads: its identity may have changed too
 				this.identity = null;
+				this.tree.release(this.deviceName);
 			}
 			this.listings.clear();
 			this.listedKey = key;
@@ -150,6 +151,7 @@ final class SysfsDeviceReader {
 			}
 			else {
 				this.listings.remove(port);
+				this.tree.release(base + "ports/" + port);
 				ports.add(PortStatus.gone(port));
 			}
 		}
@@ -166,6 +168,9 @@ final class SysfsDeviceReader {
 	 * @return the snapshot
 	 */
 	PortCountersSnapshot gone(Instant readAt) {
+		if (this.listedKey != null || this.identity != null) {
+			this.tree.release(this.deviceName);
+		}
 		this.identity = null;
 		this.listings.clear();
 		this.listedKey = null;

@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.NameFilter;
@@ -40,7 +42,7 @@ import io.github.rdmacounters.core.ReadCache;
  * @author rdma-counters
  * @since 0.1.0
  */
-public final class SysfsHostPortCountersSource implements HostPortCountersSource {
+public final class SysfsHostPortCountersSource implements HostPortCountersSource, AutoCloseable {
 
 	private final SysfsTree tree;
 
@@ -59,6 +61,9 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 
 	private final AtomicLong unreadableReads = new AtomicLong();
 
+	/** The tree this source made, closed with it. */
+	private final @Nullable FileSystemSysfsTree ownTree;
+
 	/**
 	 * Create a source over a tree.
 	 * @param tree the tree whose root holds one directory per device
@@ -72,8 +77,14 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 */
 	public SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
 			Duration readCacheTtl, Clock clock) {
+		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, null);
+	}
+
+	private SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
+			Duration readCacheTtl, Clock clock, @Nullable FileSystemSysfsTree ownTree) {
 		this.cache = new ReadCache<>(readCacheTtl, clock);
 		this.tree = tree;
+		this.ownTree = ownTree;
 		this.deviceFilter = deviceFilter;
 		this.counterFilter = counterFilter;
 		this.clock = clock;
@@ -81,7 +92,9 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 
 	/**
 	 * Create a source over the file system whose snapshots are stamped by the system
-	 * clock and aged by {@link System#nanoTime()}.
+	 * clock and aged by {@link System#nanoTime()}. On sysfs the files read at every
+	 * snapshot are kept open until {@link #close()} (see
+	 * {@link FileSystemSysfsTree#keepsFilesOpen()}).
 	 * @param root the directory holding the device directories, usually
 	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
 	 * @param deviceFilter which devices are read, e.g.
@@ -92,8 +105,20 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 */
 	public static SysfsHostPortCountersSource of(Path root, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl) {
-		return new SysfsHostPortCountersSource(new FileSystemSysfsTree(root), deviceFilter, counterFilter, readCacheTtl,
-				Clock.systemUTC());
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
+		return new SysfsHostPortCountersSource(tree, deviceFilter, counterFilter, readCacheTtl, Clock.systemUTC(),
+				tree);
+	}
+
+	/**
+	 * Close the files the tree made by {@link #of} keeps open; a snapshot read after this
+	 * opens every file, and a tree given to the constructor is left to its owner.
+	 */
+	@Override
+	public void close() {
+		if (this.ownTree != null) {
+			this.ownTree.close();
+		}
 	}
 
 	/**

@@ -101,7 +101,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	/**
 	 * Create a source over the file system whose snapshots are stamped by the system
 	 * clock and aged by {@link System#nanoTime()}, so a change of the wall clock does not
-	 * keep a snapshot alive.
+	 * keep a snapshot alive. Nothing closes such a source, so it keeps no file open
+	 * (unlike {@link SysfsHostPortCountersSource#of}).
 	 * @param deviceName the device name
 	 * @param root the directory holding the device directories, usually
 	 * {@link FileSystemSysfsTree#DEFAULT_ROOT}
@@ -109,7 +110,8 @@ public final class SysfsPortCountersSource implements PortCountersSource {
 	 * @return the source
 	 */
 	public static SysfsPortCountersSource of(String deviceName, Path root, Duration readCacheTtl) {
-		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root), readCacheTtl, Clock.systemUTC());
+		return new SysfsPortCountersSource(deviceName, new FileSystemSysfsTree(root, false), readCacheTtl,
+				Clock.systemUTC());
 	}
 
 	@Override

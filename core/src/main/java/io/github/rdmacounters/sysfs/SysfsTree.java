@@ -85,6 +85,15 @@ public interface SysfsTree {
 	}
 
 	/**
+	 * Tell the tree that the files under a directory are not read any more or will be
+	 * found anew (their device or port is gone, or was registered again): a tree that
+	 * keeps files open closes them.
+	 * @param path the directory, relative to the root, e.g. {@code mlx5_0}
+	 */
+	default void release(String path) {
+	}
+
+	/**
 	 * Describe where the tree comes from, for messages.
 	 * @return e.g. the root directory
 	 */

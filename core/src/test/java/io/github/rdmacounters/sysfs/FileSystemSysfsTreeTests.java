@@ -1,6 +1,9 @@
 package io.github.rdmacounters.sysfs;
 
 import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -81,6 +84,77 @@ class FileSystemSysfsTreeTests {
 		assertThat(tree.resolvedName("mlx5_0/device")).isEqualTo(function.getFileName().toString());
 		assertThat(tree.resolvedName("mlx5_0/device/physfn")).isNull();
 		assertThat(tree.resolvedName("mlx5_9/device")).isNull();
+	}
+
+	@Test
+	void aFileReadAgainIsKeptOpenAndReadsItsContentOfNowUntilReleasedOrClosed(@TempDir Path root) throws IOException {
+		Files.createDirectories(root.resolve("mlx5_0/ports/1/counters"));
+		Files.writeString(root.resolve("mlx5_0/ports/1/counters/symbol_error"), "1\n");
+		Files.writeString(root.resolve("mlx5_0/fw_ver"), "20.31.1014\n");
+		try (FileSystemSysfsTree tree = new FileSystemSysfsTree(root, true)) {
+			assertThat(tree.readCounter("mlx5_0/ports/1/counters/symbol_error")).isEqualTo(1L);
+			assertThat(tree.keptFiles()).as("read once, as by a source made for one look").isZero();
+			assertThat(tree.readCounter("mlx5_0/ports/1/counters/symbol_error")).isEqualTo(1L);
+			assertThat(tree.read("mlx5_0/fw_ver")).isEqualTo("20.31.1014\n");
+			assertThat(tree.read("mlx5_0/fw_ver")).isEqualTo("20.31.1014\n");
+			assertThat(tree.keptFiles()).isEqualTo(2);
+			// written in place, as the kernel's show method gives a new value
+			Files.writeString(root.resolve("mlx5_0/ports/1/counters/symbol_error"), "12345678901234567890\n");
+			assertThat(tree.readCounter("mlx5_0/ports/1/counters/symbol_error")).isEqualTo(-6101065172474983726L);
+			Files.writeString(root.resolve("mlx5_0/ports/1/counters/symbol_error"), "7\n");
+			assertThat(tree.readCounter("mlx5_0/ports/1/counters/symbol_error")).isEqualTo(7L);
+			assertThat(tree.keptFiles()).isEqualTo(2);
+			tree.release("mlx5_0/ports/1");
+			assertThat(tree.keptFiles()).isEqualTo(1);
+			tree.release("mlx5_0");
+			assertThat(tree.keptFiles()).isZero();
+			tree.read("mlx5_0/fw_ver");
+			tree.read("mlx5_0/fw_ver");
+			assertThat(tree.keptFiles()).isEqualTo(1);
+			tree.close();
+			assertThat(tree.keptFiles()).isZero();
+			assertThat(tree.read("mlx5_0/fw_ver")).isEqualTo("20.31.1014\n");
+			assertThat(tree.read("mlx5_0/fw_ver")).isEqualTo("20.31.1014\n");
+			assertThat(tree.keptFiles()).as("closed: nothing kept any more").isZero();
+		}
+	}
+
+	@Test
+	void filesAreKeptOpenOnSysfsOnlyWhereAFileDeletedWhileOpenCannotBeRead(@TempDir Path root) throws IOException {
+		Files.writeString(root.resolve("symbol_error"), "1\n");
+		try (FileSystemSysfsTree tree = new FileSystemSysfsTree(root)) {
+			assertThat(tree.keepsFilesOpen()).isFalse();
+			tree.read("symbol_error");
+			tree.read("symbol_error");
+			assertThat(tree.keptFiles()).isZero();
+			Files.delete(root.resolve("symbol_error"));
+			assertThatIOException().isThrownBy(() -> tree.read("symbol_error"));
+		}
+	}
+
+	/**
+	 * A kept sysfs file read again at offset 0 gives the value of now: the loopback
+	 * interface's packet counter, read around packets sent to it.
+	 */
+	@Test
+	void aKeptSysfsFileReadsTheValueOfNow() throws IOException {
+		Path net = Path.of("/sys/class/net");
+		assertThat(net.resolve("lo/statistics/tx_packets"))
+			.as("this test reads the loopback interface's counters in sysfs: mount sysfs on /sys")
+			.isReadable();
+		try (FileSystemSysfsTree tree = new FileSystemSysfsTree(net)) {
+			assertThat(tree.keepsFilesOpen()).isTrue();
+			Long before = tree.readCounter("lo/statistics/tx_packets");
+			tree.readCounter("lo/statistics/tx_packets");
+			assertThat(tree.keptFiles()).isEqualTo(1);
+			try (DatagramSocket socket = new DatagramSocket()) {
+				for (int i = 0; i < 5; i++) {
+					socket.send(new DatagramPacket(new byte[1], 1, InetAddress.getLoopbackAddress(), 9));
+				}
+			}
+			assertThat(tree.readCounter("lo/statistics/tx_packets")).isGreaterThanOrEqualTo(before + 5);
+			assertThat(tree.keptFiles()).isEqualTo(1);
+		}
 	}
 
 }

@@ -146,6 +146,30 @@ class SysfsHostPortCountersSourceTests {
 	}
 
 	@Test
+	void filesKeptOpenAreClosedWhenTheirDeviceGoesAndTheDeviceIsReadAnewWhenItComesBack() {
+		FileSystemSysfsTree tree = new FileSystemSysfsTree(this.host.root(), true);
+		SysfsHostPortCountersSource source = source(tree, NameFilter.of(List.of("mlx5_0"), List.of()), NameFilter.all(),
+				Duration.ZERO);
+		source.snapshot();
+		source.snapshot();
+		int kept = tree.keptFiles();
+		assertThat(kept).as("4 device files, per port 4 state files and the counters").isGreaterThan(4 + 2 * 4);
+		this.host.removeDevice("mlx5_0");
+		assertThat(source.snapshot().goneDevices()).containsExactly("mlx5_0");
+		assertThat(tree.keptFiles()).isZero();
+		this.host.addDevice("mlx5-infiniband", "mlx5_0", "mlx5_0", "0000:09:00.0", "ibp9s0", null);
+		PortCountersSnapshot back = source.snapshot().device("mlx5_0");
+		assertThat(back.port(1).counters()).containsEntry("port_rcv_data", 10_000_000_000L);
+		assertThat(source.snapshot().device("mlx5_0").port(1).counters()).containsEntry("port_rcv_data",
+				10_000_000_000L);
+		assertThat(tree.keptFiles()).isEqualTo(kept);
+		source.close();
+		assertThat(tree.keptFiles()).as("a tree given to the source is its owner's to close").isEqualTo(kept);
+		tree.close();
+		assertThat(tree.keptFiles()).isZero();
+	}
+
+	@Test
 	void aDeviceLinkLeftDanglingIsReportedGone() {
 		SysfsHostPortCountersSource source = source(Duration.ZERO);
 		source.snapshot();
