@@ -57,6 +57,8 @@ public final class HostDiagnosis {
 
 	private final Clock clock;
 
+	private final @Nullable SysfsTree sysfsTree;
+
 	private HostDiagnosis(Builder builder) {
 		this.backend = builder.backend;
 		this.paths = builder.paths;
@@ -65,6 +67,7 @@ public final class HostDiagnosis {
 		this.netlink = builder.netlink;
 		this.ethtool = builder.ethtool;
 		this.clock = builder.clock;
+		this.sysfsTree = builder.sysfsTree;
 	}
 
 	/**
@@ -118,6 +121,9 @@ public final class HostDiagnosis {
 	}
 
 	private SysfsTree sysfsTree() {
+		if (this.sysfsTree != null) {
+			return this.sysfsTree;
+		}
 		HostPortCountersSource source = this.backend.hostPortCounters(this.paths.sysfsRoot(), (device) -> true,
 				(counter) -> true, Duration.ZERO);
 		return (source instanceof SysfsHostPortCountersSource sysfs) ? sysfs.tree()
@@ -185,6 +191,8 @@ public final class HostDiagnosis {
 		private @Nullable Supplier<StatisticsReader> ethtool;
 
 		private Clock clock = Clock.systemUTC();
+
+		private @Nullable SysfsTree sysfsTree;
 
 		private Builder(RdmaBackend backend) {
 			this.backend = backend;
@@ -258,6 +266,16 @@ public final class HostDiagnosis {
 		 */
 		public Builder clock(Clock clock) {
 			this.clock = clock;
+			return this;
+		}
+
+		/**
+		 * Set the sysfs tree to read instead of the backend's.
+		 * @param tree the tree whose root holds one directory per device
+		 * @return this builder
+		 */
+		public Builder sysfsTree(SysfsTree tree) {
+			this.sysfsTree = tree;
 			return this;
 		}
 

@@ -40,7 +40,7 @@ final class VerbsCollector {
 	static VerbsReport collect(RdmaBackend backend, HostPaths paths) {
 		Map<String, Integer> sizes = VerbsDiagnostics.bindingSizes();
 		if (!(backend instanceof NativeBackend nativeBackend)) {
-			return new VerbsReport(backend.name(), backend.name(), true, null, null, true, null, names(backend), sizes);
+			return listed(backend, backend.name(), null, null, sizes);
 		}
 		String library = nativeBackend.library();
 		RdmaUnavailableException cause = nativeBackend.unavailabilityCause();
@@ -54,6 +54,11 @@ final class VerbsCollector {
 			Matcher matcher = RELEASE.matcher(Path.of(path).getFileName().toString());
 			release = matcher.matches() ? matcher.group(1) : null;
 		}
+		return listed(backend, library, path, release, sizes);
+	}
+
+	private static VerbsReport listed(RdmaBackend backend, String library, @Nullable String path,
+			@Nullable String release, Map<String, Integer> sizes) {
 		try {
 			return new VerbsReport(backend.name(), library, true, path, release, true, null, names(backend), sizes);
 		}
