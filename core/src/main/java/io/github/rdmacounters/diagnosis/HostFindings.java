@@ -69,10 +69,10 @@ final class HostFindings {
 			for (PortReport report : device.ports()) {
 				ports++;
 				String name = device.name() + "/" + report.port();
-				if (report.flowCounters().isYes()) {
+				if (report.flowCounters().answersYes()) {
 					flow.add(name);
 				}
-				if (report.portCounters().isYes()) {
+				if (report.portCounters().answersYes()) {
 					port.add(name);
 				}
 			}

@@ -40,7 +40,12 @@ public record Verdict(String answer, String text, List<String> because, List<Str
 		return new Verdict(answer, text.toString(), because, notes);
 	}
 
-	public boolean isYes() {
+	/**
+	 * Return whether the answer is {@code yes}; not a bean property, so a record
+	 * serializer leaves it out.
+	 * @return whether it works
+	 */
+	public boolean answersYes() {
 		return YES.equals(this.answer);
 	}
 

@@ -89,7 +89,7 @@ abstract class AbstractHostDiagnosisTests {
 		assertThat(port.roce()).isFalse();
 		assertThat(port.flowCounters().text()).isEqualTo(
 				"flow counters: no, because the port's link layer is InfiniBand and flows match Ethernet frames");
-		assertThat(port.portCounters().isYes()).isTrue();
+		assertThat(port.portCounters().answersYes()).isTrue();
 		assertThat(port.probe()).singleElement()
 			.satisfies((step) -> assertThat(step.outcome()).isEqualTo(ProbeStep.SKIPPED));
 	}
@@ -109,7 +109,7 @@ abstract class AbstractHostDiagnosisTests {
 		assertThat(port.probe()).filteredOn((step) -> ProbeStep.NOT_REACHED.equals(step.outcome()))
 			.extracting(ProbeStep::step)
 			.containsExactly("ibv_attach_counters_point_flow", "ibv_create_flow");
-		assertThat(port.portCounters().isYes()).isTrue();
+		assertThat(port.portCounters().answersYes()).isTrue();
 	}
 
 	@Test
@@ -166,7 +166,7 @@ abstract class AbstractHostDiagnosisTests {
 		assertThat(report.process().capNetAdmin()).isTrue();
 		assertThat(port(report, "mlx5_1", 1).flowCounters().text())
 			.isEqualTo("flow counters: no, because the process lacks CAP_NET_RAW");
-		assertThat(port(report, "mlx5_1", 1).portCounters().isYes()).isTrue();
+		assertThat(port(report, "mlx5_1", 1).portCounters().answersYes()).isTrue();
 		assertThat(report.findings()).anyMatch((finding) -> finding.what().startsWith("The process lacks CAP_NET_RAW")
 				&& finding.action().contains("setcap cap_net_raw+ep"));
 	}
@@ -209,8 +209,8 @@ abstract class AbstractHostDiagnosisTests {
 		assertThat(port.counterFiles().readable()).isZero();
 		assertThat(port.counterFiles().invalidArgument()).contains("counters/port_rcv_data",
 				"hw_counters/out_of_buffer");
-		assertThat(port.flowCounters().isYes()).isTrue();
-		assertThat(port(report, "mlx5_1", 2).portCounters().isYes()).isTrue();
+		assertThat(port.flowCounters().answersYes()).isTrue();
+		assertThat(port(report, "mlx5_1", 2).portCounters().answersYes()).isTrue();
 		assertThat(report.device("mlx5_1").findings()).anyMatch((finding) -> finding.subject().equals("mlx5_1 port 1")
 				&& finding.what().contains("counter files answer EINVAL")
 				&& finding.action().contains("rdma.port-counters.exclude"));
