@@ -87,9 +87,10 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 					.add("port " + port.port() + " " + port.flowCounters().text() + ", " + port.portCounters().text());
 			}
 		}
+		String verdict = verdicts.isEmpty() ? report.summary() : String.join("; ", verdicts);
 		line.append(". Host diagnosis: ")
-			.append(verdicts.isEmpty() ? report.summary() : String.join("; ", verdicts))
-			.append(" The whole report: java -jar rdma-counters-diagnosis.jar --probe, or the rdmadiagnosis "
+			.append(verdict.endsWith(".") ? verdict.substring(0, verdict.length() - 1) : verdict)
+			.append(". The whole report: java -jar rdma-counters-diagnosis.jar --probe, or the rdmadiagnosis "
 					+ "actuator endpoint.");
 		return line.toString();
 	}

@@ -42,7 +42,7 @@ final class HostFindings {
 					"There is nothing to count", LOAD_MODULES));
 		}
 		findings.addAll(KernelCollector.findings(kernel));
-		findings.addAll(ProcessCollector.findings(process));
+		findings.addAll(ProcessCollector.findings(process, "native".equals(verbs.backend())));
 		if (!netlink.available() && !devices.isEmpty()) {
 			findings.add(Finding.info("host", "RDMA netlink is not available: " + netlink.error(),
 					"Optional counters cannot be listed or enabled",

@@ -84,7 +84,7 @@ final class ProcessCollector {
 		}
 	}
 
-	static List<Finding> findings(ProcessReport process) {
+	static List<Finding> findings(ProcessReport process, boolean nativeBackend) {
 		List<Finding> findings = new ArrayList<>();
 		if (process.capEff() == null) {
 			findings.add(Finding.warning("host", "The effective capabilities cannot be read (/proc/self/status)",
@@ -102,16 +102,16 @@ final class ProcessCollector {
 						"Enable them with 'rdma statistic set' as root, or grant CAP_NET_ADMIN"));
 			}
 		}
-		if (!process.devInfinibandExists()) {
+		if (nativeBackend && !process.devInfinibandExists()) {
 			findings.add(Finding.problem("host", "/dev/infiniband does not exist",
 					"No verbs device can be opened: flow counters need one (port counters do not)",
 					"Load ib_uverbs on the host; in a container pass --device /dev/infiniband"));
 		}
-		else {
+		else if (nativeBackend) {
 			for (DeviceFile file : process.devInfiniband()) {
 				if (file.name().startsWith("uverbs") && !(file.readable() && file.writable())) {
 					findings.add(Finding.problem("host",
-							"/dev/infiniband/" + file.name() + " is not read-write for " + "this process",
+							"/dev/infiniband/" + file.name() + " is not read-write for this process",
 							"Its device cannot be opened for flow counters",
 							"Add the user to the group that owns it (often rdma) or adjust the udev rule"));
 				}

@@ -114,7 +114,10 @@ public final class ReportText {
 					"optional counters: " + ("read".equals(optional.status())
 							? optional.supported() + ", enabled " + optional.enabled()
 							: optional.status() + ((optional.error() != null) ? " (" + optional.error() + ")" : "")));
-			if (!port.probe().isEmpty()) {
+			if (port.probe().size() == 1 && port.probe().get(0).message() != null) {
+				line(text, 2, "probe: " + port.probe().get(0).outcome() + ", " + port.probe().get(0).message());
+			}
+			else if (!port.probe().isEmpty()) {
 				line(text, 2,
 						"probe: " + port.probe()
 							.stream()

@@ -52,8 +52,9 @@ final class SysfsCollector {
 		}
 	}
 
-	// The types of the port's GID table entries; unused entries fail to read
-	// (show_port_gid_attr_gid_type in drivers/infiniband/core/sysfs.c)
+	// The types of the port's GID table entries as ib_cache_gid_type_str names them
+	// ("IB/RoCE v1", "RoCE v2"); unused entries fail to read (_show_port_gid_attr and
+	// print_gid_type in drivers/infiniband/core/sysfs.c)
 	private static List<String> gidTypes(SysfsTree tree, String directory) {
 		Set<String> types = new LinkedHashSet<>();
 		List<String> entries;

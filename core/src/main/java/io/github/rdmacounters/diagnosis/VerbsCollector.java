@@ -29,8 +29,9 @@ import io.github.rdmacounters.verbs.VerbsDiagnostics.ContextOps;
 final class VerbsCollector {
 
 	/**
-	 * rdma-core names the library file {@code libibverbs.so.1.<abi>.<release>.0}
-	 * ({@code rdma_library} in {@code buildlib/rdma_functions.cmake}).
+	 * rdma-core names the library file {@code libibverbs.so.1.<abi>.<release>.0}: the
+	 * version {@code rdma_library(ibverbs ...)} gets in {@code libibverbs/CMakeLists.txt}
+	 * ends with {@code PACKAGE_VERSION}.
 	 */
 	private static final Pattern RELEASE = Pattern.compile("libibverbs\\.so\\.1\\.\\d+\\.(\\d+)\\.\\d+");
 

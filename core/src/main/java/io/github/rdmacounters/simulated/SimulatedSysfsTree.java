@@ -135,9 +135,9 @@ final class SimulatedSysfsTree implements SysfsTree {
 		return "the simulated device's sysfs tree";
 	}
 
-	// The GID types of a port's first two GIDs (the default GID of each type,
-	// rdma_roce_rescan_device in drivers/infiniband/core/roce_gid_mgmt.c); an Ethernet
-	// port with RoCE disabled has none
+	// The types of a port's first two GIDs as print_gid_type shows them
+	// (drivers/infiniband/core/sysfs.c): on Ethernet one default GID of each RoCE type;
+	// an Ethernet port with RoCE disabled has none
 	private static List<String> gidTypes(SimulatedHardware hardware, int port) {
 		if (hardware.port(port).linkLayer() != LinkLayer.ETHERNET) {
 			return List.of("IB/RoCE v1");
