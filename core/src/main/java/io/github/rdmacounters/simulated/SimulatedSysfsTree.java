@@ -9,6 +9,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceId;
+import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.sysfs.SysfsTree;
@@ -63,6 +64,9 @@ final class SimulatedSysfsTree implements SysfsTree {
 		if (parts.length == 4 && "counters".equals(parts[3])) {
 			return SimulatedHardware.PMA_COUNTERS;
 		}
+		if (parts.length == 5 && "gid_attrs".equals(parts[3]) && "types".equals(parts[4])) {
+			return gidTypes(hardware, port).isEmpty() ? List.of() : List.of("0", "1");
+		}
 		if (parts.length == 4 && "hw_counters".equals(parts[3]) && hardware.hasHwCounters()) {
 			return SimulatedHardware.HW_COUNTERS;
 		}
@@ -105,6 +109,13 @@ final class SimulatedSysfsTree implements SysfsTree {
 				default -> throw new NoSuchFileException(path);
 			};
 		}
+		if (parts.length == 6 && "gid_attrs".equals(parts[3]) && "types".equals(parts[4])) {
+			List<String> types = gidTypes(hardware, port);
+			int index = "0".equals(parts[5]) ? 0 : "1".equals(parts[5]) ? 1 : -1;
+			if (index >= 0 && index < types.size()) {
+				return types.get(index) + "\n";
+			}
+		}
 		if (parts.length == 5 && "counters".equals(parts[3])) {
 			Long value = hardware.pmaCounter(port, parts[4]);
 			if (value != null) {
@@ -124,11 +135,25 @@ final class SimulatedSysfsTree implements SysfsTree {
 		return "the simulated device's sysfs tree";
 	}
 
+	// The types of a port's first two GIDs as print_gid_type shows them
+	// (drivers/infiniband/core/sysfs.c): on Ethernet one default GID of each RoCE type;
+	// an Ethernet port with RoCE disabled has none
+	private static List<String> gidTypes(SimulatedHardware hardware, int port) {
+		if (hardware.port(port).linkLayer() != LinkLayer.ETHERNET) {
+			return List.of("IB/RoCE v1");
+		}
+		return hardware.spec().roceEnabled() ? List.of("IB/RoCE v1", "RoCE v2") : List.of();
+	}
+
 	// A name that is no PCI address, so the netdevs are listed as SysfsDeviceReader reads
-	// them
+	// them; the driver of a device with flow counters is mlx5's, of one without unknown
 	@Override
 	public @Nullable String resolvedName(String path) {
 		String[] parts = split(path);
+		if (parts.length == 3 && "device".equals(parts[1]) && "driver".equals(parts[2])) {
+			SimulatedHardware hardware = this.devices.get(parts[0]);
+			return (hardware != null && hardware.spec().countersSupported()) ? "mlx5_core" : null;
+		}
 		if (parts.length == 2 && "device".equals(parts[1])) {
 			SimulatedHardware hardware = this.devices.get(parts[0]);
 			return (hardware != null && !hardware.spec().netdevs().isEmpty()) ? "simulated" : null;

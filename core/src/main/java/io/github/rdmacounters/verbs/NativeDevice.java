@@ -170,6 +170,19 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
+	// For the host diagnosis: the queue pair resources of a port ahead of any flow
+	void createQueuePair(int port) {
+		checkPort(port);
+		writeLock().lock();
+		try {
+			ensureOpen();
+			this.queuePairs.queuePair(port);
+		}
+		finally {
+			writeLock().unlock();
+		}
+	}
+
 	@Override
 	public Flow createFlow(int port, FlowSpec spec, Counters counters) {
 		checkPort(port);

@@ -120,4 +120,8 @@ final class VerbsOps {
 		return this.extended;
 	}
 
+	long size() {
+		return this.size;
+	}
+
 }
