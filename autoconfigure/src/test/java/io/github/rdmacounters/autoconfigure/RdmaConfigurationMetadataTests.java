@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
@@ -29,7 +32,15 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterType;
+import io.github.rdmacounters.core.DeviceDefinition;
+import io.github.rdmacounters.core.FlowSpec;
+import io.github.rdmacounters.core.L4Protocol;
+import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.simulated.SimulatedBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +56,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RdmaConfigurationMetadataTests {
 
 	private static final String METADATA = "META-INF/spring-configuration-metadata.json";
+
+	private static final Pattern HINTED_FLOW = Pattern
+		.compile("flow\\.protocol (tcp|udp), flow\\.destination-port (\\d+)");
 
 	@Test
 	void everyBindablePropertyIsDocumentedWithADescriptionEndingInAPeriod() throws IOException {
@@ -149,6 +163,70 @@ class RdmaConfigurationMetadataTests {
 		assertThat(values).containsExactlyInAnyOrderElementsOf(Arrays.stream(RdmaProperties.Backend.values())
 			.map((value) -> value.name().toLowerCase(Locale.ROOT))
 			.toList());
+	}
+
+	@Test
+	void setNameHintsSuggestFlowsThatCountAndNeverARoceFlow() throws Exception {
+		List<Map<String, Object>> values = JsonPath.read(metadata(),
+				"$.hints[?(@.name == 'rdma.counter-sets.keys')].values[*]");
+		assertThat(values).extracting((value) -> value.get("value")).contains("nvme-tcp", "iscsi", "vxlan");
+		for (Map<String, Object> value : values) {
+			String name = (String) value.get("value");
+			Matcher flow = HINTED_FLOW.matcher((String) value.get("description"));
+			assertThat(flow.find()).as("hint %s names its flow.protocol and flow.destination-port", name).isTrue();
+			L4Protocol protocol = L4Protocol.valueOf(flow.group(1).toUpperCase(Locale.ROOT));
+			int port = Integer.parseInt(flow.group(2));
+			assertThat(name + " " + value.get("description")).as("hint %s", name).doesNotContainIgnoringCase("roce");
+			assertThat(countedOnRoceDevice(name, protocol, port)).as("packets the hinted set %s counts", name)
+				.isEqualTo(1);
+		}
+		// what the test rejects: a RoCEv2 set (UDP 4791) counts nothing, as on real mlx5
+		assertThat(countedOnRoceDevice("roce", L4Protocol.UDP, 4791)).isZero();
+	}
+
+	@Test
+	void noHintAnywhereMentionsTheRoceV2Port() throws IOException {
+		List<Object> texts = JsonPath.read(metadata(), "$.hints[*].values[*]['value','description']");
+		assertThat(texts).isNotEmpty().allSatisfy((text) -> assertThat(String.valueOf(text)).doesNotContain("4791"));
+	}
+
+	@Test
+	void deviceSelectorHintsLeaveAnyDeviceNameOpen() throws IOException {
+		for (String name : List.of("rdma.devices.keys", "rdma.simulated.devices.keys",
+				"rdma.port-counters.devices.include", "rdma.port-counters.devices.exclude", "rdma.counter-sets.keys")) {
+			List<String> providers = JsonPath.read(metadata(),
+					"$.hints[?(@.name == '" + name + "')].providers[*].name");
+			assertThat(providers).as("providers of hint %s", name).containsExactly("any");
+		}
+		List<String> globs = JsonPath.read(metadata(),
+				"$.hints[?(@.name == 'rdma.port-counters.devices.include')].values[*].value");
+		assertThat(globs).contains("mlx5_*").allMatch((glob) -> glob.matches("[A-Za-z0-9_*?]+"));
+	}
+
+	@Test
+	void protocolAndReadModeInsideASetOfferExactlyTheirEnumsValues() throws Exception {
+		// Boot's metadata has no hints for the properties of a map's values: an IDE
+		// completes
+		// them from the value type, so these types must offer exactly what works
+		assertThat(CounterSetProperties.Flow.class.getMethod("getProtocol").getReturnType())
+			.isEqualTo(L4Protocol.class);
+		assertThat(CounterSetProperties.class.getMethod("getReadMode").getReturnType()).isEqualTo(ReadMode.class);
+		assertThat(L4Protocol.values()).containsExactly(L4Protocol.TCP, L4Protocol.UDP);
+		assertThat(ReadMode.values()).containsExactly(ReadMode.FRESH, ReadMode.PREFER_CACHED);
+	}
+
+	private static long countedOnRoceDevice(String name, L4Protocol protocol, int port) throws Exception {
+		SimulatedBackend backend = SimulatedBackend.withDefaultDevice();
+		ManagedDeviceFactory factory = ManagedDeviceFactory.of(backend, Duration.ofSeconds(1));
+		FlowSpec spec = FlowSpec.builder().protocol(protocol).destinationPort(port).build();
+		try (ManagedDevice device = factory
+			.create(DeviceDefinition.of("sim_mlx5_0", CounterSetDefinition.of(name, spec)), true)) {
+			InetAddress client = InetAddress.getByName("192.0.2.10");
+			InetAddress server = InetAddress.getByName("192.0.2.20");
+			backend.deliver("sim_mlx5_0", 1, (protocol == L4Protocol.TCP)
+					? Packet.tcp(client, 50000, server, port, 1024) : Packet.udp(client, 50000, server, port, 1024));
+			return device.counterSets().get(0).read().value(CounterType.PACKETS);
+		}
 	}
 
 	private Map<String, Map<String, Object>> properties() throws IOException {
