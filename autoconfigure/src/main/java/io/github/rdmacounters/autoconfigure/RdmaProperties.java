@@ -69,6 +69,9 @@ public class RdmaProperties {
 	private final RdmaUiProperties ui = new RdmaUiProperties();
 
 	@NestedConfigurationProperty
+	private final RdmaOptionalCountersProperties optionalCounters = new RdmaOptionalCountersProperties();
+
+	@NestedConfigurationProperty
 	private final SimulatedProperties simulated = new SimulatedProperties();
 
 	public boolean isEnabled() {
@@ -125,6 +128,10 @@ public class RdmaProperties {
 
 	public RdmaUiProperties getUi() {
 		return this.ui;
+	}
+
+	public RdmaOptionalCountersProperties getOptionalCounters() {
+		return this.optionalCounters;
 	}
 
 	public SimulatedProperties getSimulated() {

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -68,14 +69,31 @@ public final class OptionalCounters implements AutoCloseable {
 
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
+	private final Consumer<String> warnings;
+
 	/**
-	 * Create the optional counters; nothing is asked until the first call.
+	 * Create the optional counters; nothing is asked until the first call. Warnings are
+	 * logged at WARNING with {@link System.Logger}.
 	 * @param opener opens the client, again after it failed to
 	 * @param settings which optional counters to enable
 	 * @param readCacheTtl how long a snapshot is reused
 	 * @param clock the clock of the read cache and of the snapshots
 	 */
 	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock) {
+		this(opener, settings, readCacheTtl, clock, (message) -> logger.log(Level.WARNING, message));
+	}
+
+	/**
+	 * Create the optional counters; nothing is asked until the first call.
+	 * @param opener opens the client, again after it failed to
+	 * @param settings which optional counters to enable
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param warnings where each warning goes, once: the application's log
+	 */
+	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
+			Consumer<String> warnings) {
+		this.warnings = Objects.requireNonNull(warnings, "warnings");
 		this.opener = Objects.requireNonNull(opener, "opener");
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.clock = Objects.requireNonNull(clock, "clock");
@@ -149,8 +167,11 @@ public final class OptionalCounters implements AutoCloseable {
 				}
 			}
 		}
+		catch (RdmaClosedException ex) {
+			// the application is shutting down
+		}
 		catch (RuntimeException ex) {
-			logger.log(Level.WARNING, "Cannot enable the optional counters of RDMA device " + deviceName
+			warnOnce("reapply:" + deviceName, "Cannot enable the optional counters of RDMA device " + deviceName
 					+ " again after it was reopened: " + ex.getMessage());
 		}
 		finally {
@@ -288,7 +309,7 @@ public final class OptionalCounters implements AutoCloseable {
 
 	private void warnOnce(String key, String message) {
 		if (this.warned.add(key)) {
-			logger.log(Level.WARNING, message);
+			this.warnings.accept(message);
 		}
 		else {
 			logger.log(Level.DEBUG, message);

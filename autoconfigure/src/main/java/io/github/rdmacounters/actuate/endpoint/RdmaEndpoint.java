@@ -35,6 +35,8 @@ import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.netlink.PortOptionalCounters;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -56,6 +58,8 @@ public class RdmaEndpoint {
 
 	private final String backend;
 
+	private final @Nullable OptionalCounters optionalCounters;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -74,9 +78,23 @@ public class RdmaEndpoint {
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
+		this(registry, host, backend, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows the optional counters of each port.
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters
+	 * @param optionalCounters the optional counters, or {@code null}
+	 * @since 0.1.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
+			@Nullable OptionalCounters optionalCounters) {
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
+		this.optionalCounters = optionalCounters;
 	}
 
 	/**
@@ -98,7 +116,24 @@ public class RdmaEndpoint {
 				}
 			}
 		}
+		addOptionalCounters(devices);
 		return new RdmaDescriptor(devices);
+	}
+
+	private void addOptionalCounters(Map<String, DeviceDescriptor> devices) {
+		OptionalCounters source = this.optionalCounters;
+		if (source == null) {
+			return;
+		}
+		for (PortOptionalCounters port : source.snapshot().ports()) {
+			DeviceDescriptor device = devices.get(port.device());
+			PortDescriptor descriptor = (device != null) ? device.getPorts().get(port.port()) : null;
+			if (descriptor != null) {
+				Map<String, OptionalCounterDescriptor> counters = new LinkedHashMap<>();
+				port.counters().forEach((name, counter) -> counters.put(name, OptionalCounterDescriptor.of(counter)));
+				descriptor.optionalCounters = counters;
+			}
+		}
 	}
 
 	/**
@@ -458,6 +493,8 @@ public class RdmaEndpoint {
 
 		private @Nullable List<String> missingCounterFiles;
 
+		private @Nullable Map<String, OptionalCounterDescriptor> optionalCounters;
+
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
 				@Nullable Map<String, Number> counters, @Nullable List<String> unreadableCounters) {
@@ -627,6 +664,14 @@ public class RdmaEndpoint {
 		 */
 		public @Nullable List<String> getUnreadableCounters() {
 			return this.unreadableCounters;
+		}
+
+		/**
+		 * Return the optional counters of the port (RDMA netlink).
+		 * @return the counters by kernel name, or {@code null} if the port has none
+		 */
+		public @Nullable Map<String, OptionalCounterDescriptor> getOptionalCounters() {
+			return this.optionalCounters;
 		}
 
 	}
