@@ -59,9 +59,7 @@ public final class RdmaOptionalCountersAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", matchIfMissing = true)
 	OptionalCounters rdmaOptionalCounters(RdmaProperties properties, RdmaBackend backend, RdmaRegistry registry,
 			ObjectProvider<NldevClient> client) {
-		NldevClient given = client.getIfAvailable();
-		Supplier<NldevClient> opener = (given != null) ? () -> given
-				: (backend instanceof SimulatedBackend simulated) ? simulated::nldev : RdmaNetlink::open;
+		Supplier<NldevClient> opener = nldev(backend, client);
 		Log log = LogFactory.getLog(OptionalCounters.class);
 		OptionalCounters counters = new OptionalCounters(opener, settings(properties.getOptionalCounters()),
 				properties.getReadCacheTtl(), Clock.systemUTC(), log::warn);
@@ -93,6 +91,18 @@ public final class RdmaOptionalCountersAutoConfiguration {
 							+ ".enabled=false: no optional counter is enabled; remove them, or remove enabled=false");
 			}
 		};
+	}
+
+	/**
+	 * Return what opens RDMA netlink: an {@link NldevClient} bean, the simulator's, or
+	 * the kernel's.
+	 */
+	static Supplier<NldevClient> nldev(RdmaBackend backend, ObjectProvider<NldevClient> client) {
+		NldevClient given = client.getIfAvailable();
+		if (given != null) {
+			return () -> given;
+		}
+		return (backend instanceof SimulatedBackend simulated) ? simulated::nldev : RdmaNetlink::open;
 	}
 
 	static OptionalCounters.Settings settings(RdmaOptionalCountersProperties properties) {

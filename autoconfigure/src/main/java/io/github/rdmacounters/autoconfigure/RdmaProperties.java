@@ -72,6 +72,9 @@ public class RdmaProperties {
 	private final RdmaOptionalCountersProperties optionalCounters = new RdmaOptionalCountersProperties();
 
 	@NestedConfigurationProperty
+	private final RdmaQueuePairsProperties queuePairs = new RdmaQueuePairsProperties();
+
+	@NestedConfigurationProperty
 	private final SimulatedProperties simulated = new SimulatedProperties();
 
 	public boolean isEnabled() {
@@ -132,6 +135,10 @@ public class RdmaProperties {
 
 	public RdmaOptionalCountersProperties getOptionalCounters() {
 		return this.optionalCounters;
+	}
+
+	public RdmaQueuePairsProperties getQueuePairs() {
+		return this.queuePairs;
 	}
 
 	public SimulatedProperties getSimulated() {

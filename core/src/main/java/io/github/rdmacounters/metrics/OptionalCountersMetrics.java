@@ -32,10 +32,10 @@ import io.github.rdmacounters.netlink.PortOptionalCounters;
  * is named as an unknown port counter is
  * ({@link PortCountersMetrics#generatedName(String, String)}). Every supported optional
  * counter has a {@link FunctionCounter}, without a value (NaN) while it is disabled, and
- * a gauge {@code rdma.optional.counter.enabled} (1 enabled, 0 not) tagged with its kernel
- * name as {@code counter}. Reading {@code rdma.optional.counters.ports} registers the
- * meters of a port seen for the first time (hotplug). One memoised snapshot serves a
- * scrape. Removes its meters on {@link #close()}.
+ * a gauge {@code rdma.optional.enabled} (1 enabled, 0 not) tagged with its kernel name as
+ * {@code counter}. Reading {@code rdma.optional.ports} registers the meters of a port
+ * seen for the first time (hotplug). One memoised snapshot serves a scrape. Removes its
+ * meters on {@link #close()}.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -43,10 +43,10 @@ import io.github.rdmacounters.netlink.PortOptionalCounters;
 public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 
 	/** Name of the gauge that is 1 while an optional counter is enabled, else 0. */
-	public static final String ENABLED = "rdma.optional.counter.enabled";
+	public static final String ENABLED = "rdma.optional.enabled";
 
 	/** Name of the gauge of ports that have optional counters. */
-	public static final String PORTS = "rdma.optional.counters.ports";
+	public static final String PORTS = "rdma.optional.ports";
 
 	/** The optional counters of mlx5 that have a name of ours, by kernel name. */
 	public static final Map<String, PortCountersMetrics.KnownCounter> KNOWN_COUNTERS = Map.of("cc_rx_ce_pkts",

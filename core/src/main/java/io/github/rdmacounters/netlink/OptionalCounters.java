@@ -254,7 +254,7 @@ public final class OptionalCounters implements AutoCloseable {
 				warnOnce("status:" + link,
 						"Cannot enable the optional counters " + wanted + " of " + where + " (" + property
 								+ "): their status cannot be read (" + ex.getMessage()
-								+ "); optional counters need Linux 5.16 or later");
+								+ "); the port has no hardware counters, or the kernel is older than 5.16");
 				continue;
 			}
 			Set<String> optional = new LinkedHashSet<>();
@@ -266,6 +266,11 @@ public final class OptionalCounters implements AutoCloseable {
 						enabled.add(counter.name());
 					}
 				}
+			}
+			if (optional.isEmpty() && !this.settings.devices().containsKey(device.name())) {
+				// the global list asks where there are optional counters: not here
+				logger.log(Level.DEBUG, "RDMA " + where + " has no optional counters; " + property + " skips it");
+				continue;
 			}
 			List<String> unknown = wanted.stream().filter((name) -> !optional.contains(name)).toList();
 			if (!unknown.isEmpty()) {

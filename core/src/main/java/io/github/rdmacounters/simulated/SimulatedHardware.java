@@ -64,6 +64,11 @@ final class SimulatedHardware {
 
 	private long flowSequence;
 
+	/** The raw packet queue pairs of the open contexts, with their port and number. */
+	private final Map<Object, long[]> queuePairs = new java.util.LinkedHashMap<>();
+
+	private long nextQueuePairNumber = 0x100;
+
 	SimulatedHardware(SimulatedDeviceSpec spec) {
 		this.spec = spec;
 		this.ports = spec.ports().toArray(new SimulatedPortSpec[0]);
@@ -306,6 +311,28 @@ final class SimulatedHardware {
 		for (PortCounters portCounters : this.counters) {
 			portCounters.optional.clear();
 		}
+	}
+
+	synchronized void queuePairCreated(Object queuePair, int port) {
+		this.queuePairs.put(queuePair, new long[] { port, this.nextQueuePairNumber++ });
+	}
+
+	synchronized void queuePairDestroyed(Object queuePair) {
+		this.queuePairs.remove(queuePair);
+	}
+
+	/**
+	 * Return the live queue pairs as the kernel's resource tracker lists them: raw packet
+	 * queue pairs in RTR, owned by this process.
+	 */
+	synchronized List<io.github.rdmacounters.netlink.NldevQueuePair> queuePairs() {
+		long pid = ProcessHandle.current().pid();
+		List<io.github.rdmacounters.netlink.NldevQueuePair> list = new ArrayList<>();
+		// enum ib_qp_type IB_QPT_RAW_PACKET = 8, enum ib_qp_state IB_QPS_RTR = 2
+		this.queuePairs.values()
+			.forEach((qp) -> list
+				.add(new io.github.rdmacounters.netlink.NldevQueuePair((int) qp[0], qp[1], 8, 2, pid, null)));
+		return list;
 	}
 
 	// mlx5 only, modelled as "flow counters supported"

@@ -23,7 +23,8 @@ import io.github.rdmacounters.netlink.NldevQueuePair;
  * {@code drivers/infiniband/core/nldev.c}: an unknown device or port is {@code EINVAL}, a
  * name that is not an optional counter is refused before anything changes, and enabling
  * keeps what is enabled. A device that was removed and restored is registered again under
- * a new index, with its optional counters disabled.
+ * a new index, with its optional counters disabled. The queue pairs are the raw packet
+ * ones the open contexts created for their flows, owned by this process.
  *
  * @author rdma-counters
  */
@@ -98,8 +99,7 @@ final class SimulatedNldev implements NldevClient {
 
 	@Override
 	public List<NldevQueuePair> queuePairs(NldevDevice device, NetlinkBudget budget) {
-		hardware(device, 1, "RDMA_NLDEV_CMD_RES_QP_GET");
-		return List.of();
+		return hardware(device, 1, "RDMA_NLDEV_CMD_RES_QP_GET").queuePairs();
 	}
 
 	@Override

@@ -28,10 +28,13 @@ public final class FakeNldev {
 
 	private final Control control;
 
+	private final com.sun.jna.Function restrack;
+
 	private @Nullable Path socketPath;
 
 	private FakeNldev(Path library) {
 		this.control = Native.load(library.toString(), Control.class);
+		this.restrack = com.sun.jna.NativeLibrary.getInstance(library.toString()).getFunction("fake_nldev_restrack");
 	}
 
 	public static FakeNldev get() {
@@ -46,6 +49,16 @@ public final class FakeNldev {
 			}
 		}
 		return current;
+	}
+
+	/**
+	 * Return the fake kernel's resource tracker, for
+	 * {@code FakeVerbs#connectResourceTracker}: QPs created through the fake libibverbs
+	 * are then listed with this process's pid.
+	 * @return the function {@code fake_nldev_restrack}
+	 */
+	public com.sun.jna.Pointer resourceTracker() {
+		return this.restrack;
 	}
 
 	public void reset() {

@@ -37,6 +37,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.PortOptionalCounters;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -60,6 +61,8 @@ public class RdmaEndpoint {
 
 	private final @Nullable OptionalCounters optionalCounters;
 
+	private final @Nullable ProcessQueuePairs queuePairs;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -78,23 +81,26 @@ public class RdmaEndpoint {
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
-		this(registry, host, backend, null);
+		this(registry, host, backend, null, null);
 	}
 
 	/**
-	 * Create an endpoint that also shows the optional counters of each port.
+	 * Create an endpoint that also shows, per port, the optional counters and the queue
+	 * pairs of this process (RDMA netlink).
 	 * @param registry the devices and their counter sets
 	 * @param host the host's port counters, or {@code null}
 	 * @param backend the backend name shown for devices that only have port counters
 	 * @param optionalCounters the optional counters, or {@code null}
+	 * @param queuePairs the queue pairs of this process, or {@code null}
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
-			@Nullable OptionalCounters optionalCounters) {
+			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs) {
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
 		this.optionalCounters = optionalCounters;
+		this.queuePairs = queuePairs;
 	}
 
 	/**
@@ -116,11 +122,19 @@ public class RdmaEndpoint {
 				}
 			}
 		}
-		addOptionalCounters(devices);
+		addNetlink(devices);
 		return new RdmaDescriptor(devices);
 	}
 
-	private void addOptionalCounters(Map<String, DeviceDescriptor> devices) {
+	private void addNetlink(Map<String, DeviceDescriptor> devices) {
+		ProcessQueuePairs queuePairs = this.queuePairs;
+		if (queuePairs != null) {
+			ProcessQueuePairs.Snapshot snapshot = queuePairs.snapshot();
+			devices.forEach((name, device) -> device.getPorts().forEach((number, port) -> {
+				Map<String, Integer> counts = snapshot.counts(name, number);
+				port.queuePairs = counts.isEmpty() ? null : counts;
+			}));
+		}
 		OptionalCounters source = this.optionalCounters;
 		if (source == null) {
 			return;
@@ -495,6 +509,8 @@ public class RdmaEndpoint {
 
 		private @Nullable Map<String, OptionalCounterDescriptor> optionalCounters;
 
+		private @Nullable Map<String, Integer> queuePairs;
+
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
 				@Nullable Map<String, Number> counters, @Nullable List<String> unreadableCounters) {
@@ -672,6 +688,15 @@ public class RdmaEndpoint {
 		 */
 		public @Nullable Map<String, OptionalCounterDescriptor> getOptionalCounters() {
 			return this.optionalCounters;
+		}
+
+		/**
+		 * Return the queue pairs this process has on the port (RDMA netlink).
+		 * @return the counts by {@code TYPE/STATE}, e.g. {@code RC/RTS}, or {@code null}
+		 * if it has none
+		 */
+		public @Nullable Map<String, Integer> getQueuePairs() {
+			return this.queuePairs;
 		}
 
 	}
