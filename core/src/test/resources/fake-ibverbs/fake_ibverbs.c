@@ -744,6 +744,28 @@ FAKE_EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 	return rc;
 }
 
+/*
+ * The kernel's resource tracker, when a test connects the fake RDMA netlink kernel: the uverbs
+ * commands record each QP with its creator (rdma_restrack_add in drivers/infiniband/core/
+ * restrack.c, called from ib_create_qp_user), update it on modify and drop it on destroy
+ * (rdma_restrack_del), so RDMA_NLDEV_CMD_RES_QP_GET lists it with this process's pid.
+ */
+typedef void (*fake_restrack_fn)(const char *device, uint32_t lqpn, int type, int state, int port, int alive);
+static fake_restrack_fn restrack;
+
+FAKE_EXPORT void fake_set_restrack(fake_restrack_fn fn)
+{
+	pthread_mutex_lock(&lock);
+	restrack = fn;
+	pthread_mutex_unlock(&lock);
+}
+
+static void track_qp(int device, struct ibv_qp *qp, int port, int alive)
+{
+	if (restrack)
+		restrack(devices[device].dev.name, qp->qp_num, qp->qp_type, qp->state, port, alive);
+}
+
 FAKE_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	struct fake_qp *qp;
@@ -777,6 +799,7 @@ FAKE_EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_a
 	qp->qp.state = IBV_QPS_RESET;
 	qp->qp.qp_type = attr->qp_type;
 	remember(qp, FAKE_QP, obj->device);
+	track_qp(obj->device, &qp->qp, 0, 1);
 	pthread_mutex_unlock(&lock);
 	return &qp->qp;
 }
@@ -793,8 +816,10 @@ FAKE_EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
 	else if ((rc = fault("ibv_destroy_qp")) == 0) {
 		if (children_of(qp, FAKE_FLOW))
 			rc = EBUSY;
-		else
+		else {
 			obj->alive = 0;
+			track_qp(obj->device, qp, 0, 0);
+		}
 	}
 	pthread_mutex_unlock(&lock);
 	return rc;
@@ -833,6 +858,8 @@ FAKE_EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int a
 		qp->state = IBV_QPS_RTR;
 	else
 		rc = EINVAL;
+	if (obj && rc == 0)
+		track_qp(obj->device, qp, fq->port, 1);
 	pthread_mutex_unlock(&lock);
 	return rc;
 }

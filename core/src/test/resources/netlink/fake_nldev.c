@@ -908,6 +908,35 @@ FAKE_EXPORT int fake_nldev_add_qps(int index, int port, int count, uint32_t firs
 	return 0;
 }
 
+/*
+ * rdma_restrack_add, an update on modify, and rdma_restrack_del (drivers/infiniband/core/
+ * restrack.c) for a QP this process created through the fake libibverbs (fake_set_restrack):
+ * owned by this process, as res->task is the creator. A device that is not there is ignored,
+ * as a QP of another namespace's device is.
+ */
+FAKE_EXPORT void fake_nldev_restrack(const char *device, uint32_t lqpn, int type, int state, int port, int alive)
+{
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = NULL;
+	for (int i = 0; i < ndevices; i++)
+		if (devices[i].in_use && strcmp(devices[i].name, device) == 0)
+			d = &devices[i];
+	int found = -1;
+	for (int i = 0; d && i < d->nqps; i++)
+		if (d->qps[i].lqpn == lqpn && d->qps[i].pid == (uint32_t)getpid())
+			found = i;
+	if (d && found >= 0 && !alive) {
+		memmove(&d->qps[found], &d->qps[found + 1], (d->nqps - found - 1) * sizeof(*d->qps));
+		d->nqps--;
+	} else if (d && found >= 0) {
+		d->qps[found].state = state;
+		d->qps[found].port = port;
+	}
+	pthread_mutex_unlock(&lock);
+	if (d && found < 0 && alive)
+		fake_nldev_add_qps((int)d->index, port, 1, lqpn, type, state, (uint32_t)getpid(), NULL);
+}
+
 /* -1: CAP_NET_ADMIN from the peer's credentials; 0: every peer lacks it; 1: every peer has it.
  * Applies to connections made afterwards. */
 FAKE_EXPORT void fake_nldev_set_cap_net_admin(int mode)

@@ -13,6 +13,8 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the {@link RdmaEndpoint}.
@@ -29,10 +31,12 @@ public final class RdmaEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
-			ObjectProvider<RdmaBackend> backend) {
+			ObjectProvider<RdmaBackend> backend, ObjectProvider<OptionalCounters> optionalCounters,
+			ObjectProvider<ProcessQueuePairs> queuePairs) {
 		RdmaBackend rdmaBackend = backend.getIfAvailable();
 		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
-				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs");
+				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs", optionalCounters.getIfAvailable(),
+				queuePairs.getIfAvailable());
 	}
 
 }

@@ -69,6 +69,12 @@ public class RdmaProperties {
 	private final RdmaUiProperties ui = new RdmaUiProperties();
 
 	@NestedConfigurationProperty
+	private final RdmaOptionalCountersProperties optionalCounters = new RdmaOptionalCountersProperties();
+
+	@NestedConfigurationProperty
+	private final RdmaQueuePairsProperties queuePairs = new RdmaQueuePairsProperties();
+
+	@NestedConfigurationProperty
 	private final SimulatedProperties simulated = new SimulatedProperties();
 
 	public boolean isEnabled() {
@@ -125,6 +131,14 @@ public class RdmaProperties {
 
 	public RdmaUiProperties getUi() {
 		return this.ui;
+	}
+
+	public RdmaOptionalCountersProperties getOptionalCounters() {
+		return this.optionalCounters;
+	}
+
+	public RdmaQueuePairsProperties getQueuePairs() {
+		return this.queuePairs;
 	}
 
 	public SimulatedProperties getSimulated() {

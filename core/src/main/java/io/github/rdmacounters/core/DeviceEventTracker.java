@@ -3,9 +3,11 @@ package io.github.rdmacounters.core;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
@@ -40,6 +42,8 @@ public final class DeviceEventTracker implements DeviceEventListener {
 	private final AtomicLong failures = new AtomicLong();
 
 	private final AtomicLong reopens = new AtomicLong();
+
+	private final List<Runnable> reopenListeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create a tracker.
@@ -156,6 +160,39 @@ public final class DeviceEventTracker implements DeviceEventListener {
 	 */
 	public void removeListener(DeviceEventListener listener) {
 		this.listeners.remove(listener);
+	}
+
+	/**
+	 * Add a listener that runs each time the device is back after a failure, on the
+	 * reopening thread, once the counter sets are recreated: e.g. to apply again settings
+	 * a device reset lost.
+	 * @param listener the listener
+	 */
+	public void addReopenListener(Runnable listener) {
+		this.reopenListeners.add(listener);
+	}
+
+	/**
+	 * Remove a reopen listener.
+	 * @param listener the listener
+	 */
+	public void removeReopenListener(Runnable listener) {
+		this.reopenListeners.remove(listener);
+	}
+
+	/**
+	 * Run the reopen listeners; one that fails is logged and the others still run.
+	 */
+	void publishReopened() {
+		for (Runnable listener : this.reopenListeners) {
+			try {
+				listener.run();
+			}
+			catch (RuntimeException ex) {
+				logger.log(Level.WARNING, "Reopen listener " + listener + " of RDMA device " + this.device + " failed",
+						ex);
+			}
+		}
 	}
 
 	/**

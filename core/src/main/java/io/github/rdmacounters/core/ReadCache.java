@@ -160,7 +160,7 @@ public final class ReadCache<T> {
 	 * Drop the value: the next caller reads again, even if a read is in flight. Never
 	 * waits.
 	 */
-	void invalidate() {
+	public void invalidate() {
 		synchronized (this.lock) {
 			this.generation++;
 			this.entry = null;

@@ -441,6 +441,8 @@ public final class SupervisedDevice implements RdmaDevice {
 				this.backoff.reopened();
 				this.tracker.reopened();
 			}
+			// outside the lock: a listener may talk to the kernel
+			this.tracker.publishReopened();
 			return true;
 		}
 		catch (RuntimeException ex) {

@@ -30,7 +30,7 @@ import io.github.rdmacounters.core.RdmaOperationException;
  *
  * @author rdma-counters
  */
-public final class RdmaNetlink implements AutoCloseable {
+public final class RdmaNetlink implements NldevClient {
 
 	/** How long to wait for each reply datagram by default. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -70,6 +70,7 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * List the devices ({@code RDMA_NLDEV_CMD_GET} dump).
 	 * @return the devices of this network namespace, by index
 	 */
+	@Override
 	public synchronized List<NldevDevice> devices() {
 		NetlinkRequest request = NetlinkRequest.builder(RdmaNldev.type(RdmaNldev.CMD_GET), "RDMA_NLDEV_CMD_GET")
 			.build();
@@ -112,6 +113,7 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * @param port the port, from 1
 	 * @return the counters, by index
 	 */
+	@Override
 	public synchronized List<HwCounterStatus> counterStatus(NldevDevice device, int port) {
 		NetlinkRequest request = portRequest(RdmaNldev.CMD_STAT_GET_STATUS, "RDMA_NLDEV_CMD_STAT_GET_STATUS", device,
 				port)
@@ -141,6 +143,7 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * @return the values by counter name, in the kernel's order; values of 2<sup>63</sup>
 	 * and more are negative (read them as unsigned)
 	 */
+	@Override
 	public synchronized Map<String, Long> portCounters(NldevDevice device, int port) {
 		NetlinkRequest request = portRequest(RdmaNldev.CMD_STAT_GET, "RDMA_NLDEV_CMD_STAT_GET", device, port).build();
 		Map<String, Long> values = new LinkedHashMap<>();
@@ -192,6 +195,7 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * @throws RdmaOperationException if the kernel refuses, e.g. {@code EPERM} without
 	 * {@code CAP_NET_ADMIN}
 	 */
+	@Override
 	public synchronized List<String> enableOptionalCounters(NldevDevice device, int port, Collection<String> names) {
 		List<HwCounterStatus> status = counterStatus(device, port);
 		checkOptional(device, port, names, status);
@@ -247,6 +251,7 @@ public final class RdmaNetlink implements AutoCloseable {
 	 * @return the queue pairs the reader may see, in the kernel's order
 	 * @throws NetlinkBudgetExceededException if the dump is larger than the budget
 	 */
+	@Override
 	public synchronized List<NldevQueuePair> queuePairs(NldevDevice device, NetlinkBudget budget) {
 		NetlinkRequest request = NetlinkRequest
 			.builder(RdmaNldev.type(RdmaNldev.CMD_RES_QP_GET), "RDMA_NLDEV_CMD_RES_QP_GET of " + device.name())

@@ -56,6 +56,11 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	private final SimulatedEvents events;
 
+	/** The RDMA netlink index of each device's current registration. */
+	private final Map<String, Long> nldevIndexes = new java.util.concurrent.ConcurrentHashMap<>();
+
+	private final java.util.concurrent.atomic.AtomicLong nextNldevIndex = new java.util.concurrent.atomic.AtomicLong();
+
 	/** Create a backend with the given devices, with distinct names. */
 	public SimulatedBackend(List<SimulatedDeviceSpec> devices) {
 		this(devices, Clock.systemUTC());
@@ -76,6 +81,36 @@ public final class SimulatedBackend implements RdmaBackend {
 		this.clock = clock;
 		this.sysfsTree = new SimulatedSysfsTree(this.hardware);
 		this.events = new SimulatedEvents(clock);
+		this.hardware.keySet().forEach(this::register);
+	}
+
+	// assign_name (drivers/infiniband/core/device.c): every registration a new index
+	private void register(String device) {
+		this.nldevIndexes.put(device, this.nextNldevIndex.getAndIncrement());
+	}
+
+	long nldevIndex(String device) {
+		return this.nldevIndexes.get(device);
+	}
+
+	List<SimulatedHardware> presentHardware() {
+		return this.specs.stream()
+			.filter((spec) -> !this.events.isGone(spec.name()))
+			.map((spec) -> this.hardware.get(spec.name()))
+			.toList();
+	}
+
+	/**
+	 * Return what RDMA netlink answers about the simulated devices: their optional
+	 * counters (a RoCE port of a device with flow counters has mlx5's, which count its
+	 * RoCE traffic and, while it is congested, ECN marks and CNPs; see
+	 * {@link #setCongested}) and their queue pairs. A device that was removed and
+	 * restored is registered under a new index with its optional counters disabled, as
+	 * after a driver reload.
+	 * @return the client; closing it does nothing
+	 */
+	public io.github.rdmacounters.netlink.NldevClient nldev() {
+		return new SimulatedNldev(this);
 	}
 
 	/** Create a backend with one default device, {@code sim_mlx5_0}. */
@@ -159,7 +194,10 @@ public final class SimulatedBackend implements RdmaBackend {
 	 * ({@code tx_prio3_pause}) and each RoCE packet it transmits meets a pause from the
 	 * network ({@code rx_prio3_pause}, {@code rx_prio3_pause_duration}); the end of the
 	 * congestion counts a transition ({@code rx_prio3_pause_transition}). Seen in the
-	 * statistics of the device's netdevs ({@link #netdevStatistics()}).
+	 * statistics of the device's netdevs ({@link #netdevStatistics()}). Each RoCE packet
+	 * delivered also arrives ECN-marked and is answered with a CNP
+	 * ({@code cc_rx_ce_pkts}, {@code cc_tx_cnp_pkts}), each one transmitted draws a CNP
+	 * ({@code cc_rx_cnp_pkts}): the optional counters of {@link #nldev()}, while enabled.
 	 * @param device the device name
 	 * @param port the port number
 	 * @param congested whether the port is congested
@@ -237,7 +275,12 @@ public final class SimulatedBackend implements RdmaBackend {
 
 	/** Make a removed device present again; contexts opened before stay disassociated. */
 	public void restoreDevice(String device) {
-		hardware(device);
+		SimulatedHardware hardware = hardware(device);
+		if (this.events.isGone(device)) {
+			// a new registration: optional counters do not survive it
+			hardware.resetOptionalCounters();
+			register(device);
+		}
 		this.events.restore(device);
 	}
 

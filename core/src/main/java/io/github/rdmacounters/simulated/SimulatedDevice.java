@@ -217,6 +217,7 @@ final class SimulatedDevice implements RdmaDevice {
 				throw ex;
 			}
 			this.queuePairs.put(port, queuePair);
+			this.hardware.queuePairCreated(queuePair, port);
 		}
 		catch (RuntimeException ex) {
 			if (this.queuePairs.isEmpty()) {
@@ -385,6 +386,7 @@ final class SimulatedDevice implements RdmaDevice {
 			}
 			for (NativeResource queuePair : resources) {
 				attempt(() -> this.backend.beforeVerb("ibv_destroy_qp"), failures);
+				this.hardware.queuePairDestroyed(queuePair);
 				this.backend.untrack(queuePair);
 			}
 			if (this.completionQueue != null) {

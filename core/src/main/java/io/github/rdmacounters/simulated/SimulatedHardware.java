@@ -41,6 +41,14 @@ final class SimulatedHardware {
 			"port_xmit_data", "port_xmit_discards", "port_xmit_packets", "port_xmit_wait", "symbol_error",
 			"unicast_rcv_packets", "unicast_xmit_packets");
 
+	/**
+	 * mlx5's optional counters of a RoCE port ({@code optional counters} of
+	 * {@code drivers/infiniband/hw/mlx5/counters.c}): congestion control and RDMA
+	 * traffic.
+	 */
+	static final List<String> OPTIONAL_COUNTERS = List.of("cc_rx_ce_pkts", "cc_rx_cnp_pkts", "cc_tx_cnp_pkts",
+			"rdma_tx_packets", "rdma_tx_bytes", "rdma_rx_packets", "rdma_rx_bytes");
+
 	// ib_prio_to_core_prio (mlx5 fs.c): don't-trap rules of user priority p go to table
 	// 2p, trapping ones to 2p + 1; within a table, creation order
 	private static final Comparator<SimulatedFlow> STEERING_ORDER = Comparator.comparingInt(SimulatedHardware::table)
@@ -55,6 +63,11 @@ final class SimulatedHardware {
 	private final List<SimulatedFlow> flows = new ArrayList<>();
 
 	private long flowSequence;
+
+	/** The raw packet queue pairs of the open contexts, with their port and number. */
+	private final Map<Object, long[]> queuePairs = new java.util.LinkedHashMap<>();
+
+	private long nextQueuePairNumber = 0x100;
 
 	SimulatedHardware(SimulatedDeviceSpec spec) {
 		this.spec = spec;
@@ -148,11 +161,17 @@ final class SimulatedHardware {
 		}
 		if (takenByRoce(port, packet)) {
 			portCounters.ethtool("rx", true, packet, isMulticast(packet));
+			portCounters.optional("rdma_rx_packets", 1);
+			portCounters.optional("rdma_rx_bytes", packet.length());
 			if (portCounters.congested) {
 				// the receive buffer of the lossless priority is full: the port pauses
 				// its
 				// peer
 				portCounters.add("tx_prio" + SimulatedNetdevStatistics.PFC_PRIORITY + "_pause", 1);
+				// and the switch marked the packet CE; as notification point the port
+				// answers with a CNP
+				portCounters.optional("cc_rx_ce_pkts", 1);
+				portCounters.optional("cc_tx_cnp_pkts", 1);
 			}
 			String hwCounter = operation.hwCounter();
 			if (hwCounter != null) {
@@ -194,7 +213,13 @@ final class SimulatedHardware {
 		}
 		boolean roce = takenByRoce(port, packet);
 		portCounters.ethtool("tx", roce, packet, isMulticast(packet));
+		if (roce) {
+			portCounters.optional("rdma_tx_packets", 1);
+			portCounters.optional("rdma_tx_bytes", packet.length());
+		}
 		if (roce && portCounters.congested) {
+			// the receiver saw the packet CE-marked and notifies this reaction point
+			portCounters.optional("cc_rx_cnp_pkts", 1);
 			// the peer cannot absorb the traffic: it pauses the lossless priority
 			String prefix = "rx_prio" + SimulatedNetdevStatistics.PFC_PRIORITY + "_pause";
 			portCounters.add(prefix, 1);
@@ -257,6 +282,59 @@ final class SimulatedHardware {
 		return this.counters[port - 1].hw.getOrDefault(name, 0L);
 	}
 
+	/**
+	 * Return whether a port has optional counters: a RoCE port of a device with flow
+	 * counters.
+	 */
+	boolean hasOptionalCounters(int port) {
+		return hasHwCounters() && this.spec.roceEnabled() && port(port).linkLayer() == LinkLayer.ETHERNET;
+	}
+
+	/** Return the enabled optional counters of a port with their values. */
+	synchronized Map<String, Long> optionalCounters(int port) {
+		return new HashMap<>(this.counters[port - 1].optional);
+	}
+
+	/**
+	 * Enable exactly these optional counters: one that was not enabled starts from 0, as
+	 * mlx5 creates its flow counter when it is enabled ({@code mlx5_ib_modify_stat}); one
+	 * not named is disabled and loses its value.
+	 */
+	synchronized void setOptionalCounters(int port, java.util.Collection<String> names) {
+		Map<String, Long> optional = this.counters[port - 1].optional;
+		optional.keySet().retainAll(names);
+		names.forEach((name) -> optional.putIfAbsent(name, 0L));
+	}
+
+	/** Disable every optional counter, as a driver reload does. */
+	synchronized void resetOptionalCounters() {
+		for (PortCounters portCounters : this.counters) {
+			portCounters.optional.clear();
+		}
+	}
+
+	synchronized void queuePairCreated(Object queuePair, int port) {
+		this.queuePairs.put(queuePair, new long[] { port, this.nextQueuePairNumber++ });
+	}
+
+	synchronized void queuePairDestroyed(Object queuePair) {
+		this.queuePairs.remove(queuePair);
+	}
+
+	/**
+	 * Return the live queue pairs as the kernel's resource tracker lists them: raw packet
+	 * queue pairs in RTR, owned by this process.
+	 */
+	synchronized List<io.github.rdmacounters.netlink.NldevQueuePair> queuePairs() {
+		long pid = ProcessHandle.current().pid();
+		List<io.github.rdmacounters.netlink.NldevQueuePair> list = new ArrayList<>();
+		// enum ib_qp_type IB_QPT_RAW_PACKET = 8, enum ib_qp_state IB_QPS_RTR = 2
+		this.queuePairs.values()
+			.forEach((qp) -> list
+				.add(new io.github.rdmacounters.netlink.NldevQueuePair((int) qp[0], qp[1], 8, 2, pid, null)));
+		return list;
+	}
+
 	// mlx5 only, modelled as "flow counters supported"
 	boolean hasHwCounters() {
 		return this.spec.countersSupported();
@@ -289,6 +367,13 @@ final class SimulatedHardware {
 
 		/** The netdev statistics that moved, by ethtool name. */
 		final Map<String, Long> ethtool = new HashMap<>();
+
+		/** The enabled optional counters and their values. */
+		final Map<String, Long> optional = new HashMap<>();
+
+		void optional(String name, long amount) {
+			this.optional.computeIfPresent(name, (key, value) -> value + amount);
+		}
 
 		void add(String name, long amount) {
 			this.ethtool.merge(name, amount, Long::sum);

@@ -22,19 +22,22 @@ import io.github.rdmacounters.testsupport.NativeBuild;
  *
  * @author rdma-counters
  */
-final class FakeNldev {
+public final class FakeNldev {
 
 	private static volatile @Nullable FakeNldev instance;
 
 	private final Control control;
 
+	private final com.sun.jna.Function restrack;
+
 	private @Nullable Path socketPath;
 
 	private FakeNldev(Path library) {
 		this.control = Native.load(library.toString(), Control.class);
+		this.restrack = com.sun.jna.NativeLibrary.getInstance(library.toString()).getFunction("fake_nldev_restrack");
 	}
 
-	static FakeNldev get() {
+	public static FakeNldev get() {
 		FakeNldev current = instance;
 		if (current == null) {
 			synchronized (FakeNldev.class) {
@@ -48,45 +51,55 @@ final class FakeNldev {
 		return current;
 	}
 
-	void reset() {
+	/**
+	 * Return the fake kernel's resource tracker, for
+	 * {@code FakeVerbs#connectResourceTracker}: QPs created through the fake libibverbs
+	 * are then listed with this process's pid.
+	 * @return the function {@code fake_nldev_restrack}
+	 */
+	public com.sun.jna.Pointer resourceTracker() {
+		return this.restrack;
+	}
+
+	public void reset() {
 		this.control.fake_nldev_reset();
 	}
 
-	int addDevice(String name, int ports, long nodeGuid, String firmware, String protocol) {
+	public int addDevice(String name, int ports, long nodeGuid, String firmware, String protocol) {
 		int index = this.control.fake_nldev_add_device(name, ports, nodeGuid, firmware, protocol);
 		check(index >= 0, "add device " + name);
 		return index;
 	}
 
-	void removeDevice(int index) {
+	public void removeDevice(int index) {
 		check(this.control.fake_nldev_remove_device(index) == 0, "remove device " + index);
 	}
 
-	void addCounter(int device, int port, String name, long value) {
+	public void addCounter(int device, int port, String name, long value) {
 		check(this.control.fake_nldev_add_counter(device, port, name, 0, 1, value) >= 0, "add counter " + name);
 	}
 
-	void addOptionalCounter(int device, int port, String name, boolean enabled, long value) {
+	public void addOptionalCounter(int device, int port, String name, boolean enabled, long value) {
 		check(this.control.fake_nldev_add_counter(device, port, name, 1, enabled ? 1 : 0, value) >= 0,
 				"add optional counter " + name);
 	}
 
-	void setCounter(int device, int port, String name, long value) {
+	public void setCounter(int device, int port, String name, long value) {
 		check(this.control.fake_nldev_set_counter(device, port, name, value) == 0, "set counter " + name);
 	}
 
-	boolean counterEnabled(int device, int port, String name) {
+	public boolean counterEnabled(int device, int port, String name) {
 		int enabled = this.control.fake_nldev_counter_enabled(device, port, name);
 		check(enabled >= 0, "find counter " + name);
 		return enabled == 1;
 	}
 
-	void addQueuePairs(int device, int port, int count, int firstLqpn, int type, int state, long pid) {
+	public void addQueuePairs(int device, int port, int count, int firstLqpn, int type, int state, long pid) {
 		check(this.control.fake_nldev_add_qps(device, port, count, firstLqpn, type, state, (int) pid, null) == 0,
 				"add queue pairs");
 	}
 
-	void addKernelQueuePair(int device, int port, int lqpn, int type, String owner) {
+	public void addKernelQueuePair(int device, int port, int lqpn, int type, String owner) {
 		check(this.control.fake_nldev_add_qps(device, port, 1, lqpn, type, 3, 0, owner) == 0, "add queue pair");
 	}
 
@@ -95,19 +108,19 @@ final class FakeNldev {
 	 * @param has {@code true} or {@code false}, or {@code null} to read it from the
 	 * peer's credentials as the kernel does
 	 */
-	void capNetAdmin(@Nullable Boolean has) {
+	public void capNetAdmin(@Nullable Boolean has) {
 		this.control.fake_nldev_set_cap_net_admin((has == null) ? -1 : (has ? 1 : 0));
 	}
 
-	void dumpSize(int bytes) {
+	public void dumpSize(int bytes) {
 		this.control.fake_nldev_set_dump_size(bytes);
 	}
 
-	void inject(String fault) {
+	public void inject(String fault) {
 		check(this.control.fake_nldev_inject(fault) == 0, "inject " + fault);
 	}
 
-	long count(String what) {
+	public long count(String what) {
 		long count = this.control.fake_nldev_count(what);
 		check(count >= 0, "count " + what);
 		return count;
@@ -147,7 +160,7 @@ final class FakeNldev {
 		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", timeout);
 	}
 
-	RdmaNetlink client() {
+	public RdmaNetlink client() {
 		return new RdmaNetlink(() -> connect());
 	}
 

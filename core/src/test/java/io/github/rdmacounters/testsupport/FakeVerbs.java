@@ -93,6 +93,17 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Report every queue pair created, modified and destroyed from now on to a fake
+	 * kernel's resource tracker, as the uverbs commands do.
+	 * @param tracker a native function
+	 * {@code void (const char *device, uint32_t lqpn, int
+	 * type, int state, int port, int alive)}, or {@code null} to stop
+	 */
+	public void connectResourceTracker(com.sun.jna.@Nullable Pointer tracker) {
+		this.control.fake_set_restrack(tracker);
+	}
+
+	/**
 	 * Start describing a device; {@link DeviceBuilder#add()} adds it.
 	 * @param name the device name, e.g. {@code mlx5_0}
 	 * @return the builder: mlx5-like, one active Ethernet port, counters and flow
@@ -716,6 +727,8 @@ public final class FakeVerbs {
 	interface Control extends Library {
 
 		void fake_reset();
+
+		void fake_set_restrack(com.sun.jna.@Nullable Pointer tracker);
 
 		int fake_add_device(String name, long guid, String fw, int vendorId, int vendorPartId, int ports,
 				int countersSupported, int flowSteering, int legacy, long contextSize);

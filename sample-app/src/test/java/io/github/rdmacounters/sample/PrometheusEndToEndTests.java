@@ -64,7 +64,10 @@ class PrometheusEndToEndTests {
 	/** Ours alone: sysfs files skipped in the last read. */
 	private static final Set<String> OURS_ONLY = Set.of("port_unreadable_files", "port_missing_files", "port_present",
 			"device_present", "devices", "device_failed", "device_reopens_total", "port_events_total",
-			"port_state_last_change_seconds", "device_info");
+			"port_state_last_change_seconds", "device_info", "cc_ce_packets_received_total",
+			"cc_cnp_packets_received_total", "cc_cnp_packets_transmitted_total", "roce_data_received_bytes_total",
+			"roce_data_transmitted_bytes_total", "roce_packets_received_total", "roce_packets_transmitted_total",
+			"optional_enabled", "optional_ports", "process_queue_pairs", "process_queue_pairs_error");
 
 	@LocalServerPort
 	private int appPort;

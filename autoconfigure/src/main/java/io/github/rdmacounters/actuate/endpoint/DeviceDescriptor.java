@@ -64,4 +64,11 @@ public record DeviceDescriptor(boolean available, String backend, @Nullable Stri
 				(identity.pciAddress() != null) ? identity.virtualFunction() : null);
 	}
 
+	DeviceDescriptor withPorts(Map<Integer, PortDescriptor> ports) {
+		return new DeviceDescriptor(this.available, this.backend, this.boardId, this.counterSets, this.error,
+				this.firmwareVersion, this.hcaType, this.managedFlowSteering, this.name, this.netdevs, this.nodeGuid,
+				this.pciAddress, this.physicalFunction, Collections.unmodifiableMap(ports), this.present,
+				this.unavailableReason, this.virtualFunction);
+	}
+
 }

@@ -29,8 +29,12 @@ import io.github.rdmacounters.core.Presence;
  * @param linkLayer {@code InfiniBand} or {@code Ethernet}
  * @param missingCounterFiles the counter files read before that are gone, e.g.
  * {@code [hw_counters/out_of_buffer]}
+ * @param optionalCounters the optional counters of the port by kernel name (RDMA
+ * netlink); {@code null} if the port has none
  * @param physicalState the physical state, e.g. {@code LinkUp}
  * @param present whether the port's directory was found in the last read
+ * @param queuePairs the queue pairs this process has on the port by {@code TYPE/STATE},
+ * e.g. {@code RC/RTS} (RDMA netlink); {@code null} if it has none
  * @param rate the rate, e.g. {@code 100 Gb/sec (4X EDR)}
  * @param state the logical state, e.g. {@code ACTIVE}
  * @param stateChangedAt when the state last changed, as the device's events reported
@@ -40,7 +44,8 @@ import io.github.rdmacounters.core.Presence;
  */
 public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, Number> counters,
 		@Nullable String error, @Nullable Map<String, Long> events, @Nullable String linkLayer,
-		@Nullable List<String> missingCounterFiles, @Nullable String physicalState, @Nullable Boolean present,
+		@Nullable List<String> missingCounterFiles, @Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
+		@Nullable String physicalState, @Nullable Boolean present, @Nullable Map<String, Integer> queuePairs,
 		@Nullable String rate, @Nullable String state, @Nullable Instant stateChangedAt,
 		@Nullable List<String> unreadableCounters) {
 
@@ -60,12 +65,12 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 			}
 		}
 		if (status == null) {
-			return new PortDescriptor(mtu, null, error, null, linkLayer, null, physicalState, null, rate, state, null,
-					null);
+			return new PortDescriptor(mtu, null, error, null, linkLayer, null, null, physicalState, null, null, rate,
+					state, null, null);
 		}
 		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, linkLayer,
-				status.missing().isEmpty() ? null : status.missing(), physicalState,
-				status.presence() == Presence.PRESENT, rate, state, null,
+				status.missing().isEmpty() ? null : status.missing(), null, physicalState,
+				status.presence() == Presence.PRESENT, null, rate, state, null,
 				status.unreadable().isEmpty() ? null : List.copyOf(status.unreadable()));
 	}
 
@@ -93,10 +98,21 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		Map<String, Long> counts = new TreeMap<>();
 		tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, Collections.unmodifiableMap(counts),
-				this.linkLayer, this.missingCounterFiles,
-				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.rate,
-				(standing != null) ? standing.state().name() : this.state,
+				this.linkLayer, this.missingCounterFiles, this.optionalCounters,
+				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.queuePairs,
+				this.rate, (standing != null) ? standing.state().name() : this.state,
 				(lastChange != null) ? lastChange.changedAt() : null, this.unreadableCounters);
+	}
+
+	/**
+	 * Add what RDMA netlink knows of the port: its optional counters and the queue pairs
+	 * of this process.
+	 */
+	PortDescriptor withNetlink(@Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
+			@Nullable Map<String, Integer> queuePairs) {
+		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.events, this.linkLayer,
+				this.missingCounterFiles, optionalCounters, this.physicalState, this.present, queuePairs, this.rate,
+				this.state, this.stateChangedAt, this.unreadableCounters);
 	}
 
 }

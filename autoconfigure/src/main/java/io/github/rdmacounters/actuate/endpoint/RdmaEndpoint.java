@@ -20,6 +20,9 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.netlink.PortOptionalCounters;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -41,6 +44,10 @@ public class RdmaEndpoint {
 
 	private final String backend;
 
+	private final @Nullable OptionalCounters optionalCounters;
+
+	private final @Nullable ProcessQueuePairs queuePairs;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -59,9 +66,26 @@ public class RdmaEndpoint {
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
+		this(registry, host, backend, null, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows, per port, the optional counters and the queue
+	 * pairs of this process (RDMA netlink).
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters
+	 * @param optionalCounters the optional counters, or {@code null}
+	 * @param queuePairs the queue pairs of this process, or {@code null}
+	 * @since 0.1.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
+			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs) {
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
+		this.optionalCounters = optionalCounters;
+		this.queuePairs = queuePairs;
 	}
 
 	/**
@@ -83,7 +107,32 @@ public class RdmaEndpoint {
 				}
 			}
 		}
+		addNetlink(devices);
 		return new RdmaDescriptor(devices);
+	}
+
+	private void addNetlink(Map<String, DeviceDescriptor> devices) {
+		if (this.optionalCounters == null && this.queuePairs == null) {
+			return;
+		}
+		Map<String, Map<Integer, Map<String, OptionalCounterDescriptor>>> optional = new LinkedHashMap<>();
+		if (this.optionalCounters != null) {
+			for (PortOptionalCounters port : this.optionalCounters.snapshot().ports()) {
+				Map<String, OptionalCounterDescriptor> counters = new LinkedHashMap<>();
+				port.counters().forEach((name, counter) -> counters.put(name, OptionalCounterDescriptor.of(counter)));
+				optional.computeIfAbsent(port.device(), (name) -> new TreeMap<>()).put(port.port(), counters);
+			}
+		}
+		ProcessQueuePairs.Snapshot queuePairs = (this.queuePairs != null) ? this.queuePairs.snapshot() : null;
+		devices.replaceAll((name, device) -> {
+			Map<Integer, PortDescriptor> ports = new TreeMap<>();
+			device.ports().forEach((number, port) -> {
+				Map<String, Integer> counts = (queuePairs != null) ? queuePairs.counts(name, number) : Map.of();
+				ports.put(number, port.withNetlink(optional.getOrDefault(name, Map.of()).get(number),
+						counts.isEmpty() ? null : counts));
+			});
+			return device.withPorts(ports);
+		});
 	}
 
 	/**

@@ -1,0 +1,128 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.rdmacounters.core.DeviceEventTracker;
+import io.github.rdmacounters.core.ManagedDevice;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.metrics.OptionalCountersMetrics;
+import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.netlink.RdmaNetlink;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the optional counters of the
+ * ports over RDMA netlink ({@link OptionalCounters}): the ones
+ * {@code rdma.optional-counters.enable} names are enabled at startup and again after a
+ * device was reopened, and the meters ({@link OptionalCountersMetrics}). The simulated
+ * backend answers from its own model; an {@link NldevClient} bean replaces both.
+ *
+ * @since 0.1.0
+ * @author rdma-counters
+ */
+@AutoConfiguration(after = RdmaAutoConfiguration.class,
+		beforeName = { "io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration",
+				"io.github.rdmacounters.autoconfigure.RdmaHealthContributorAutoConfiguration" },
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@ConditionalOnBean({ RdmaBackend.class, RdmaRegistry.class })
+@EnableConfigurationProperties(RdmaProperties.class)
+public final class RdmaOptionalCountersAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(RdmaOptionalCountersAutoConfiguration.class);
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", matchIfMissing = true)
+	OptionalCounters rdmaOptionalCounters(RdmaProperties properties, RdmaBackend backend, RdmaRegistry registry,
+			ObjectProvider<NldevClient> client) {
+		Supplier<NldevClient> opener = nldev(backend, client);
+		Log log = LogFactory.getLog(OptionalCounters.class);
+		OptionalCounters counters = new OptionalCounters(opener, settings(properties.getOptionalCounters()),
+				properties.getReadCacheTtl(), Clock.systemUTC(), log::warn);
+		counters.applyAll();
+		for (ManagedDevice device : registry.devices()) {
+			DeviceEventTracker events = device.events();
+			if (events != null) {
+				// a reset device lost its optional counters
+				events.addReopenListener(() -> counters.reapply(device.name()));
+			}
+		}
+		return counters;
+	}
+
+	/**
+	 * Warn once that optional counters to enable have no effect while reading them is
+	 * off.
+	 * @param properties the properties
+	 * @return the check, run once the bean is created
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", havingValue = false)
+	InitializingBean rdmaOptionalCountersDisabledCheck(RdmaProperties properties) {
+		return () -> {
+			if (!settings(properties.getOptionalCounters()).isEmpty()) {
+				logger
+					.warn(RdmaOptionalCountersProperties.PREFIX + ".enable and " + RdmaOptionalCountersProperties.PREFIX
+							+ ".devices have no effect while " + RdmaOptionalCountersProperties.PREFIX
+							+ ".enabled=false: no optional counter is enabled; remove them, or remove enabled=false");
+			}
+		};
+	}
+
+	/**
+	 * Return what opens RDMA netlink: an {@link NldevClient} bean, the simulator's, or
+	 * the kernel's.
+	 */
+	static Supplier<NldevClient> nldev(RdmaBackend backend, ObjectProvider<NldevClient> client) {
+		NldevClient given = client.getIfAvailable();
+		if (given != null) {
+			return () -> given;
+		}
+		return (backend instanceof SimulatedBackend simulated) ? simulated::nldev : RdmaNetlink::open;
+	}
+
+	static OptionalCounters.Settings settings(RdmaOptionalCountersProperties properties) {
+		Map<String, List<String>> devices = new LinkedHashMap<>();
+		properties.getDevices().forEach((name, device) -> devices.put(name, device.getEnable()));
+		return new OptionalCounters.Settings(properties.getEnable(), devices, RdmaOptionalCountersProperties.PREFIX);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	@ConditionalOnBean(MeterRegistry.class)
+	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", matchIfMissing = true)
+	static class OptionalCountersMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		OptionalCountersMetrics rdmaOptionalCountersMetrics(OptionalCounters counters) {
+			return new OptionalCountersMetrics(counters, Tags.empty());
+		}
+
+	}
+
+}

@@ -1,0 +1,97 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
+import io.github.rdmacounters.metrics.QueuePairMetrics;
+import io.github.rdmacounters.netlink.FakeNldev;
+import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaQueuePairsAutoConfiguration}.
+ *
+ * @author rdma-counters
+ */
+class RdmaQueuePairsAutoConfigurationTests {
+
+	private static final int RC = 2;
+
+	private static final int RTS = 3;
+
+	private static final int ERR = 6;
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class,
+				RdmaEndpointAutoConfiguration.class))
+		.withBean(SimpleMeterRegistry.class)
+		.withPropertyValues("rdma.backend=simulated", "management.endpoints.web.exposure.include=rdma");
+
+	@Test
+	void theRawPacketQueuePairOfACounterSetIsThisProcesssOnTheSimulatedBackend() {
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
+					"rdma.counter-sets.roce.flow.destination-port=4791")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ProcessQueuePairs.class).snapshot().counts("sim_mlx5_0", 1))
+					.containsExactly(Map.entry("RAW_PACKET/RTR", 1));
+				assertThat(context.getBean(RdmaEndpoint.class)
+					.rdma()
+					.devices()
+					.get("sim_mlx5_0")
+					.ports()
+					.get(1)
+					.queuePairs()).containsExactly(Map.entry("RAW_PACKET/RTR", 1));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(QueuePairMetrics.class).bindTo(meters);
+				assertThat(meters.get(QueuePairMetrics.QUEUE_PAIRS)
+					.tags("device", "sim_mlx5_0", "port", "1", "type", "RAW_PACKET", "state", "RTR")
+					.gauge()
+					.value()).isOne();
+				Health health = context.getBean(RdmaQueuePairsHealthIndicator.class).health(true);
+				assertThat(health.getStatus()).isEqualTo(Status.UP);
+				assertThat(health.getDetails()).containsEntry("queuePairs", 1)
+					.containsEntry("pid", ProcessHandle.current().pid())
+					.doesNotContainKey("queuePairsInError");
+			});
+	}
+
+	@Test
+	void aQueuePairInTheErrorStateIsAHealthDetailAndOtherProcessesAreLeftOut() {
+		FakeNldev fake = FakeNldev.get();
+		fake.reset();
+		int mlx = fake.addDevice("mlx5_0", 1, 1, "28.39.1002", "roce");
+		fake.addQueuePairs(mlx, 1, 1, 300, RC, ERR, ProcessHandle.current().pid());
+		fake.addQueuePairs(mlx, 1, 2, 301, RC, RTS, ProcessHandle.current().pid());
+		fake.addQueuePairs(mlx, 1, 5, 900, RC, ERR, ProcessHandle.current().pid() + 1);
+		this.contextRunner.withBean(NldevClient.class, fake::client).run((context) -> {
+			Health health = context.getBean(RdmaQueuePairsHealthIndicator.class).health(true);
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("queuePairs", 3)
+				.containsEntry("queuePairsInError", List.of("mlx5_0/300"));
+		});
+	}
+
+	@Test
+	void disabledThereIsNothing() {
+		this.contextRunner.withPropertyValues("rdma.queue-pairs.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ProcessQueuePairs.class)
+				.doesNotHaveBean(QueuePairMetrics.class)
+				.doesNotHaveBean(RdmaQueuePairsHealthIndicator.class));
+	}
+
+}

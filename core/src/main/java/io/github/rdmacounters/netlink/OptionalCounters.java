@@ -1,0 +1,425 @@
+package io.github.rdmacounters.netlink;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.core.RdmaClosedException;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadCache;
+
+/**
+ * The optional counters of every port RDMA netlink shows (Linux 5.16 and later): which
+ * are supported and enabled, their values through a {@link ReadCache} like the port
+ * counters, and enabling the ones the application asked for.
+ * <p>
+ * Optional counters do not survive a driver reload, a reboot or a rebind (mlx5 implements
+ * them with flow-steering counters it creates when one is enabled,
+ * {@code mlx5_ib_modify_stat} in {@code drivers/infiniband/hw/mlx5/counters.c}). The ones
+ * asked for are enabled by {@link #applyAll()} at startup, by {@link #reapply(String)}
+ * after a device was reopened, and at the first read that finds a device under a kernel
+ * index not seen before: the kernel gives a device a new index each time it registers it
+ * ({@code assign_name} in {@code drivers/infiniband/core/device.c}), so a hot-plugged or
+ * reloaded device is one. Enabling keeps what another tool enabled
+ * ({@link NldevClient#enableOptionalCounters}). Without {@code CAP_NET_ADMIN}, a name the
+ * port does not have, or any other failure, one WARN per port says what to do and nothing
+ * fails. Thread-safe.
+ *
+ * @author rdma-counters
+ * @since 0.1.0
+ */
+public final class OptionalCounters implements AutoCloseable {
+
+	private static final Logger logger = System.getLogger(OptionalCounters.class.getName());
+
+	private final Supplier<NldevClient> opener;
+
+	private final Settings settings;
+
+	private final Clock clock;
+
+	private final ReadCache<OptionalCountersSnapshot> cache;
+
+	private final Object lock = new Object();
+
+	/** Guarded by {@link #lock}. */
+	private @Nullable NldevClient client;
+
+	/** Guarded by {@link #lock}. */
+	private boolean closed;
+
+	/** The kernel index each device had when the counters were last applied to it. */
+	private final Map<String, Long> applied = new ConcurrentHashMap<>();
+
+	private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+	private final Consumer<String> warnings;
+
+	/**
+	 * Create the optional counters; nothing is asked until the first call. Warnings are
+	 * logged at WARNING with {@link System.Logger}.
+	 * @param opener opens the client, again after it failed to
+	 * @param settings which optional counters to enable
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 */
+	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock) {
+		this(opener, settings, readCacheTtl, clock, (message) -> logger.log(Level.WARNING, message));
+	}
+
+	/**
+	 * Create the optional counters; nothing is asked until the first call.
+	 * @param opener opens the client, again after it failed to
+	 * @param settings which optional counters to enable
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param warnings where each warning goes, once: the application's log
+	 */
+	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
+			Consumer<String> warnings) {
+		this.warnings = Objects.requireNonNull(warnings, "warnings");
+		this.opener = Objects.requireNonNull(opener, "opener");
+		this.settings = Objects.requireNonNull(settings, "settings");
+		this.clock = Objects.requireNonNull(clock, "clock");
+		this.cache = new ReadCache<>(readCacheTtl, clock);
+	}
+
+	/**
+	 * Return which optional counters are enabled on which device.
+	 * @return the settings
+	 */
+	public Settings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Return the optional counters of every port, read at most once per time-to-live.
+	 * @return the snapshot
+	 */
+	public OptionalCountersSnapshot snapshot() {
+		return this.cache.get(this::read);
+	}
+
+	/**
+	 * Enable the configured optional counters on every device, and warn once about a
+	 * configured device this network namespace does not have.
+	 */
+	public void applyAll() {
+		if (this.settings.isEmpty()) {
+			return;
+		}
+		List<NldevDevice> devices;
+		try {
+			NldevClient current = client();
+			devices = current.devices();
+			for (NldevDevice device : devices) {
+				applyTo(current, device);
+			}
+		}
+		catch (RuntimeException ex) {
+			warnOnce("unavailable", "Cannot enable the optional counters of " + this.settings.property()
+					+ ": RDMA netlink cannot be asked (" + ex.getMessage() + "); the application goes on without them");
+			return;
+		}
+		finally {
+			this.cache.invalidate();
+		}
+		List<String> present = devices.stream().map(NldevDevice::name).toList();
+		for (String name : this.settings.devices().keySet()) {
+			if (!present.contains(name)) {
+				warnOnce("absent:" + name,
+						this.settings.propertyOf(name) + " names RDMA device '" + name
+								+ "', which this network namespace does not have (it has " + present
+								+ "); its optional counters are enabled if it appears, check the name");
+			}
+		}
+	}
+
+	/**
+	 * Enable the configured optional counters of a device again, e.g. after it was reset.
+	 * @param deviceName the device name
+	 */
+	public void reapply(String deviceName) {
+		if (this.settings.forDevice(deviceName).isEmpty()) {
+			return;
+		}
+		try {
+			NldevClient current = client();
+			for (NldevDevice device : current.devices()) {
+				if (device.name().equals(deviceName)) {
+					applyTo(current, device);
+				}
+			}
+		}
+		catch (RdmaClosedException ex) {
+			// the application is shutting down
+		}
+		catch (RuntimeException ex) {
+			warnOnce("reapply:" + deviceName, "Cannot enable the optional counters of RDMA device " + deviceName
+					+ " again after it was reopened: " + ex.getMessage());
+		}
+		finally {
+			this.cache.invalidate();
+		}
+	}
+
+	private OptionalCountersSnapshot read() {
+		Instant readAt = this.clock.instant();
+		List<NldevDevice> devices;
+		NldevClient current;
+		try {
+			current = client();
+			devices = current.devices();
+		}
+		catch (RdmaClosedException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			return new OptionalCountersSnapshot(List.of(), Map.of(), ex.getMessage(), readAt);
+		}
+		List<PortOptionalCounters> ports = new ArrayList<>();
+		Map<String, String> failures = new TreeMap<>();
+		for (NldevDevice device : devices) {
+			if (!Objects.equals(this.applied.get(device.name()), device.index())) {
+				// a device registered since the last look: hotplug, driver reload
+				applyTo(current, device);
+			}
+			for (int port = 1; port <= device.ports(); port++) {
+				try {
+					PortOptionalCounters counters = readPort(current, device, port);
+					if (counters != null) {
+						ports.add(counters);
+					}
+				}
+				catch (RdmaClosedException ex) {
+					throw ex;
+				}
+				catch (RuntimeException ex) {
+					failures.put(device.name() + "/" + port, ex.getMessage());
+				}
+			}
+		}
+		return new OptionalCountersSnapshot(ports, failures, null, readAt);
+	}
+
+	private static @Nullable PortOptionalCounters readPort(NldevClient client, NldevDevice device, int port) {
+		List<HwCounterStatus> optional = client.counterStatus(device, port)
+			.stream()
+			.filter(HwCounterStatus::optional)
+			.toList();
+		if (optional.isEmpty()) {
+			return null;
+		}
+		Map<String, Long> values = optional.stream().anyMatch(HwCounterStatus::enabled)
+				? client.portCounters(device, port) : Map.of();
+		Map<String, OptionalCounter> counters = new LinkedHashMap<>();
+		for (HwCounterStatus status : optional) {
+			Long value = status.enabled() ? values.get(status.name()) : null;
+			counters.put(status.name(), new OptionalCounter(status.name(), status.enabled() && value != null, value));
+		}
+		return new PortOptionalCounters(device.name(), port, counters);
+	}
+
+	private void applyTo(NldevClient client, NldevDevice device) {
+		this.applied.put(device.name(), device.index());
+		List<String> wanted = this.settings.forDevice(device.name());
+		if (wanted.isEmpty()) {
+			return;
+		}
+		String property = this.settings.propertyOf(device.name());
+		for (int port = 1; port <= device.ports(); port++) {
+			String link = device.name() + "/" + port;
+			String where = device.name() + " port " + port;
+			List<HwCounterStatus> status;
+			try {
+				status = client.counterStatus(device, port);
+			}
+			catch (RuntimeException ex) {
+				warnOnce("status:" + link,
+						"Cannot enable the optional counters " + wanted + " of " + where + " (" + property
+								+ "): their status cannot be read (" + ex.getMessage()
+								+ "); the port has no hardware counters, or the kernel is older than 5.16");
+				continue;
+			}
+			Set<String> optional = new LinkedHashSet<>();
+			Set<String> enabled = new LinkedHashSet<>();
+			for (HwCounterStatus counter : status) {
+				if (counter.optional()) {
+					optional.add(counter.name());
+					if (counter.enabled()) {
+						enabled.add(counter.name());
+					}
+				}
+			}
+			if (optional.isEmpty() && !this.settings.devices().containsKey(device.name())) {
+				// the global list asks where there are optional counters: not here
+				logger.log(Level.DEBUG, "RDMA " + where + " has no optional counters; " + property + " skips it");
+				continue;
+			}
+			List<String> unknown = wanted.stream().filter((name) -> !optional.contains(name)).toList();
+			if (!unknown.isEmpty()) {
+				warnOnce("unknown:" + link,
+						property + " names " + unknown + ", which " + where + " does not have as optional counters"
+								+ " (it has " + optional + ", as 'rdma statistic mode supported link " + link
+								+ "' lists them); correct the names");
+			}
+			List<String> valid = wanted.stream().filter(optional::contains).distinct().toList();
+			if (valid.isEmpty()) {
+				continue;
+			}
+			try {
+				List<String> added = client.enableOptionalCounters(device, port, valid);
+				if (!added.isEmpty()) {
+					logger.log(Level.INFO, "Enabled the optional counters " + added + " of RDMA " + where + " ("
+							+ property + ")" + (enabled.isEmpty() ? "" : "; kept " + enabled + " enabled"));
+				}
+			}
+			catch (RdmaOperationException ex) {
+				Set<String> all = new LinkedHashSet<>(enabled);
+				all.addAll(valid);
+				if (ex.errno() == Errno.EPERM) {
+					warnOnce("eperm:" + link, "Cannot enable the optional counters " + valid + " of RDMA " + where
+							+ " (" + property + "): setting them needs the CAP_NET_ADMIN capability, which this "
+							+ "process does not have; the application goes on without them. An operator can enable "
+							+ "them instead with: rdma statistic set link " + link + " optional-counters "
+							+ String.join(",", all));
+				}
+				else {
+					warnOnce("set:" + link, "Cannot enable the optional counters " + valid + " of RDMA " + where + " ("
+							+ property + "): " + ex.getMessage() + "; the application goes on without them");
+				}
+			}
+			catch (RuntimeException ex) {
+				warnOnce("set:" + link, "Cannot enable the optional counters " + valid + " of RDMA " + where + " ("
+						+ property + "): " + ex.getMessage() + "; the application goes on without them");
+			}
+		}
+	}
+
+	private void warnOnce(String key, String message) {
+		if (this.warned.add(key)) {
+			this.warnings.accept(message);
+		}
+		else {
+			logger.log(Level.DEBUG, message);
+		}
+	}
+
+	private NldevClient client() {
+		synchronized (this.lock) {
+			if (this.closed) {
+				throw new RdmaClosedException("RDMA netlink's optional counters");
+			}
+			NldevClient current = this.client;
+			if (current == null) {
+				current = this.opener.get();
+				this.client = current;
+			}
+			return current;
+		}
+	}
+
+	/**
+	 * Close the client; later reads fail.
+	 */
+	@Override
+	public void close() {
+		NldevClient current;
+		synchronized (this.lock) {
+			this.closed = true;
+			current = this.client;
+			this.client = null;
+		}
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "OptionalCounters " + this.settings;
+	}
+
+	/**
+	 * Which optional counters to enable.
+	 *
+	 * @param enable the optional counters to enable on every device
+	 * @param devices the optional counters to enable on a device, instead of
+	 * {@code enable}, by device name
+	 * @param property the property prefix the settings come from, for messages, e.g.
+	 * {@code rdma.optional-counters}
+	 */
+	public record Settings(List<String> enable, Map<String, List<String>> devices, String property) {
+
+		/**
+		 * Create settings; blank names are dropped.
+		 * @param enable the counters for every device
+		 * @param devices the counters by device
+		 * @param property the property prefix
+		 */
+		public Settings {
+			enable = names(enable);
+			Map<String, List<String>> copy = new LinkedHashMap<>();
+			devices.forEach((device, names) -> copy.put(device, names(names)));
+			devices = java.util.Collections.unmodifiableMap(copy);
+		}
+
+		/**
+		 * Return settings that enable nothing.
+		 * @param property the property prefix
+		 * @return the settings
+		 */
+		public static Settings none(String property) {
+			return new Settings(List.of(), Map.of(), property);
+		}
+
+		private static List<String> names(List<String> names) {
+			return names.stream().map(String::trim).filter((name) -> !name.isEmpty()).distinct().toList();
+		}
+
+		/**
+		 * Return whether nothing is to be enabled anywhere.
+		 * @return {@code true} if nothing is
+		 */
+		public boolean isEmpty() {
+			return this.enable.isEmpty() && this.devices.values().stream().allMatch(List::isEmpty);
+		}
+
+		/**
+		 * Return the optional counters to enable on a device.
+		 * @param device the device name
+		 * @return the names, possibly empty
+		 */
+		public List<String> forDevice(String device) {
+			List<String> own = this.devices.get(device);
+			return (own != null) ? own : this.enable;
+		}
+
+		/**
+		 * Return the property a device's list comes from.
+		 * @param device the device name
+		 * @return e.g. {@code rdma.optional-counters.enable}
+		 */
+		public String propertyOf(String device) {
+			return this.property + (this.devices.containsKey(device) ? ".devices." + device : "") + ".enable";
+		}
+
+	}
+
+}
