@@ -35,10 +35,11 @@ import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 /**
- * What Boot's binder cannot check in {@link RdmaProperties}: ranges, combinations and the
- * flow rules of {@link FlowSpec}, each problem naming the property and the value as
- * written. Runs when Boot has bound the properties and keeps the {@link #plan() plan} of
- * the counter sets.
+ * What Boot's binder and the core types cannot check in {@link RdmaProperties}: where a
+ * set counts, durations, globs and the simulator's settings. A set's own rules are
+ * {@link CounterSetDefinition}'s and {@link FlowSpec}'s; each problem names the property
+ * and the value as written. Runs when Boot has bound the properties and keeps the
+ * {@link #plan() plan} of the counter sets.
  *
  * @author rdma-counters
  */

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
@@ -80,6 +82,31 @@ class RdmaEndpointTests {
 		assertThat(described.counterSets().get("roce").values()).containsExactly(Map.entry("packets", 3L),
 				Map.entry("bytes", 3000L));
 		assertThat(described.counterSets().get("https").values()).containsEntry("packets", 0L);
+	}
+
+	@Test
+	void jsonNamesTheFieldsOfEachDescriptorInAlphabeticalOrderAsTheReadmeShowsThem() {
+		CounterSet roce = this.device.counterSet("roce", ROCE, Duration.ZERO);
+		PortStatus port = new PortStatus(1, "ACTIVE", "LinkUp", "100 Gb/sec (4X EDR)", "Ethernet",
+				Map.of("port_rcv_data", 4000L), Map.of("port_rcv_data", "counters"), List.of());
+		PortCountersSource source = source(new PortCountersSnapshot("mlx5_0", "22.36.1010", "MT_0000000222", "MT4125",
+				"0c42:a103:0065:0f2c", List.of(port), Instant.now()));
+		RdmaEndpoint endpoint = endpoint(new ManagedDevice(this.device, List.of(roce), source));
+
+		JsonNode device = JsonMapper.builder().build().valueToTree(endpoint.rdma()).path("devices").path("mlx5_0");
+
+		assertThat(names(device)).isSorted()
+			.contains("available", "backend", "boardId", "counterSets", "firmwareVersion", "managedFlowSteering",
+					"name", "nodeGuid", "ports", "present");
+		assertThat(names(device.at("/ports/1"))).isSorted()
+			.contains("activeMtu", "counters", "linkLayer", "physicalState", "present", "rate", "state");
+		assertThat(names(device.at("/counterSets/roce"))).containsExactly("device", "failedReads", "flow", "lastError",
+				"name", "port", "readAt", "readMode", "readSucceeded", "values");
+		assertThat(names(device.at("/counterSets/roce/flow"))).containsExactly("dontTrap", "match", "priority");
+	}
+
+	private static List<String> names(JsonNode node) {
+		return node.properties().stream().map(Map.Entry::getKey).toList();
 	}
 
 	@Test
