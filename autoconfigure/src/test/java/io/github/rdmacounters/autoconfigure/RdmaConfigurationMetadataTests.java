@@ -208,8 +208,7 @@ class RdmaConfigurationMetadataTests {
 		// Boot's metadata has no hints for the properties of a map's values: an IDE
 		// completes
 		// them from the value type, so these types must offer exactly what works
-		assertThat(CounterSetProperties.Flow.class.getMethod("protocol").getReturnType())
-			.isEqualTo(L4Protocol.class);
+		assertThat(CounterSetProperties.Flow.class.getMethod("protocol").getReturnType()).isEqualTo(L4Protocol.class);
 		assertThat(CounterSetProperties.class.getMethod("readMode").getReturnType()).isEqualTo(ReadMode.class);
 		assertThat(L4Protocol.values()).containsExactly(L4Protocol.TCP, L4Protocol.UDP);
 		assertThat(ReadMode.values()).containsExactly(ReadMode.FRESH, ReadMode.PREFER_CACHED);
