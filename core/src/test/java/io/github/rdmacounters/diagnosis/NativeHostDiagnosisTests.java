@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.ethtool.EthtoolStatisticsReader;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 
@@ -51,6 +52,19 @@ class NativeHostDiagnosisTests extends AbstractHostDiagnosisTests {
 		// the fault was for the next call only: port 2, probed after port 1, got
 		// everything
 		assertThat(port(report, "mlx5_1", 2).probe()).allMatch((step) -> ProbeStep.OK.equals(step.outcome()));
+	}
+
+	@Test
+	void netdevWithoutEthtoolStatisticsIsReportedUnreachable() {
+		this.host.mlx5Roce("mlx5_1", "ens1f0np0");
+		DiagnosisReport report = this.host.diagnosis().ethtool(EthtoolStatisticsReader::open).build().run();
+		// this host has no interface of that name: the kernel's SIOCETHTOOL answers
+		// ENODEV
+		assertThat(report.device("mlx5_1").ethtool()).singleElement().satisfies((ethtool) -> {
+			assertThat(ethtool.netdev()).isEqualTo("ens1f0np0");
+			assertThat(ethtool.reachable()).isFalse();
+			assertThat(ethtool.error()).contains("ENODEV");
+		});
 	}
 
 	@Test
