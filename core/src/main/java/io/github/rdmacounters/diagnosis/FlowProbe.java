@@ -71,8 +71,9 @@ final class FlowProbe {
 				QUEUE_PAIR_STEPS.forEach((verb) -> steps.add(ok(verb)));
 			}
 		}
-		catch (RdmaOperationException ex) {
-			int failedAt = Math.max(0, QUEUE_PAIR_STEPS.indexOf(ex.verb()));
+		catch (RdmaException ex) {
+			String failedVerb = (ex instanceof RdmaOperationException operation) ? operation.verb() : "";
+			int failedAt = Math.max(0, QUEUE_PAIR_STEPS.indexOf(failedVerb));
 			QUEUE_PAIR_STEPS.subList(0, failedAt).forEach((verb) -> steps.add(ok(verb)));
 			steps.add(failed(QUEUE_PAIR_STEPS.get(failedAt), ex));
 			notReached(steps, QUEUE_PAIR_STEPS.subList(failedAt + 1, QUEUE_PAIR_STEPS.size()));

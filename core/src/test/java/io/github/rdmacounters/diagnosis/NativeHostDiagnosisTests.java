@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.github.rdmacounters.core.Errno;
+import io.github.rdmacounters.ethtool.EthtoolStatisticsReader;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 
@@ -33,6 +35,36 @@ class NativeHostDiagnosisTests extends AbstractHostDiagnosisTests {
 				"ibv_modify_qp", "ibv_create_counters", "ibv_attach_counters_point_flow", "ibv_create_flow",
 				"ibv_destroy_flow", "ibv_destroy_counters", "ibv_close_device");
 		assertThat(FakeVerbs.get().liveObjects()).isZero();
+	}
+
+	@Test
+	void probeThatFailsAtTheProtectionDomainSaysWhichStepsWereNotReached() {
+		this.host.mlx5Roce("mlx5_1", "ens1f0np0");
+		FakeVerbs.get().failNext("ibv_alloc_pd", Errno.ENOMEM);
+		DiagnosisReport report = this.host.diagnosis().probe(true).build().run();
+		PortReport port = port(report, "mlx5_1", 1);
+		assertThat(port.probe()).extracting((step) -> step.step() + " " + step.outcome())
+			.containsExactly("ibv_open_device ok", "ibv_alloc_pd failed", "ibv_create_cq not-reached",
+					"ibv_create_qp not-reached", "ibv_modify_qp not-reached", "ibv_create_counters not-reached",
+					"ibv_attach_counters_point_flow not-reached", "ibv_create_flow not-reached", "ibv_close_device ok");
+		assertThat(port.flowCounters().because()).first()
+			.isEqualTo("--probe: ibv_alloc_pd failed with ENOMEM (12) Cannot allocate memory");
+		// the fault was for the next call only: port 2, probed after port 1, got
+		// everything
+		assertThat(port(report, "mlx5_1", 2).probe()).allMatch((step) -> ProbeStep.OK.equals(step.outcome()));
+	}
+
+	@Test
+	void netdevWithoutEthtoolStatisticsIsReportedUnreachable() {
+		this.host.mlx5Roce("mlx5_1", "ens1f0np0");
+		DiagnosisReport report = this.host.diagnosis().ethtool(EthtoolStatisticsReader::open).build().run();
+		// this host has no interface of that name: the kernel's SIOCETHTOOL answers
+		// ENODEV
+		assertThat(report.device("mlx5_1").ethtool()).singleElement().satisfies((ethtool) -> {
+			assertThat(ethtool.netdev()).isEqualTo("ens1f0np0");
+			assertThat(ethtool.reachable()).isFalse();
+			assertThat(ethtool.error()).contains("ENODEV");
+		});
 	}
 
 	@Test
