@@ -95,15 +95,17 @@ class NetdevStatisticsMetricsTests {
 			.bindTo(registry);
 		String text = registry.scrape();
 		assertThat(text).contains("rdma_ethtool_pause_frames_total{device=\"mlx5_0\",direction=\"received\","
-				+ "netdev=\"ens1f0np0\",priority=\"3\"} " + this.statistics.get().value("rx_prio3_pause"));
+				+ "netdev=\"ens1f0np0\",port=\"unknown\",priority=\"3\"} "
+				+ this.statistics.get().value("rx_prio3_pause"));
 		assertThat(text).contains("rdma_ethtool_pause_duration_microseconds_total{");
 		assertThat(text).contains("rdma_ethtool_vport_rdma_unicast_bytes_total{device=\"mlx5_0\","
-				+ "direction=\"transmitted\",netdev=\"ens1f0np0\"} "
+				+ "direction=\"transmitted\",netdev=\"ens1f0np0\",port=\"unknown\"} "
 				+ this.statistics.get().value("tx_vport_rdma_unicast_bytes"));
 		// an included statistic without a curated meter: node_exporter's name after the
 		// prefix
-		assertThat(text).contains("rdma_ethtool_received_prio0_bytes{device=\"mlx5_0\",netdev=\"ens1f0np0\"} "
-				+ this.statistics.get().value("rx_prio0_bytes"));
+		assertThat(text)
+			.contains("rdma_ethtool_received_prio0_bytes{device=\"mlx5_0\",netdev=\"ens1f0np0\",port=\"unknown\"} "
+					+ this.statistics.get().value("rx_prio0_bytes"));
 	}
 
 	@Test
