@@ -13,6 +13,7 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the {@link RdmaEndpoint}.
@@ -29,10 +30,10 @@ public final class RdmaEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
-			ObjectProvider<RdmaBackend> backend) {
+			ObjectProvider<RdmaBackend> backend, ObjectProvider<HostNetdevStatistics> ethtool) {
 		RdmaBackend rdmaBackend = backend.getIfAvailable();
 		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
-				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs");
+				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs", ethtool.getIfAvailable());
 	}
 
 }

@@ -35,6 +35,8 @@ import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.core.ReadMode;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
+import io.github.rdmacounters.ethtool.NetdevPortStatistics;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -56,6 +58,8 @@ public class RdmaEndpoint {
 
 	private final String backend;
 
+	private final @Nullable HostNetdevStatistics ethtool;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -74,9 +78,24 @@ public class RdmaEndpoint {
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
+		this(registry, host, backend, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows, per port, the RoCE-relevant driver statistics
+	 * of the port's netdev (pause, discards, PHY errors, RDMA bytes).
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
+	 * @since 0.1.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
+			@Nullable HostNetdevStatistics ethtool) {
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
+		this.ethtool = ethtool;
 	}
 
 	/**
@@ -116,7 +135,7 @@ public class RdmaEndpoint {
 	private DeviceDescriptor describe(PortCountersSnapshot snapshot) {
 		String reason = snapshot.isPresent() ? null : "Device " + snapshot.deviceName() + " is gone";
 		return new DeviceDescriptor(snapshot.deviceName(), this.backend, snapshot.isPresent(), reason, null, null,
-				snapshot, ports(snapshot), Map.of());
+				snapshot, withEthtool(snapshot.deviceName(), ports(snapshot)), Map.of());
 	}
 
 	private static Map<Integer, PortDescriptor> ports(PortCountersSnapshot snapshot) {
@@ -137,8 +156,8 @@ public class RdmaEndpoint {
 		if (device == null || !managed.isAvailable()) {
 			RuntimeException cause = managed.unavailabilityCause();
 			String reason = (cause != null) ? cause.getMessage() : "Device " + managed.name() + " is closed";
-			return new DeviceDescriptor(managed, false, reason, null, null, snapshot, ports(managed, null, snapshot),
-					sets);
+			return new DeviceDescriptor(managed, false, reason, null, null, snapshot,
+					withEthtool(managed.name(), ports(managed, null, snapshot)), sets);
 		}
 		DeviceAttributes attributes = null;
 		String error = null;
@@ -148,8 +167,8 @@ public class RdmaEndpoint {
 		catch (RuntimeException ex) {
 			error = ex.getMessage();
 		}
-		return new DeviceDescriptor(managed, true, null, attributes, error, snapshot, ports(managed, device, snapshot),
-				sets);
+		return new DeviceDescriptor(managed, true, null, attributes, error, snapshot,
+				withEthtool(managed.name(), ports(managed, device, snapshot)), sets);
 	}
 
 	private static @Nullable PortCountersSnapshot snapshot(@Nullable PortCountersSource source) {
@@ -184,6 +203,24 @@ public class RdmaEndpoint {
 				}
 				ports.put(number, port.withEvents(managed.events(), managed.portEventState(number), number));
 			}
+		}
+		return ports;
+	}
+
+	/** Add the driver statistics of each port's netdevs, where the port has any. */
+	private Map<Integer, PortDescriptor> withEthtool(String device, Map<Integer, PortDescriptor> ports) {
+		HostNetdevStatistics statistics = this.ethtool;
+		if (statistics != null) {
+			ports.forEach((number, port) -> {
+				try {
+					Map<String, NetdevPortStatistics> netdevs = statistics.port(device, number);
+					port.ethtool = netdevs.isEmpty() ? null : netdevs;
+				}
+				catch (RuntimeException ex) {
+					// a device the host's port counters do not serve has no netdev
+					// statistics
+				}
+			});
 		}
 		return ports;
 	}
@@ -458,6 +495,8 @@ public class RdmaEndpoint {
 
 		private @Nullable List<String> missingCounterFiles;
 
+		private @Nullable Map<String, NetdevPortStatistics> ethtool;
+
 		private PortDescriptor(@Nullable String state, @Nullable String physicalState, @Nullable String linkLayer,
 				@Nullable Integer activeMtu, @Nullable String rate, @Nullable String error,
 				@Nullable Map<String, Number> counters, @Nullable List<String> unreadableCounters) {
@@ -619,6 +658,15 @@ public class RdmaEndpoint {
 		 */
 		public @Nullable Map<String, Number> getCounters() {
 			return this.counters;
+		}
+
+		/**
+		 * Return the RoCE-relevant driver statistics ({@code ethtool -S}) of the port's
+		 * netdevs: pause, discards, PHY errors and RDMA traffic, and any pause storm.
+		 * @return the statistics by netdev, or {@code null} if the port has no netdev
+		 */
+		public @Nullable Map<String, NetdevPortStatistics> getEthtool() {
+			return this.ethtool;
 		}
 
 		/**
