@@ -55,7 +55,7 @@ final class EthtoolMeterNames {
 					"Times the link operative state changed to down (link_down_events_phy)");
 			case "rx_pcs_symbol_err_phy" -> new Curated("rdma.ethtool.pcs.symbol.errors", null, Tags.empty(),
 					"Symbol errors FEC did not correct: traffic is lost (rx_pcs_symbol_err_phy)");
-			case "rx_corrected_bits_phy" -> new Curated("rdma.ethtool.corrected.bits", null, Tags.empty(),
+			case "rx_corrected_bits_phy" -> new Curated("rdma.ethtool.corrected.bit.errors", null, Tags.empty(),
 					"Bits corrected by FEC on the port (rx_corrected_bits_phy)");
 			case "rx_vport_rdma_unicast_bytes", "tx_vport_rdma_unicast_bytes" ->
 				new Curated("rdma.ethtool.vport.rdma.unicast", BaseUnits.BYTES, direction(name.substring(0, 2)),
@@ -74,9 +74,10 @@ final class EthtoolMeterNames {
 				new Curated("rdma.ethtool.pause.frames", null, direction(direction).and("priority", priority),
 						"PFC pause frames of the priority (" + name + "); received: the network cannot absorb the "
 								+ "adapter's traffic, transmitted: the adapter cannot absorb the network's");
-			case "pause_duration" -> new Curated("rdma.ethtool.pause.duration", "microseconds",
-					direction(direction).and("priority", priority),
-					"Time the port was paused on the priority (" + name + ")");
+			// microseconds in the driver, seconds (Prometheus's base unit) in the meter
+			case "pause_duration" ->
+				new Curated("rdma.ethtool.pause.duration", "seconds", direction(direction).and("priority", priority),
+						"Time in seconds the port was paused on the priority (" + name + ")", 1e-6);
 			case "pause_transition" ->
 				new Curated("rdma.ethtool.pause.transitions", null, direction(direction).and("priority", priority),
 						"Transitions from Xoff to Xon on the priority (" + name + ")");
@@ -115,8 +116,14 @@ final class EthtoolMeterNames {
 	 * @param baseUnit the base unit, or {@code null} for a count
 	 * @param tags the priority and direction tags
 	 * @param description the description
+	 * @param scale the factor from the driver's value to the meter's
 	 */
-	record Curated(String meterName, @Nullable String baseUnit, Tags tags, String description) {
+	record Curated(String meterName, @Nullable String baseUnit, Tags tags, String description, double scale) {
+
+		Curated(String meterName, @Nullable String baseUnit, Tags tags, String description) {
+			this(meterName, baseUnit, tags, description, 1);
+		}
+
 	}
 
 }

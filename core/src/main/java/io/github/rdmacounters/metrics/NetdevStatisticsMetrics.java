@@ -31,10 +31,10 @@ import io.github.rdmacounters.ethtool.StatisticNames;
  * get a meter, a {@link FunctionCounter} with the priority and direction as tags:
  * <ul>
  * <li>{@code rdma.ethtool.pause.frames} ({@code rx_prioN_pause}, {@code tx_prioN_pause}
- * of priority N), {@code rdma.ethtool.pause.duration} in microseconds
- * ({@code rx_prioN_pause_duration}), {@code rdma.ethtool.pause.transitions}
- * ({@code rx_prioN_pause_transition}); mlx5 shows them for the priorities with PFC
- * on;</li>
+ * of priority N), {@code rdma.ethtool.pause.duration} in seconds
+ * ({@code rx_prioN_pause_duration}, microseconds in the driver),
+ * {@code rdma.ethtool.pause.transitions} ({@code rx_prioN_pause_transition}); mlx5 shows
+ * them for the priorities with PFC on;</li>
  * <li>{@code rdma.ethtool.pause.storm.warnings} and {@code .errors}
  * ({@code tx_pause_storm_*_events});</li>
  * <li>{@code rdma.ethtool.phy.discards} ({@code rx_discards_phy}),
@@ -43,7 +43,7 @@ import io.github.rdmacounters.ethtool.StatisticNames;
  * priorities with PFC), {@code rdma.ethtool.out.of.buffer.drops}
  * ({@code rx_out_of_buffer});</li>
  * <li>{@code rdma.ethtool.link.down.events}, {@code rdma.ethtool.pcs.symbol.errors},
- * {@code rdma.ethtool.corrected.bits} ({@code link_down_events_phy},
+ * {@code rdma.ethtool.corrected.bit.errors} ({@code link_down_events_phy},
  * {@code rx_pcs_symbol_err_phy}, {@code rx_corrected_bits_phy});</li>
  * <li>{@code rdma.ethtool.vport.rdma.unicast} in bytes and {@code .packets}
  * ({@code rx/tx_vport_rdma_unicast_bytes/packets}): the RoCE traffic of this function,
@@ -379,7 +379,8 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 			if (curated != null) {
 				Tags tags = netdevTags.and(curated.tags());
 				if (taken.add(curated.meterName() + tags)) {
-					add(FunctionCounter.builder(curated.meterName(), source, probe::value)
+					double scale = curated.scale();
+					add(FunctionCounter.builder(curated.meterName(), source, (s) -> probe.value(s) * scale)
 						.description(curated.description())
 						.baseUnit(curated.baseUnit())
 						.tags(tags)
