@@ -13,6 +13,7 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
 
@@ -32,11 +33,11 @@ public final class RdmaEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
 			ObjectProvider<RdmaBackend> backend, ObjectProvider<OptionalCounters> optionalCounters,
-			ObjectProvider<ProcessQueuePairs> queuePairs) {
+			ObjectProvider<ProcessQueuePairs> queuePairs, ObjectProvider<HostNetdevStatistics> ethtool) {
 		RdmaBackend rdmaBackend = backend.getIfAvailable();
 		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
 				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs", optionalCounters.getIfAvailable(),
-				queuePairs.getIfAvailable());
+				queuePairs.getIfAvailable(), ethtool.getIfAvailable());
 	}
 
 }

@@ -14,6 +14,7 @@ import io.github.rdmacounters.actuate.health.RdmaHealthContributor;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the {@code rdma} health
@@ -31,8 +32,8 @@ public final class RdmaHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = { "rdmaHealthIndicator", "rdmaHealthContributor" })
 	HealthContributor rdmaHealthContributor(RdmaRegistry registry,
-			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		return new RdmaHealthContributor(registry, hostPortCounters.getIfAvailable());
+			ObjectProvider<HostPortCountersSource> hostPortCounters, ObjectProvider<HostNetdevStatistics> ethtool) {
+		return new RdmaHealthContributor(registry, hostPortCounters.getIfAvailable(), ethtool.getIfAvailable());
 	}
 
 }

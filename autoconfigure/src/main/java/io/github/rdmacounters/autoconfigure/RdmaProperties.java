@@ -77,6 +77,9 @@ public class RdmaProperties {
 	@NestedConfigurationProperty
 	private final SimulatedProperties simulated = new SimulatedProperties();
 
+	@NestedConfigurationProperty
+	private final RdmaEthtoolProperties ethtool = new RdmaEthtoolProperties();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -143,6 +146,10 @@ public class RdmaProperties {
 
 	public SimulatedProperties getSimulated() {
 		return this.simulated;
+	}
+
+	public RdmaEthtoolProperties getEthtool() {
+		return this.ethtool;
 	}
 
 	/**

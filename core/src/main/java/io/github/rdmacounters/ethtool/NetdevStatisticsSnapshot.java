@@ -16,11 +16,25 @@ import org.jspecify.annotations.Nullable;
  * @param failures why each netdev that could not be read failed, by interface name, e.g.
  * {@code ioctl(SIOCETHTOOL, ETHTOOL_GSSET_INFO) on eth0 failed: ENODEV (19) ...}
  * @param readAt when the read started
+ * @param ports the RDMA port of each netdev read, where known (see
+ * {@link NetdevStatisticsSource#of})
  * @author rdma-counters
  * @since 0.1.0
  */
 public record NetdevStatisticsSnapshot(String deviceName, Map<String, NetdevStatistics> netdevs,
-		Map<String, String> failures, Instant readAt) {
+		Map<String, String> failures, Instant readAt, Map<String, Integer> ports) {
+
+	/**
+	 * Create a snapshot without ports.
+	 * @param deviceName the RDMA device
+	 * @param netdevs the statistics by interface name
+	 * @param failures the failures by interface name
+	 * @param readAt when the read started
+	 */
+	public NetdevStatisticsSnapshot(String deviceName, Map<String, NetdevStatistics> netdevs,
+			Map<String, String> failures, Instant readAt) {
+		this(deviceName, netdevs, failures, readAt, Map.of());
+	}
 
 	/**
 	 * Create a snapshot.
@@ -28,10 +42,21 @@ public record NetdevStatisticsSnapshot(String deviceName, Map<String, NetdevStat
 	 * @param netdevs the statistics by interface name
 	 * @param failures the failures by interface name
 	 * @param readAt when the read started
+	 * @param ports the RDMA port of each netdev, where known
 	 */
 	public NetdevStatisticsSnapshot {
 		netdevs = Map.copyOf(netdevs);
 		failures = Map.copyOf(failures);
+		ports = Map.copyOf(ports);
+	}
+
+	/**
+	 * Return the RDMA port of a netdev.
+	 * @param netdev the interface name
+	 * @return the port number, or {@code null} if it is not known
+	 */
+	public @Nullable Integer port(String netdev) {
+		return this.ports.get(netdev);
 	}
 
 	/**

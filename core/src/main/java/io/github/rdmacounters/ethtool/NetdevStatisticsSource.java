@@ -2,6 +2,7 @@ package io.github.rdmacounters.ethtool;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +10,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
+import io.github.rdmacounters.core.DeviceIdentity;
+import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.core.ReadCache;
@@ -32,6 +38,8 @@ public final class NetdevStatisticsSource {
 
 	private final Supplier<List<String>> netdevs;
 
+	private final Function<String, @Nullable Integer> ports;
+
 	private final StatisticsReader reader;
 
 	private final Clock clock;
@@ -52,8 +60,14 @@ public final class NetdevStatisticsSource {
 	 */
 	public NetdevStatisticsSource(String deviceName, Supplier<List<String>> netdevs, StatisticsReader reader,
 			Duration readCacheTtl, Clock clock) {
+		this(deviceName, netdevs, (netdev) -> null, reader, readCacheTtl, clock);
+	}
+
+	private NetdevStatisticsSource(String deviceName, Supplier<List<String>> netdevs,
+			Function<String, @Nullable Integer> ports, StatisticsReader reader, Duration readCacheTtl, Clock clock) {
 		this.deviceName = Objects.requireNonNull(deviceName, "deviceName");
 		this.netdevs = Objects.requireNonNull(netdevs, "netdevs");
+		this.ports = ports;
 		this.reader = Objects.requireNonNull(reader, "reader");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.cache = new ReadCache<>(readCacheTtl, clock);
@@ -61,7 +75,9 @@ public final class NetdevStatisticsSource {
 
 	/**
 	 * Create a source for the netdevs a port counters source finds for its device
-	 * ({@link io.github.rdmacounters.core.DeviceIdentity#netdevs()}).
+	 * ({@link DeviceIdentity#netdevs()}), each on the port the device names for it
+	 * ({@link DeviceIdentity#netdevPorts()}); every netdev of a device with one port is
+	 * that port's.
 	 * @param device the device's port counters
 	 * @param reader reads one netdev
 	 * @param readCacheTtl how long a snapshot is reused
@@ -70,8 +86,16 @@ public final class NetdevStatisticsSource {
 	 */
 	public static NetdevStatisticsSource of(PortCountersSource device, StatisticsReader reader, Duration readCacheTtl,
 			Clock clock) {
-		return new NetdevStatisticsSource(device.deviceName(), () -> device.snapshot().identity().netdevs(), reader,
-				readCacheTtl, clock);
+		return new NetdevStatisticsSource(device.deviceName(), () -> device.snapshot().identity().netdevs(),
+				(netdev) -> portOf(device.snapshot(), netdev), reader, readCacheTtl, clock);
+	}
+
+	private static @Nullable Integer portOf(PortCountersSnapshot snapshot, String netdev) {
+		Integer port = snapshot.identity().netdevPorts().get(netdev);
+		if (port == null && snapshot.ports().size() == 1) {
+			port = snapshot.ports().get(0).port();
+		}
+		return port;
 	}
 
 	/**
@@ -115,7 +139,23 @@ public final class NetdevStatisticsSource {
 		}
 		this.seen.clear();
 		this.seen.addAll(statistics.keySet());
-		return new NetdevStatisticsSnapshot(this.deviceName, statistics, failures, readAt);
+		Map<String, Integer> ports = new HashMap<>();
+		for (String netdev : names) {
+			Integer port = portOrNull(netdev);
+			if (port != null) {
+				ports.put(netdev, port);
+			}
+		}
+		return new NetdevStatisticsSnapshot(this.deviceName, statistics, failures, readAt, ports);
+	}
+
+	private @Nullable Integer portOrNull(String netdev) {
+		try {
+			return this.ports.apply(netdev);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
 	}
 
 	@Override

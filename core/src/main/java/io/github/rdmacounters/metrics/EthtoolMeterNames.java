@@ -1,8 +1,6 @@
 package io.github.rdmacounters.metrics;
 
 import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -10,27 +8,16 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import org.jspecify.annotations.Nullable;
 
-import io.github.rdmacounters.ethtool.StatisticNames;
+import io.github.rdmacounters.ethtool.RoceStatistics;
 
 /**
- * Which driver statistics get a meter by default and under which name: the RoCE-relevant
- * groups of mlx5 (kernel
- * {@code Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst}),
- * with the priority and direction as tags, and a node_exporter-like name for any other
- * statistic.
+ * The meter names of driver statistics: the RoCE-relevant groups of mlx5
+ * ({@link RoceStatistics}) with the priority and direction as tags, and a
+ * node_exporter-like name for any other statistic.
  *
  * @author rdma-counters
  */
 final class EthtoolMeterNames {
-
-	/**
-	 * {@code rx_prio
-	 *
-	<p>
-	 * _pause} and the rest of the per-priority group.
-	 */
-	private static final Pattern PER_PRIORITY = Pattern
-		.compile("(rx|tx)_prio([0-7])_(pause|pause_duration|pause_transition|buf_discard|cong_discard)");
 
 	private static final Pattern RX = Pattern.compile("(^|_)rx(_|$)");
 
@@ -45,7 +32,7 @@ final class EthtoolMeterNames {
 	 * @return the meter, or {@code null} if the statistic has no curated meter
 	 */
 	static @Nullable Curated curated(String name) {
-		Matcher perPriority = PER_PRIORITY.matcher(name);
+		Matcher perPriority = RoceStatistics.PER_PRIORITY.matcher(name);
 		if (perPriority.matches()) {
 			if ("tx".equals(perPriority.group(1)) && !"pause".equals(perPriority.group(3))) {
 				// tx_prio<p>_pause_duration and the like: not in the curated groups
@@ -68,7 +55,7 @@ final class EthtoolMeterNames {
 					"Times the link operative state changed to down (link_down_events_phy)");
 			case "rx_pcs_symbol_err_phy" -> new Curated("rdma.ethtool.pcs.symbol.errors", null, Tags.empty(),
 					"Symbol errors FEC did not correct: traffic is lost (rx_pcs_symbol_err_phy)");
-			case "rx_corrected_bits_phy" -> new Curated("rdma.ethtool.corrected.bits", null, Tags.empty(),
+			case "rx_corrected_bits_phy" -> new Curated("rdma.ethtool.corrected.bit.errors", null, Tags.empty(),
 					"Bits corrected by FEC on the port (rx_corrected_bits_phy)");
 			case "rx_vport_rdma_unicast_bytes", "tx_vport_rdma_unicast_bytes" ->
 				new Curated("rdma.ethtool.vport.rdma.unicast", BaseUnits.BYTES, direction(name.substring(0, 2)),
@@ -87,9 +74,10 @@ final class EthtoolMeterNames {
 				new Curated("rdma.ethtool.pause.frames", null, direction(direction).and("priority", priority),
 						"PFC pause frames of the priority (" + name + "); received: the network cannot absorb the "
 								+ "adapter's traffic, transmitted: the adapter cannot absorb the network's");
-			case "pause_duration" -> new Curated("rdma.ethtool.pause.duration", "microseconds",
-					direction(direction).and("priority", priority),
-					"Time the port was paused on the priority (" + name + ")");
+			// microseconds in the driver, seconds (Prometheus's base unit) in the meter
+			case "pause_duration" ->
+				new Curated("rdma.ethtool.pause.duration", "seconds", direction(direction).and("priority", priority),
+						"Time in seconds the port was paused on the priority (" + name + ")", 1e-6);
 			case "pause_transition" ->
 				new Curated("rdma.ethtool.pause.transitions", null, direction(direction).and("priority", priority),
 						"Transitions from Xoff to Xon on the priority (" + name + ")");
@@ -102,43 +90,6 @@ final class EthtoolMeterNames {
 
 	private static Tags direction(String prefix) {
 		return Tags.of("direction", "rx".equals(prefix) ? "received" : "transmitted");
-	}
-
-	/**
-	 * Return whether a statistic gets a meter by default: every curated statistic but the
-	 * per-priority discards of priorities without PFC. mlx5 shows the pause counters of a
-	 * priority only while PFC is on for it (counters.rst), so those are the lossless
-	 * priorities, whose drops are faults; rx_discards_phy counts the drops of every
-	 * priority.
-	 * @param name the statistic
-	 * @param pfcPriorities the priorities with pause counters, see
-	 * {@link #pfcPriorities(StatisticNames)}
-	 * @return {@code true} if it is in the default
-	 */
-	static boolean isDefault(String name, Set<String> pfcPriorities) {
-		Matcher perPriority = PER_PRIORITY.matcher(name);
-		if (perPriority.matches() && perPriority.group(1).equals("rx") && perPriority.group(3).endsWith("discard")) {
-			return pfcPriorities.contains(perPriority.group(2));
-		}
-		return curated(name) != null;
-	}
-
-	/**
-	 * Return the priorities that have {@code rx_prio
-	 *
-	<p>
-	 * _pause}.
-	 * @param names the statistic names of a netdev
-	 * @return the priorities, e.g. {@code [3]}
-	 */
-	static Set<String> pfcPriorities(StatisticNames names) {
-		Set<String> priorities = new TreeSet<>();
-		for (int p = 0; p < 8; p++) {
-			if (names.indexOf("rx_prio" + p + "_pause") >= 0) {
-				priorities.add(Integer.toString(p));
-			}
-		}
-		return priorities;
 	}
 
 	/**
@@ -165,8 +116,14 @@ final class EthtoolMeterNames {
 	 * @param baseUnit the base unit, or {@code null} for a count
 	 * @param tags the priority and direction tags
 	 * @param description the description
+	 * @param scale the factor from the driver's value to the meter's
 	 */
-	record Curated(String meterName, @Nullable String baseUnit, Tags tags, String description) {
+	record Curated(String meterName, @Nullable String baseUnit, Tags tags, String description, double scale) {
+
+		Curated(String meterName, @Nullable String baseUnit, Tags tags, String description) {
+			this(meterName, baseUnit, tags, description, 1);
+		}
+
 	}
 
 }

@@ -11,7 +11,6 @@ import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -19,52 +18,41 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.ethtool.NetdevStatistics;
 import io.github.rdmacounters.ethtool.NetdevStatisticsSnapshot;
 import io.github.rdmacounters.ethtool.NetdevStatisticsSource;
+import io.github.rdmacounters.ethtool.RoceStatistics;
 import io.github.rdmacounters.ethtool.StatisticNames;
 
 /**
  * {@link MeterBinder} for the driver statistics ({@code ethtool -S}) of the netdevs of
- * RDMA devices. By default only the RoCE-relevant groups of mlx5 (kernel
- * {@code Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst})
+ * RDMA devices. By default only the RoCE-relevant groups of mlx5 ({@link RoceStatistics})
  * get a meter, a {@link FunctionCounter} with the priority and direction as tags:
  * <ul>
- * <li>{@code rdma.ethtool.pause.frames} ({@code rx_prio
- *
-<p>
- * _pause}, {@code tx_prio
- *
-<p>
- * _pause}), {@code rdma.ethtool.pause.duration} in microseconds ({@code rx_prio
- *
-<p>
- * _pause_duration}), {@code rdma.ethtool.pause.transitions} ({@code rx_prio
- *
-<p>
- * _pause_transition}); mlx5 shows them for the priorities with PFC on;</li>
+ * <li>{@code rdma.ethtool.pause.frames} ({@code rx_prioN_pause}, {@code tx_prioN_pause}
+ * of priority N), {@code rdma.ethtool.pause.duration} in seconds
+ * ({@code rx_prioN_pause_duration}, microseconds in the driver),
+ * {@code rdma.ethtool.pause.transitions} ({@code rx_prioN_pause_transition}); mlx5 shows
+ * them for the priorities with PFC on;</li>
  * <li>{@code rdma.ethtool.pause.storm.warnings} and {@code .errors}
  * ({@code tx_pause_storm_*_events});</li>
  * <li>{@code rdma.ethtool.phy.discards} ({@code rx_discards_phy}),
  * {@code rdma.ethtool.buffer.discards} and {@code rdma.ethtool.congestion.discards}
- * ({@code rx_prio
- *
-<p>
- * _buf_discard}, {@code rx_prio
- *
-<p>
- * _cong_discard}, by default for the priorities with PFC),
- * {@code rdma.ethtool.out.of.buffer.drops} ({@code rx_out_of_buffer});</li>
+ * ({@code rx_prioN_buf_discard}, {@code rx_prioN_cong_discard}, by default for the
+ * priorities with PFC), {@code rdma.ethtool.out.of.buffer.drops}
+ * ({@code rx_out_of_buffer});</li>
  * <li>{@code rdma.ethtool.link.down.events}, {@code rdma.ethtool.pcs.symbol.errors},
- * {@code rdma.ethtool.corrected.bits} ({@code link_down_events_phy},
+ * {@code rdma.ethtool.corrected.bit.errors} ({@code link_down_events_phy},
  * {@code rx_pcs_symbol_err_phy}, {@code rx_corrected_bits_phy});</li>
  * <li>{@code rdma.ethtool.vport.rdma.unicast} in bytes and {@code .packets}
  * ({@code rx/tx_vport_rdma_unicast_bytes/packets}): the RoCE traffic of this function,
  * for an SR-IOV virtual function the traffic of whoever it is given to.</li>
  * </ul>
  * That is 11 series per netdev plus 6 per priority with PFC: 17 with PFC on one priority,
- * the usual RoCE set-up. Every meter is tagged {@code device} (the RDMA device, as the
- * port counters' meters are, so the two join) and {@code netdev} (the interface,
+ * the usual RoCE set-up. Every meter is tagged {@code device} and {@code port} (the RDMA
+ * device and port, as the port counters' meters are, so the two join; {@code port} is
+ * {@value #UNKNOWN_PORT} for a netdev no port names) and {@code netdev} (the interface,
  * node_exporter's {@code device}).
  * <p>
  * Names: the project's {@code rdma_ethtool_} scheme rather than node_exporter's
@@ -78,9 +66,11 @@ import io.github.rdmacounters.ethtool.StatisticNames;
  * <p>
  * Meters are registered for the netdevs and statistics of the first snapshot, and for
  * those that appear later when {@code rdma.ethtool.statistics} is read (a scrape reads
- * it). Each meter asks its source's memoised snapshot, so a scrape reads each netdev
- * once; a netdev or statistic that cannot be read has no value (NaN), not a stale one.
- * The binder holds the sources strongly and removes its meters on {@link #close()}.
+ * it); bound to a {@link HostNetdevStatistics}, for the devices that appear later when
+ * {@value #NETDEVS} is read. Each meter asks its source's memoised snapshot, so a scrape
+ * reads each netdev once; a netdev or statistic that cannot be read has no value (NaN),
+ * not a stale one. The binder holds the sources strongly and removes its meters on
+ * {@link #close()}.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -96,7 +86,18 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the gauge of a device's netdevs that could not be read. */
 	public static final String UNREADABLE = "rdma.ethtool.unreadable.netdevs";
 
+	/**
+	 * Name of the gauge of the netdevs of the host's RDMA devices
+	 * ({@code rdma_ethtool_netdevs}); reading it registers the meters of new devices.
+	 */
+	public static final String NETDEVS = "rdma.ethtool.netdevs";
+
+	/** The {@code port} tag of a netdev that no port of its device names. */
+	public static final String UNKNOWN_PORT = "unknown";
+
 	private final List<NetdevStatisticsSource> sources;
+
+	private final @Nullable HostNetdevStatistics host;
 
 	private final Predicate<String> include;
 
@@ -127,7 +128,26 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 	 */
 	public NetdevStatisticsMetrics(List<NetdevStatisticsSource> sources, List<String> include, List<String> exclude,
 			Iterable<Tag> tags) {
-		this.sources = List.copyOf(sources);
+		this(List.copyOf(sources), null, include, exclude, tags);
+	}
+
+	/**
+	 * Create a binder for the netdevs of every RDMA device of a host, a device that
+	 * appears later included.
+	 * @param host the host's netdev statistics
+	 * @param include statistics that get a meter beyond the default
+	 * @param exclude statistics that get no meter, default or not; exclude wins
+	 * @param tags tags added to every meter
+	 */
+	public NetdevStatisticsMetrics(HostNetdevStatistics host, List<String> include, List<String> exclude,
+			Iterable<Tag> tags) {
+		this(List.of(), Objects.requireNonNull(host, "host"), include, exclude, tags);
+	}
+
+	private NetdevStatisticsMetrics(List<NetdevStatisticsSource> sources, @Nullable HostNetdevStatistics host,
+			List<String> include, List<String> exclude, Iterable<Tag> tags) {
+		this.sources = sources;
+		this.host = host;
 		this.include = include.stream().allMatch((e) -> e == null || e.isBlank()) ? (name) -> false
 				: NameFilter.of(include, List.of());
 		this.exclude = exclude.stream().allMatch((e) -> e == null || e.isBlank()) ? (name) -> false
@@ -157,13 +177,14 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 			this.registrations.add(registration);
 		}
 		for (NetdevStatisticsSource source : this.sources) {
-			Tags deviceTags = Tags.of(this.tags).and("device", source.deviceName());
-			DeviceMeters device = new DeviceMeters(source, deviceTags);
-			registration.refresh(device);
-			registration.add(Gauge.builder(UNREADABLE, source, NetdevStatisticsMetrics::unreadable)
-				.description("Netdevs of the RDMA device whose driver statistics could not be read in the last "
-						+ "snapshot")
-				.tags(deviceTags)
+			registration.bind(source);
+		}
+		HostNetdevStatistics host = this.host;
+		if (host != null) {
+			registration.refresh(host);
+			registration.add(Gauge.builder(NETDEVS, host, registration::refresh)
+				.description("Netdevs of the host's RDMA devices; reading it registers the meters of new devices")
+				.tags(this.tags)
 				.register(registry));
 		}
 	}
@@ -173,14 +194,7 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		List<Registration> registered;
-		synchronized (this.registrations) {
-			registered = new ArrayList<>(this.registrations);
-			this.registrations.clear();
-		}
-		for (Registration registration : registered) {
-			registration.meters().forEach(registration.registry::remove);
-		}
+		MeterRegistration.removeAll(this.registrations);
 	}
 
 	private static double unreadable(NetdevStatisticsSource source) {
@@ -193,8 +207,7 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	private boolean selected(String name, Set<String> pfcPriorities) {
-		return (EthtoolMeterNames.isDefault(name, pfcPriorities) || this.include.test(name))
-				&& !this.exclude.test(name);
+		return (RoceStatistics.isDefault(name, pfcPriorities) || this.include.test(name)) && !this.exclude.test(name);
 	}
 
 	/**
@@ -258,22 +271,53 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 
 	}
 
-	private final class Registration {
+	private final class Registration extends MeterRegistration {
 
-		private final MeterRegistry registry;
-
-		private final List<Meter> meters = new ArrayList<>();
+		private final Map<String, DeviceMeters> devices = new HashMap<>();
 
 		Registration(MeterRegistry registry) {
-			this.registry = registry;
+			super(registry);
 		}
 
-		synchronized void add(Meter meter) {
-			this.meters.add(meter);
+		/** Register the meters of the host's devices not seen before. */
+		synchronized double refresh(HostNetdevStatistics host) {
+			List<String> names;
+			try {
+				names = host.deviceNames();
+			}
+			catch (RuntimeException ex) {
+				return Double.NaN;
+			}
+			int netdevs = 0;
+			for (String name : names) {
+				DeviceMeters device = this.devices.get(name);
+				if (device == null) {
+					device = bind(host.device(name));
+				}
+				else {
+					refresh(device);
+				}
+				try {
+					netdevs += device.source.snapshot().netdevNames().size();
+				}
+				catch (RuntimeException ex) {
+					// counted as unreadable by the device's gauge
+				}
+			}
+			return netdevs;
 		}
 
-		synchronized List<Meter> meters() {
-			return new ArrayList<>(this.meters);
+		synchronized DeviceMeters bind(NetdevStatisticsSource source) {
+			Tags deviceTags = Tags.of(NetdevStatisticsMetrics.this.tags).and("device", source.deviceName());
+			DeviceMeters device = new DeviceMeters(source, deviceTags);
+			this.devices.put(source.deviceName(), device);
+			refresh(device);
+			add(Gauge.builder(UNREADABLE, source, NetdevStatisticsMetrics::unreadable)
+				.description("Netdevs of the RDMA device whose driver statistics could not be read in the last "
+						+ "snapshot")
+				.tags(deviceTags)
+				.register(registry()));
+			return device;
 		}
 
 		/**
@@ -294,17 +338,19 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 					continue;
 				}
 				device.namesSeen.put(netdev, statistics.names());
-				Tags netdevTags = device.tags.and("netdev", netdev);
+				Integer port = snapshot.port(netdev);
+				Tags netdevTags = device.tags.and("port", (port != null) ? port.toString() : UNKNOWN_PORT)
+					.and("netdev", netdev);
 				Set<String> bound = device.bound.computeIfAbsent(netdev, (n) -> {
 					add(Gauge.builder(STATISTICS, device.source, (s) -> countAndRefresh(device, n))
 						.description("Driver statistics the netdev reports (ethtool -S); reading it registers the "
 								+ "meters of new ones")
 						.tags(netdevTags)
-						.register(this.registry));
+						.register(registry()));
 					return new HashSet<>();
 				});
 				Set<String> taken = device.takenNames.computeIfAbsent(netdev, (n) -> new HashSet<>());
-				Set<String> pfcPriorities = EthtoolMeterNames.pfcPriorities(statistics.names());
+				Set<String> pfcPriorities = RoceStatistics.pfcPriorities(statistics.names());
 				for (String name : statistics.names().asList()) {
 					if (bound.contains(name) || !selected(name, pfcPriorities)) {
 						continue;
@@ -333,11 +379,12 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 			if (curated != null) {
 				Tags tags = netdevTags.and(curated.tags());
 				if (taken.add(curated.meterName() + tags)) {
-					add(FunctionCounter.builder(curated.meterName(), source, probe::value)
+					double scale = curated.scale();
+					add(FunctionCounter.builder(curated.meterName(), source, (s) -> probe.value(s) * scale)
 						.description(curated.description())
 						.baseUnit(curated.baseUnit())
 						.tags(tags)
-						.register(this.registry));
+						.register(registry()));
 				}
 				return;
 			}
@@ -346,7 +393,7 @@ public class NetdevStatisticsMetrics implements MeterBinder, AutoCloseable {
 				add(Gauge.builder(meterName, source, probe::value)
 					.description("Driver statistic " + name + " of the netdev (ethtool -S)")
 					.tags(netdevTags)
-					.register(this.registry));
+					.register(registry()));
 			}
 		}
 

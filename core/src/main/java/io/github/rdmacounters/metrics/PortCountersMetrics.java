@@ -12,7 +12,6 @@ import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -473,14 +472,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		List<Registration> registered;
-		synchronized (this.registrations) {
-			registered = new ArrayList<>(this.registrations);
-			this.registrations.clear();
-		}
-		for (Registration registration : registered) {
-			registration.meters().forEach(registration.registry()::remove);
-		}
+		MeterRegistration.removeAll(this.registrations);
 	}
 
 	private static Map.Entry<String, KnownCounter> known(String file, String meterName, @Nullable String baseUnit,
@@ -528,30 +520,14 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 	}
 
 	/** The meters of one registry, and which devices, ports and counters have them. */
-	private final class Registration {
-
-		private final MeterRegistry registry;
-
-		private final List<Meter> meters = new ArrayList<>();
+	private final class Registration extends MeterRegistration {
 
 		private final Map<String, DeviceMeters> devices = new TreeMap<>();
 
 		private @Nullable HostPortCountersSnapshot lastSeen;
 
 		Registration(MeterRegistry registry) {
-			this.registry = registry;
-		}
-
-		synchronized void add(Meter meter) {
-			this.meters.add(meter);
-		}
-
-		synchronized List<Meter> meters() {
-			return new ArrayList<>(this.meters);
-		}
-
-		MeterRegistry registry() {
-			return this.registry;
+			super(registry);
 		}
 
 		/**
@@ -594,7 +570,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 					.tag("firmware_version", orEmpty(snapshot.firmwareVersion()))
 					.tag("board_id", orEmpty(snapshot.boardId()))
 					.tag("hca_type", orEmpty(snapshot.hcaType()))
-					.register(this.registry));
+					.register(registry()));
 				add(Gauge.builder(DEVICE_INFO, source, (s) -> 1.0)
 					.description("What node_exporter's info does not say of the RDMA device; the value is always 1")
 					.tags(deviceTags)
@@ -602,11 +578,11 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 					.tag("netdev", String.join(",", identity.netdevs()))
 					.tag("pci_address", orEmpty(identity.pciAddress()))
 					.tag("virtual_function", Boolean.toString(identity.virtualFunction()))
-					.register(this.registry));
+					.register(registry()));
 				add(Gauge.builder(DEVICE_PRESENT, source, (s) -> s.snapshot().isPresent() ? 1.0 : 0.0)
 					.description("Whether the device's sysfs directory was found in the last snapshot (0: gone)")
 					.tags(deviceTags)
-					.register(this.registry));
+					.register(registry()));
 			}
 			for (PortStatus port : snapshot.ports()) {
 				if (port.presence() == Presence.PRESENT) {
@@ -622,10 +598,10 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 			if (taken == null) {
 				taken = new HashSet<>();
 				device.taken.put(number, taken);
-				add(gauge(this.registry, STATE, source, number, portTags,
+				add(gauge(registry(), STATE, source, number, portTags,
 						"State of the port (0 no change, 1 down, 2 init, 3 armed, 4 active, 5 active defer)",
 						(status) -> stateId(status.link().state())));
-				add(gauge(this.registry, PHYSICAL_STATE, source, number, portTags,
+				add(gauge(registry(), PHYSICAL_STATE, source, number, portTags,
 						"Physical state of the port (1 sleep, 2 polling, 3 disabled, 4 training, 5 link up, "
 								+ "6 link error recovery, 7 phy test)",
 						(status) -> physicalStateId(status.link().physicalState())));
@@ -633,17 +609,17 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 					.description("Signalling rate of the port")
 					.baseUnit("bytes.per.second")
 					.tags(portTags)
-					.register(this.registry));
-				add(gauge(this.registry, UNREADABLE, source, number, portTags,
+					.register(registry()));
+				add(gauge(registry(), UNREADABLE, source, number, portTags,
 						"Files of the port that could not be read in the last snapshot",
 						(status) -> status.unreadable().size()));
-				add(gauge(this.registry, COUNTER_FILES_MISSING, source, number, portTags,
+				add(gauge(registry(), COUNTER_FILES_MISSING, source, number, portTags,
 						"Counter files of the port read before that were gone in the last snapshot",
 						(status) -> status.missing().size()));
 				add(Gauge.builder(PORT_PRESENT, source, (s) -> portPresent(s, number))
 					.description("Whether the port's sysfs directory was found in the last snapshot (0: gone)")
 					.tags(portTags)
-					.register(this.registry));
+					.register(registry()));
 			}
 			Set<String> keys = device.keys.computeIfAbsent(number, (n) -> new HashSet<>());
 			for (Map.Entry<String, String> entry : new TreeMap<>(port.groups()).entrySet()) {
@@ -672,7 +648,7 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 					builder = FunctionCounter.builder(name, source, probe::value)
 						.description("Provider counter " + group + "/" + fileName + " of the port");
 				}
-				add(builder.tags(portTags).register(this.registry));
+				add(builder.tags(portTags).register(registry()));
 			}
 		}
 

@@ -116,6 +116,9 @@ final class SimulatedSysfsTree implements SysfsTree {
 				return types.get(index) + "\n";
 			}
 		}
+		if (parts.length == 6 && "gid_attrs".equals(parts[3]) && "ndevs".equals(parts[4]) && "0".equals(parts[5])) {
+			return gidNetdev(hardware, port, path);
+		}
 		if (parts.length == 5 && "counters".equals(parts[3])) {
 			Long value = hardware.pmaCounter(port, parts[4]);
 			if (value != null) {
@@ -159,6 +162,19 @@ final class SimulatedSysfsTree implements SysfsTree {
 			return (hardware != null && !hardware.spec().netdevs().isEmpty()) ? "simulated" : null;
 		}
 		return null;
+	}
+
+	/**
+	 * The netdev of GID 0 of an Ethernet port: the {@code i}-th netdev of the device is
+	 * port {@code i + 1}'s, as {@link SimulatedBackend#netdevStatistics()} reads it; the
+	 * kernel fails with EINVAL for a GID without a netdev.
+	 */
+	private static String gidNetdev(SimulatedHardware hardware, int port, String path) throws IOException {
+		List<String> netdevs = hardware.spec().netdevs();
+		if (hardware.port(port).linkLayer() == LinkLayer.ETHERNET && port <= netdevs.size()) {
+			return netdevs.get(port - 1) + "\n";
+		}
+		throw new IOException(path + ": Invalid argument");
 	}
 
 	private static boolean isPortFile(String name) {

@@ -133,7 +133,7 @@ final class SysfsDeviceReader {
 		this.everPresent = true;
 		DeviceIdentity identity = this.identity;
 		if (identity == null) {
-			identity = readIdentity();
+			identity = readIdentity(present);
 			this.identity = identity;
 			this.lastIdentity = identity;
 		}
@@ -187,9 +187,12 @@ final class SysfsDeviceReader {
 	 * directory it resolves to, as the kernel names PCI devices
 	 * ({@code pci_setup_device}: {@code "%04x:%02x:%02x.%d"}); {@code physfn} exists only
 	 * in the directory of a virtual function ({@code pci_iov_sysfs_link} in
-	 * {@code drivers/pci/iov.c}).
+	 * {@code drivers/pci/iov.c}). A device with several ports names the netdev of each
+	 * RoCE port as the netdev of its GID 0, the default GID the RoCE GID cache adds for
+	 * the port's netdev ({@code show_port_gid_attr_ndev} in
+	 * {@code drivers/infiniband/core/sysfs.c}, since Linux 4.5).
 	 */
-	private DeviceIdentity readIdentity() {
+	private DeviceIdentity readIdentity(Set<Integer> ports) {
 		String device = this.deviceName + "/device";
 		String resolved = this.tree.resolvedName(device);
 		if (resolved == null) {
@@ -198,7 +201,27 @@ final class SysfsDeviceReader {
 		String pciAddress = PCI_ADDRESS.matcher(resolved).matches() ? resolved : null;
 		List<String> netdevs = listOrEmpty(device + "/net");
 		String physicalFunction = this.tree.resolvedName(device + "/physfn");
-		return new DeviceIdentity(netdevs, pciAddress, physicalFunction != null, physicalFunction);
+		Map<String, Integer> netdevPorts = new HashMap<>();
+		if (ports.size() > 1 && !netdevs.isEmpty()) {
+			for (int port : ports) {
+				String netdev = readGidNetdev(port);
+				if (netdev != null && netdevs.contains(netdev)) {
+					netdevPorts.putIfAbsent(netdev, port);
+				}
+			}
+		}
+		return new DeviceIdentity(netdevs, pciAddress, physicalFunction != null, physicalFunction, netdevPorts);
+	}
+
+	/** The netdev of a port's GID 0; an InfiniBand port has none (EINVAL). */
+	private @Nullable String readGidNetdev(int port) {
+		try {
+			String netdev = this.tree.read(this.deviceName + "/ports/" + port + "/gid_attrs/ndevs/0").trim();
+			return netdev.isEmpty() ? null : netdev;
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return null;
+		}
 	}
 
 	private static Set<Integer> ports(List<String> names) {

@@ -80,7 +80,9 @@ class NetdevStatisticsMetricsTests {
 			assertThat(counter.getId().getTag("netdev")).isEqualTo(NETDEV);
 		}
 		Map<String, Double> expected = new HashMap<>();
-		CURATED.forEach((name) -> expected.put(name, this.statistics.get().value(name)));
+		// the pause duration in seconds, the driver's in microseconds
+		CURATED.forEach((name) -> expected.put(name,
+				this.statistics.get().value(name) * (name.endsWith("_pause_duration") ? 1e-6 : 1)));
 		assertThat(byStatistic).isEqualTo(expected);
 		assertThat(registry.get("rdma.ethtool.pause.frames")
 			.tags("direction", "transmitted", "priority", "3")
@@ -95,15 +97,17 @@ class NetdevStatisticsMetricsTests {
 			.bindTo(registry);
 		String text = registry.scrape();
 		assertThat(text).contains("rdma_ethtool_pause_frames_total{device=\"mlx5_0\",direction=\"received\","
-				+ "netdev=\"ens1f0np0\",priority=\"3\"} " + this.statistics.get().value("rx_prio3_pause"));
-		assertThat(text).contains("rdma_ethtool_pause_duration_microseconds_total{");
+				+ "netdev=\"ens1f0np0\",port=\"unknown\",priority=\"3\"} "
+				+ this.statistics.get().value("rx_prio3_pause"));
+		assertThat(text).contains("rdma_ethtool_pause_duration_seconds_total{");
 		assertThat(text).contains("rdma_ethtool_vport_rdma_unicast_bytes_total{device=\"mlx5_0\","
-				+ "direction=\"transmitted\",netdev=\"ens1f0np0\"} "
+				+ "direction=\"transmitted\",netdev=\"ens1f0np0\",port=\"unknown\"} "
 				+ this.statistics.get().value("tx_vport_rdma_unicast_bytes"));
 		// an included statistic without a curated meter: node_exporter's name after the
 		// prefix
-		assertThat(text).contains("rdma_ethtool_received_prio0_bytes{device=\"mlx5_0\",netdev=\"ens1f0np0\"} "
-				+ this.statistics.get().value("rx_prio0_bytes"));
+		assertThat(text)
+			.contains("rdma_ethtool_received_prio0_bytes{device=\"mlx5_0\",netdev=\"ens1f0np0\",port=\"unknown\"} "
+					+ this.statistics.get().value("rx_prio0_bytes"));
 	}
 
 	@Test

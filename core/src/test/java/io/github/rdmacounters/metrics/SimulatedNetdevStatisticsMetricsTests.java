@@ -99,7 +99,8 @@ class SimulatedNetdevStatisticsMetricsTests {
 			.tags("priority", "3")
 			.functionCounter()
 			.count();
-		assertThat(duration).isEqualTo(this.source.snapshot().netdev(NETDEV).value("rx_prio3_pause_duration"))
+		assertThat(duration).as("seconds")
+			.isEqualTo(this.source.snapshot().netdev(NETDEV).value("rx_prio3_pause_duration") / 1e6)
 			.isPositive();
 		assertThat(this.registry.get("rdma.ethtool.pause.transitions").functionCounter().count()).isEqualTo(1);
 	}

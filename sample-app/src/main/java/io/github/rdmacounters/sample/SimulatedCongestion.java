@@ -1,28 +1,29 @@
 package io.github.rdmacounters.sample;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.concurrent.atomic.AtomicLong;
+import java.time.Instant;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
-import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
- * Makes the congestion counters move on the simulated device: every tick the port sends
- * RoCE writes, and for a third of every cycle the port is congested, so the optional
- * counters (ECN marks, CNPs sent and received, RDMA bytes) and the PFC pause statistics
- * move as on a RoCE fabric under incast. Only active with {@code rdma.backend=simulated}.
+ * Congests the simulated RoCE port now and then: every
+ * {@code sample.congestion.interval-ms} the port is congested for
+ * {@code sample.congestion.congested-ms}, so the RoCE traffic of
+ * {@link SimulatedTrafficGenerator} makes it send and meet PFC pause frames on priority 3
+ * ({@code rdma_ethtool_pause_frames_total}, the "Host: PFC and drops" row of the board).
+ * Active with {@code sample.congestion.enabled=true} on the simulated backend.
  *
  * @author rdma-counters
  */
 @Component
+@ConditionalOnBooleanProperty("sample.congestion.enabled")
 @ConditionalOnProperty(name = "rdma.backend", havingValue = "simulated")
 @ConditionalOnBooleanProperty(name = "rdma.enabled", matchIfMissing = true)
 public class SimulatedCongestion {
@@ -33,44 +34,40 @@ public class SimulatedCongestion {
 
 	private final int port;
 
-	private final int cycle;
+	private final long congestedMillis;
 
-	private final Packet write;
-
-	private final AtomicLong ticks = new AtomicLong();
+	private final TaskScheduler scheduler;
 
 	/**
 	 * Create the congestion.
 	 * @param backend the backend, which must be the simulated one
 	 * @param device the simulated device name
-	 * @param port the congested port
-	 * @param cycle the ticks of one cycle, a third of which are congested
-	 * @throws UnknownHostException never: the addresses are literals
+	 * @param port the port that is congested
+	 * @param congestedMillis how long the port stays congested
+	 * @param scheduler the scheduler that ends the congestion
 	 */
-	public SimulatedCongestion(RdmaBackend backend, @Value("${sample.traffic.device:sim_mlx5_0}") String device,
-			@Value("${sample.traffic.port:1}") int port, @Value("${sample.congestion.cycle-ticks:30}") int cycle)
-			throws UnknownHostException {
+	public SimulatedCongestion(RdmaBackend backend, @Value("${sample.congestion.device:sim_mlx5_0}") String device,
+			@Value("${sample.congestion.port:1}") int port,
+			@Value("${sample.congestion.congested-ms:10000}") long congestedMillis, TaskScheduler scheduler) {
 		if (!(backend instanceof SimulatedBackend simulated)) {
-			throw new IllegalStateException("rdma.backend is simulated but the RdmaBackend bean is " + backend);
+			throw new IllegalStateException("sample.congestion.enabled needs rdma.backend=simulated, not " + backend);
 		}
 		this.backend = simulated;
 		this.device = device;
 		this.port = port;
-		this.cycle = Math.max(3, cycle);
-		this.write = Packet.udp(InetAddress.getByName("192.0.2.20"), 49152, InetAddress.getByName("192.0.2.10"),
-				Packet.ROCE_V2_PORT, 4096);
+		this.congestedMillis = congestedMillis;
+		this.scheduler = scheduler;
 	}
 
 	/**
-	 * Send one tick of RoCE writes, congested in the first third of each cycle.
+	 * Congest the port, and have the congestion end after the congested time.
 	 */
-	@Scheduled(fixedRateString = "${sample.traffic.interval-ms:500}")
-	public void tick() {
-		long tick = this.ticks.getAndIncrement();
-		this.backend.setCongested(this.device, this.port, tick % this.cycle < this.cycle / 3);
-		for (int i = 0; i < 20; i++) {
-			this.backend.transmit(this.device, this.port, this.write);
-		}
+	@Scheduled(initialDelayString = "${sample.congestion.initial-delay-ms:5000}",
+			fixedRateString = "${sample.congestion.interval-ms:30000}")
+	public void congest() {
+		this.backend.setCongested(this.device, this.port, true);
+		this.scheduler.schedule(() -> this.backend.setCongested(this.device, this.port, false),
+				Instant.now().plusMillis(this.congestedMillis));
 	}
 
 }

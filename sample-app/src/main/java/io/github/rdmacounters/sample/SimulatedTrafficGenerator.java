@@ -21,8 +21,9 @@ import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
  * NVMe/TCP (TCP 4420), HTTPS (TCP 443) and DNS (UDP 53) packets to the configured port,
  * which the flows see, and RoCEv2 writes and reads (UDP 4791), which the RoCE path takes
  * before steering: they move the port counters and {@code hw_counters} only, as on mlx5.
- * It also sends a few packets so the transmit port counters move. Only active with
- * {@code rdma.backend=simulated}; on real hardware the real traffic does this.
+ * It also sends a few TCP and RoCEv2 packets so the transmit port counters and the
+ * netdev's transmitted RDMA bytes move. Only active with {@code rdma.backend=simulated};
+ * on real hardware the real traffic does this.
  *
  * @author rdma-counters
  */
@@ -99,6 +100,12 @@ public class SimulatedTrafficGenerator {
 		for (int i = random.nextInt(5, 15); i > 0; i--) {
 			this.backend.transmit(device, port,
 					Packet.tcp(this.server, 443, this.client, random.nextInt(49152, 65536), random.nextInt(64, 1515)));
+		}
+		for (int i = random.nextInt(5, 15); i > 0; i--) {
+			// RoCEv2 responses: the vport's transmitted RDMA bytes, paused while
+			// congested
+			this.backend.transmit(device, port, Packet.udp(this.server, random.nextInt(49152, 65536), this.client,
+					Packet.ROCE_V2_PORT, random.nextInt(1024, 4159)));
 		}
 	}
 

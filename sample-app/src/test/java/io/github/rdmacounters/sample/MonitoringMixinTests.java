@@ -36,7 +36,7 @@ class MonitoringMixinTests {
 		PrometheusTools.Result result = PrometheusTools.run(null, PrometheusTools.monitoring(), promtool.toString(),
 				"check", "rules", "rdma-rules.yml", "rdma-alerts.yml");
 		assertThat(result.output()).contains("SUCCESS: 15 rules found")
-			.contains("SUCCESS: 17 rules found")
+			.contains("SUCCESS: 20 rules found")
 			.doesNotContain("FAILED");
 		assertThat(result.exitCode()).as(result.output()).isZero();
 	}
@@ -79,7 +79,7 @@ class MonitoringMixinTests {
 	void everyAlertNamesItsSourceAndARunbookStep() throws Exception {
 		String alerts = Files.readString(PrometheusTools.monitoring().resolve("rdma-alerts.yml"));
 		List<Map<String, Object>> rules = rules(alerts, "alert");
-		assertThat(rules).hasSize(17);
+		assertThat(rules).hasSize(20);
 		for (Map<String, Object> rule : rules) {
 			@SuppressWarnings("unchecked")
 			Map<String, String> annotations = (Map<String, String>) rule.get("annotations");
@@ -119,7 +119,8 @@ class MonitoringMixinTests {
 		}
 		assertThat(rows).containsExactly("Fleet", "Host: ports and devices", "Host: throughput",
 				"Host: RoCE operations and transport", "Host: congestion", "Host: link errors",
-				"Host: events and recovery", "Application: counter sets", "Host: optional counters (RDMA netlink)");
+				"Host: events and recovery", "Application: counter sets", "Host: optional counters (RDMA netlink)",
+				"Host: PFC and drops");
 		Map<String, JsonNode> variables = new java.util.LinkedHashMap<>();
 		dashboard.get("templating")
 			.get("list")

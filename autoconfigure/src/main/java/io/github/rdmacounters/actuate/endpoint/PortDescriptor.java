@@ -14,6 +14,7 @@ import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.ethtool.NetdevPortStatistics;
 
 /**
  * One port: its state as the device reports it, and its sysfs counters where a source
@@ -24,6 +25,9 @@ import io.github.rdmacounters.core.Presence;
  * @param counters the port counters from sysfs by name; {@code null} without a port
  * counters source
  * @param error why the port could not be queried
+ * @param ethtool the RoCE-relevant driver statistics ({@code ethtool -S}) of the port's
+ * netdevs by netdev: pause, discards, PHY errors, RDMA traffic and any pause storm;
+ * {@code null} if the port has no netdev
  * @param events the asynchronous events of the port so far by type, e.g.
  * {@code port_err}; {@code null} if the device does not report events
  * @param linkLayer {@code InfiniBand} or {@code Ethernet}
@@ -43,7 +47,8 @@ import io.github.rdmacounters.core.Presence;
  * @author rdma-counters
  */
 public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, Number> counters,
-		@Nullable String error, @Nullable Map<String, Long> events, @Nullable String linkLayer,
+		@Nullable String error, @Nullable Map<String, NetdevPortStatistics> ethtool,
+		@Nullable Map<String, Long> events, @Nullable String linkLayer,
 		@Nullable List<String> missingCounterFiles, @Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
 		@Nullable String physicalState, @Nullable Boolean present, @Nullable Map<String, Integer> queuePairs,
 		@Nullable String rate, @Nullable String state, @Nullable Instant stateChangedAt,
@@ -65,10 +70,10 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 			}
 		}
 		if (status == null) {
-			return new PortDescriptor(mtu, null, error, null, linkLayer, null, null, physicalState, null, null, rate,
+			return new PortDescriptor(mtu, null, error, null, null, linkLayer, null, null, physicalState, null, null, rate,
 					state, null, null);
 		}
-		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, linkLayer,
+		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, null, linkLayer,
 				status.missing().isEmpty() ? null : status.missing(), null, physicalState,
 				status.presence() == Presence.PRESENT, null, rate, state, null,
 				status.unreadable().isEmpty() ? null : List.copyOf(status.unreadable()));
@@ -97,7 +102,8 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		PortEventState lastChange = tracker.portState(port);
 		Map<String, Long> counts = new TreeMap<>();
 		tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
-		return new PortDescriptor(this.activeMtu, this.counters, this.error, Collections.unmodifiableMap(counts),
+		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.ethtool,
+				Collections.unmodifiableMap(counts),
 				this.linkLayer, this.missingCounterFiles, this.optionalCounters,
 				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.queuePairs,
 				this.rate, (standing != null) ? standing.state().name() : this.state,
@@ -105,12 +111,13 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 	}
 
 	/**
-	 * Add what RDMA netlink knows of the port: its optional counters and the queue pairs
-	 * of this process.
+	 * Add the driver statistics of the port's netdevs, and what RDMA netlink knows of the
+	 * port: its optional counters and the queue pairs of this process.
 	 */
-	PortDescriptor withNetlink(@Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
+	PortDescriptor withDetails(@Nullable Map<String, NetdevPortStatistics> ethtool,
+			@Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
 			@Nullable Map<String, Integer> queuePairs) {
-		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.events, this.linkLayer,
+		return new PortDescriptor(this.activeMtu, this.counters, this.error, ethtool, this.events, this.linkLayer,
 				this.missingCounterFiles, optionalCounters, this.physicalState, this.present, queuePairs, this.rate,
 				this.state, this.stateChangedAt, this.unreadableCounters);
 	}

@@ -20,6 +20,8 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
+import io.github.rdmacounters.ethtool.NetdevPortStatistics;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.PortOptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
@@ -48,6 +50,8 @@ public class RdmaEndpoint {
 
 	private final @Nullable ProcessQueuePairs queuePairs;
 
+	private final @Nullable HostNetdevStatistics ethtool;
+
 	/**
 	 * Create an endpoint over the managed devices.
 	 * @param registry the devices and their counter sets
@@ -66,26 +70,30 @@ public class RdmaEndpoint {
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend) {
-		this(registry, host, backend, null, null);
+		this(registry, host, backend, null, null, null);
 	}
 
 	/**
 	 * Create an endpoint that also shows, per port, the optional counters and the queue
-	 * pairs of this process (RDMA netlink).
+	 * pairs of this process (RDMA netlink), and the RoCE-relevant driver statistics of
+	 * the port's netdev (pause, discards, PHY errors, RDMA bytes).
 	 * @param registry the devices and their counter sets
 	 * @param host the host's port counters, or {@code null}
 	 * @param backend the backend name shown for devices that only have port counters
 	 * @param optionalCounters the optional counters, or {@code null}
 	 * @param queuePairs the queue pairs of this process, or {@code null}
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
 	 * @since 0.1.0
 	 */
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
-			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs) {
+			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs,
+			@Nullable HostNetdevStatistics ethtool) {
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
 		this.optionalCounters = optionalCounters;
 		this.queuePairs = queuePairs;
+		this.ethtool = ethtool;
 	}
 
 	/**
@@ -107,12 +115,15 @@ public class RdmaEndpoint {
 				}
 			}
 		}
-		addNetlink(devices);
+		addPortDetails(devices);
 		return new RdmaDescriptor(devices);
 	}
 
-	private void addNetlink(Map<String, DeviceDescriptor> devices) {
-		if (this.optionalCounters == null && this.queuePairs == null) {
+	/**
+	 * Add what RDMA netlink and the netdevs' driver statistics know of each port.
+	 */
+	private void addPortDetails(Map<String, DeviceDescriptor> devices) {
+		if (this.optionalCounters == null && this.queuePairs == null && this.ethtool == null) {
 			return;
 		}
 		Map<String, Map<Integer, Map<String, OptionalCounterDescriptor>>> optional = new LinkedHashMap<>();
@@ -128,8 +139,9 @@ public class RdmaEndpoint {
 			Map<Integer, PortDescriptor> ports = new TreeMap<>();
 			device.ports().forEach((number, port) -> {
 				Map<String, Integer> counts = (queuePairs != null) ? queuePairs.counts(name, number) : Map.of();
-				ports.put(number, port.withNetlink(optional.getOrDefault(name, Map.of()).get(number),
-						counts.isEmpty() ? null : counts));
+				Map<String, NetdevPortStatistics> netdevs = ethtool(name, number);
+				ports.put(number, port.withDetails(netdevs.isEmpty() ? null : netdevs,
+						optional.getOrDefault(name, Map.of()).get(number), counts.isEmpty() ? null : counts));
 			});
 			return device.withPorts(ports);
 		});
@@ -184,6 +196,19 @@ public class RdmaEndpoint {
 		}
 		return DeviceDescriptor.of(managed.name(), managed.backend(), true, null, attributes, error, snapshot,
 				ports(managed, device, snapshot), sets);
+	}
+
+	private Map<String, NetdevPortStatistics> ethtool(String device, int port) {
+		if (this.ethtool == null) {
+			return Map.of();
+		}
+		try {
+			return this.ethtool.port(device, port);
+		}
+		catch (RuntimeException ex) {
+			// a device the host's port counters do not serve has no netdev statistics
+			return Map.of();
+		}
 	}
 
 	private static @Nullable PortCountersSnapshot snapshot(@Nullable PortCountersSource source) {

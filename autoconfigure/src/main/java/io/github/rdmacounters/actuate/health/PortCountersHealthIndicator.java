@@ -3,6 +3,8 @@ package io.github.rdmacounters.actuate.health;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -11,6 +13,8 @@ import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
+import io.github.rdmacounters.ethtool.PauseStorm;
 
 /**
  * {@link HealthIndicator} for a device of the host that the application reads port
@@ -26,20 +30,33 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 
 	private final PortCountersSource source;
 
+	private final @Nullable HostNetdevStatistics ethtool;
+
 	/**
 	 * Create an indicator for a device's port counters.
 	 * @param source the device's port counters
 	 */
 	public PortCountersHealthIndicator(PortCountersSource source) {
+		this(source, null);
+	}
+
+	/**
+	 * Create an indicator for a device's port counters that also reports a pause storm on
+	 * a port's netdev.
+	 * @param source the device's port counters
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
+	 */
+	public PortCountersHealthIndicator(PortCountersSource source, @Nullable HostNetdevStatistics ethtool) {
 		super("RDMA port counters health check failed");
 		this.source = source;
+		this.ethtool = ethtool;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		PortCountersSnapshot snapshot = this.source.snapshot();
 		builder.withDetail("device", snapshot.deviceName());
-		describe(snapshot, builder);
+		describe(snapshot, builder, this.ethtool);
 		if (snapshot.isPresent()) {
 			builder.up();
 		}
@@ -53,8 +70,11 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 	 * Add the presence, identity and ports of a device's snapshot to a health builder.
 	 * @param snapshot the snapshot
 	 * @param builder the builder
+	 * @param ethtool the netdevs' driver statistics, whose pause storms are added per
+	 * port, or {@code null}
 	 */
-	static void describe(PortCountersSnapshot snapshot, Health.Builder builder) {
+	static void describe(PortCountersSnapshot snapshot, Health.Builder builder,
+			@Nullable HostNetdevStatistics ethtool) {
 		builder.withDetail("present", snapshot.isPresent());
 		if (!snapshot.identity().netdevs().isEmpty()) {
 			builder.withDetail("netdevs", snapshot.identity().netdevs());
@@ -75,9 +95,34 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 			if (!port.unreadable().isEmpty()) {
 				detail.put("unreadableFiles", port.unreadable());
 			}
+			if (ethtool != null) {
+				addPauseStorms(ethtool, snapshot.deviceName(), port.port(), detail);
+			}
 			ports.put(Integer.toString(port.port()), detail);
 		}
 		builder.withDetail("ports", ports);
+	}
+
+	/**
+	 * A pause storm is a detail, the port stays UP: the fabric is congested, the
+	 * application is not at fault, and taking it out of service would not help.
+	 */
+	private static void addPauseStorms(HostNetdevStatistics ethtool, String device, int port,
+			Map<String, Object> detail) {
+		Map<String, PauseStorm> storms = new LinkedHashMap<>();
+		try {
+			ethtool.port(device, port).forEach((netdev, statistics) -> {
+				if (statistics.pauseStorm() != null) {
+					storms.put(netdev, statistics.pauseStorm());
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			detail.put("ethtoolError", String.valueOf(ex.getMessage()));
+		}
+		if (!storms.isEmpty()) {
+			detail.put("pauseStorm", storms);
+		}
 	}
 
 }

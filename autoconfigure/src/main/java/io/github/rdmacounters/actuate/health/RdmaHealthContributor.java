@@ -17,6 +17,7 @@ import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 
 /**
  * The {@code rdma} health component: one contributor per device, so that
@@ -36,6 +37,8 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 
 	private final @Nullable HostPortCountersSource host;
 
+	private final @Nullable HostNetdevStatistics ethtool;
+
 	private final Map<String, HealthContributor> contributors = new ConcurrentHashMap<>();
 
 	/**
@@ -44,8 +47,20 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 	 * @param host the host's port counters, or {@code null} if they are not read
 	 */
 	public RdmaHealthContributor(RdmaRegistry registry, @Nullable HostPortCountersSource host) {
+		this(registry, host, null);
+	}
+
+	/**
+	 * Create the composite, whose ports also report a pause storm on their netdev.
+	 * @param registry the managed devices
+	 * @param host the host's port counters, or {@code null} if they are not read
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
+	 */
+	public RdmaHealthContributor(RdmaRegistry registry, @Nullable HostPortCountersSource host,
+			@Nullable HostNetdevStatistics ethtool) {
 		this.registry = registry;
 		this.host = host;
+		this.ethtool = ethtool;
 	}
 
 	/**
@@ -80,13 +95,13 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 		return this.contributors.computeIfAbsent(name, (key) -> {
 			ManagedDevice managed = this.registry.device(key);
 			if (managed != null) {
-				return new RdmaHealthIndicator(managed);
+				return new RdmaHealthIndicator(managed, this.ethtool);
 			}
 			HostPortCountersSource source = this.host;
 			if (source == null) {
 				throw new IllegalStateException("No RDMA device " + key);
 			}
-			return new PortCountersHealthIndicator(source.device(key));
+			return new PortCountersHealthIndicator(source.device(key), this.ethtool);
 		});
 	}
 

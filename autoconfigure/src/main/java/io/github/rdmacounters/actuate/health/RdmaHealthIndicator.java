@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -18,6 +20,7 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortEventState;
 import io.github.rdmacounters.core.PortState;
 import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 
 /**
  * {@link HealthIndicator} for one managed RDMA device: up when the device is open, its
@@ -40,6 +43,8 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 
 	private final ManagedDevice device;
 
+	private final @Nullable HostNetdevStatistics ethtool;
+
 	/**
 	 * Create an indicator for a device. Its port is asked through the device's query
 	 * cache: a device opened by {@link io.github.rdmacounters.core.ManagedDeviceFactory}
@@ -49,8 +54,19 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 	 * @param device the managed device
 	 */
 	public RdmaHealthIndicator(ManagedDevice device) {
+		this(device, null);
+	}
+
+	/**
+	 * Create an indicator for a device that also reports a pause storm on a port's
+	 * netdev.
+	 * @param device the managed device
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
+	 */
+	public RdmaHealthIndicator(ManagedDevice device, @Nullable HostNetdevStatistics ethtool) {
 		super("RDMA health check failed");
 		this.device = device;
+		this.ethtool = ethtool;
 	}
 
 	@Override
@@ -144,7 +160,7 @@ public class RdmaHealthIndicator extends AbstractHealthIndicator {
 			return;
 		}
 		try {
-			PortCountersHealthIndicator.describe(source.snapshot(), builder);
+			PortCountersHealthIndicator.describe(source.snapshot(), builder, this.ethtool);
 		}
 		catch (RuntimeException ex) {
 			builder.withDetail("portCountersError", String.valueOf(ex.getMessage()));

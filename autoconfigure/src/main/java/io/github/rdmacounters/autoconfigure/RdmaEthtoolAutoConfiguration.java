@@ -1,0 +1,144 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaException;
+import io.github.rdmacounters.ethtool.EthtoolStatisticsReader;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
+import io.github.rdmacounters.ethtool.PauseStormDetector;
+import io.github.rdmacounters.ethtool.StatisticsReader;
+import io.github.rdmacounters.metrics.NetdevStatisticsMetrics;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+
+/**
+ * {@link EnableAutoConfiguration Auto-configuration} of the driver statistics
+ * ({@code ethtool -S}) of the netdevs of the RDMA devices whose port counters are read: a
+ * {@link HostNetdevStatistics} that the rdma endpoint and health show per port, and its
+ * meters. Netdevs of other interfaces are never read.
+ *
+ * @since 0.1.0
+ * @author rdma-counters
+ */
+@AutoConfiguration(after = RdmaAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+@Conditional(OnRdmaEnabledCondition.class)
+@EnableConfigurationProperties(RdmaProperties.class)
+public final class RdmaEthtoolAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(RdmaEthtoolAutoConfiguration.class);
+
+	/** A setting with no effect is said once at startup. */
+	@Bean
+	SmartInitializingSingleton rdmaEthtoolSettingsCheck(RdmaProperties rdma,
+			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		RdmaEthtoolProperties properties = rdma.getEthtool();
+		return () -> {
+			boolean tuned = !properties.getInclude().isEmpty() || !properties.getExclude().isEmpty()
+					|| properties.getPauseStorm().getPauseShare() != new RdmaEthtoolProperties.PauseStorm()
+						.getPauseShare()
+					|| !properties.getPauseStorm()
+						.getWindow()
+						.equals(new RdmaEthtoolProperties.PauseStorm().getWindow());
+			if (tuned && !properties.isEnabled()) {
+				logger.warn("rdma.ethtool.enabled is false, so the other rdma.ethtool settings have no effect");
+			}
+			else if (properties.isEnabled() && hostPortCounters.getIfAvailable() == null && tuned) {
+				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
+						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
+			}
+		};
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBean(HostPortCountersSource.class)
+	@ConditionalOnBooleanProperty(name = "rdma.ethtool.enabled", matchIfMissing = true)
+	static class NetdevStatisticsConfiguration {
+
+		/**
+		 * The simulator's statistics, or a socket for SIOCETHTOOL, closed with the
+		 * context.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		StatisticsReader rdmaNetdevStatisticsReader(RdmaBackend backend) {
+			if (backend instanceof SimulatedBackend simulated) {
+				return simulated.netdevStatistics();
+			}
+			try {
+				return EthtoolStatisticsReader.open();
+			}
+			catch (RdmaException | LinkageError ex) {
+				String reason = String.valueOf(ex.getMessage());
+				logger.warn("The netdevs' driver statistics cannot be read (" + reason
+						+ "); they show as unreadable in rdma_ethtool_unreadable_netdevs and /actuator/rdma");
+				return (netdev) -> {
+					throw new RdmaException("Cannot read the driver statistics of " + netdev + ": " + reason, ex);
+				};
+			}
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		HostNetdevStatistics rdmaNetdevStatistics(HostPortCountersSource hostPortCounters, StatisticsReader reader,
+				RdmaProperties properties) {
+			return new HostNetdevStatistics(hostPortCounters, reader, properties.getReadCacheTtl(), Clock.systemUTC(),
+					pauseStormDetector(properties.getEthtool().getPauseStorm()));
+		}
+
+		private static PauseStormDetector pauseStormDetector(RdmaEthtoolProperties.PauseStorm pauseStorm) {
+			double share = pauseStorm.getPauseShare();
+			if (!(share > 0 && share <= 1)) {
+				throw new InvalidConfigurationPropertyValueException(
+						RdmaEthtoolProperties.PREFIX + ".pause-storm.pause-share", share,
+						"must be above 0 and at most 1: the share of time a priority may be paused, e.g. 0.2");
+			}
+			Duration window = pauseStorm.getWindow();
+			if (window.isNegative() || window.isZero()) {
+				throw new InvalidConfigurationPropertyValueException(
+						RdmaEthtoolProperties.PREFIX + ".pause-storm.window", window, "must be positive, e.g. 1m");
+			}
+			return new PauseStormDetector(share, window);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(MeterRegistry.class)
+		@ConditionalOnBean(MeterRegistry.class)
+		static class MetricsConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			NetdevStatisticsMetrics rdmaNetdevStatisticsMetrics(HostNetdevStatistics statistics,
+					RdmaProperties properties) {
+				RdmaEthtoolProperties ethtool = properties.getEthtool();
+				return new NetdevStatisticsMetrics(statistics, ethtool.getInclude(), ethtool.getExclude(),
+						Tags.empty());
+			}
+
+		}
+
+	}
+
+}
