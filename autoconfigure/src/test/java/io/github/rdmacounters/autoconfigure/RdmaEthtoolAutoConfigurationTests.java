@@ -24,6 +24,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import io.github.rdmacounters.actuate.endpoint.PortDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
@@ -102,28 +103,18 @@ class RdmaEthtoolAutoConfigurationTests {
 			for (int i = 0; i < 5; i++) {
 				backend.transmit("sim_mlx5_1", 2, roce());
 			}
-			RdmaEndpoint.PortDescriptor port = context.getBean(RdmaEndpoint.class)
-				.rdma()
-				.getDevices()
-				.get("sim_mlx5_1")
-				.getPorts()
-				.get(2);
-			assertThat(port.getCounters()).isNotEmpty();
-			assertThat(port.getEthtool()).containsOnlyKeys("ens2f1np1");
-			NetdevPortStatistics netdev = port.getEthtool().get("ens2f1np1");
+			PortDescriptor port = context.getBean(RdmaEndpoint.class).rdma().devices().get("sim_mlx5_1").ports().get(2);
+			assertThat(port.counters()).isNotEmpty();
+			assertThat(port.ethtool()).containsOnlyKeys("ens2f1np1");
+			NetdevPortStatistics netdev = port.ethtool().get("ens2f1np1");
 			assertThat(netdev.statistics()).containsEntry("rx_prio3_pause", 5L)
 				.containsEntry("rx_prio3_pause_duration", 5 * 335L)
 				.containsEntry("rx_discards_phy", 0L)
 				.containsEntry("rx_prio3_buf_discard", 0L)
 				.containsEntry("tx_vport_rdma_unicast_packets", 5L);
 			assertThat(netdev.error()).isNull();
-			assertThat(context.getBean(RdmaEndpoint.class)
-				.rdma()
-				.getDevices()
-				.get("sim_ib_0")
-				.getPorts()
-				.get(1)
-				.getEthtool()).isNull();
+			assertThat(context.getBean(RdmaEndpoint.class).rdma().devices().get("sim_ib_0").ports().get(1).ethtool())
+				.isNull();
 		});
 	}
 
@@ -160,13 +151,8 @@ class RdmaEthtoolAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean(HostNetdevStatistics.class)
 				.doesNotHaveBean(NetdevStatisticsMetrics.class)
 				.doesNotHaveBean(StatisticsReader.class);
-			assertThat(context.getBean(RdmaEndpoint.class)
-				.rdma()
-				.getDevices()
-				.get("sim_mlx5_0")
-				.getPorts()
-				.get(1)
-				.getEthtool()).isNull();
+			assertThat(context.getBean(RdmaEndpoint.class).rdma().devices().get("sim_mlx5_0").ports().get(1).ethtool())
+				.isNull();
 		});
 	}
 

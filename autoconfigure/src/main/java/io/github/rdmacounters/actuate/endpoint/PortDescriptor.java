@@ -47,12 +47,11 @@ import io.github.rdmacounters.ethtool.NetdevPortStatistics;
  * @author rdma-counters
  */
 public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, Number> counters,
-		@Nullable String error, @Nullable Map<String, NetdevPortStatistics> ethtool,
-		@Nullable Map<String, Long> events, @Nullable String linkLayer,
-		@Nullable List<String> missingCounterFiles, @Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
-		@Nullable String physicalState, @Nullable Boolean present, @Nullable Map<String, Integer> queuePairs,
-		@Nullable String rate, @Nullable String state, @Nullable Instant stateChangedAt,
-		@Nullable List<String> unreadableCounters) {
+		@Nullable String error, @Nullable Map<String, NetdevPortStatistics> ethtool, @Nullable Map<String, Long> events,
+		@Nullable String linkLayer, @Nullable List<String> missingCounterFiles,
+		@Nullable Map<String, OptionalCounterDescriptor> optionalCounters, @Nullable String physicalState,
+		@Nullable Boolean present, @Nullable Map<String, Integer> queuePairs, @Nullable String rate,
+		@Nullable String state, @Nullable Instant stateChangedAt, @Nullable List<String> unreadableCounters) {
 
 	static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error, @Nullable PortStatus status) {
 		String state = (status != null) ? status.state() : null;
@@ -70,8 +69,8 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 			}
 		}
 		if (status == null) {
-			return new PortDescriptor(mtu, null, error, null, null, linkLayer, null, null, physicalState, null, null, rate,
-					state, null, null);
+			return new PortDescriptor(mtu, null, error, null, null, linkLayer, null, null, physicalState, null, null,
+					rate, state, null, null);
 		}
 		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, null, linkLayer,
 				status.missing().isEmpty() ? null : status.missing(), null, physicalState,
@@ -103,8 +102,7 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		Map<String, Long> counts = new TreeMap<>();
 		tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.ethtool,
-				Collections.unmodifiableMap(counts),
-				this.linkLayer, this.missingCounterFiles, this.optionalCounters,
+				Collections.unmodifiableMap(counts), this.linkLayer, this.missingCounterFiles, this.optionalCounters,
 				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.queuePairs,
 				this.rate, (standing != null) ? standing.state().name() : this.state,
 				(lastChange != null) ? lastChange.changedAt() : null, this.unreadableCounters);
