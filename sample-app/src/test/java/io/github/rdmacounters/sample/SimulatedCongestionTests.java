@@ -44,11 +44,11 @@ class SimulatedCongestionTests {
 		assertThat(counter("rdma.ethtool.pause.frames", "sim_mlx5_1", "received")).as("never congested").isZero();
 		assertThat(counter("rdma.ethtool.pause.duration", "sim_mlx5_0", "received")).isPositive();
 		NetdevPortStatistics netdev = this.endpoint.rdma()
-			.getDevices()
+			.devices()
 			.get("sim_mlx5_0")
-			.getPorts()
+			.ports()
 			.get(1)
-			.getEthtool()
+			.ethtool()
 			.get("ens1f0np0");
 		assertThat(netdev.statistics().get("rx_prio3_pause").longValue()).isPositive();
 		assertThat(netdev.statistics().get("rx_vport_rdma_unicast_bytes").longValue()).isPositive();
