@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -27,6 +29,8 @@ import org.springframework.core.convert.ConverterNotFoundException;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 
+import io.github.rdmacounters.core.CounterSetDefinition;
+
 /**
  * Analyzes a {@link BindException} of {@code rdma.counter-sets}: a key no set has, with
  * the closest one (a typo such as {@code destinaton-port} would otherwise widen the
@@ -39,6 +43,9 @@ import org.springframework.util.ReflectionUtils;
 class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
 	private static final ConfigurationPropertyName SETS = ConfigurationPropertyName.of("rdma.counter-sets");
+
+	/** A set's property as written, e.g. {@code rdma.counterSets.web.flow.protocol}. */
+	private static final Pattern WRITTEN_SET = Pattern.compile("(?i)(rdma\\.counter-?sets\\.([^.\\[]+))\\..+");
 
 	/** The keys of a set, e.g. {@code flow.destination-port}, read off its fields. */
 	static final List<String> SET_KEYS = keys(CounterSetProperties.class, "");
@@ -82,6 +89,13 @@ class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 	}
 
 	private FailureAnalysis unknownKey(ConfigurationProperty property, BindException cause) {
+		Matcher written = (property.getOrigin() instanceof PropertySourceOrigin origin)
+				? WRITTEN_SET.matcher(origin.getPropertyName()) : null;
+		if (written != null && written.matches() && !CounterSetDefinition.NAME.matcher(written.group(2)).matches()) {
+			// a name of characters Boot drops, such as 计数器, binds as no set at all
+			return analysis(null, ConfigurationPropertyName.adapt(written.group(1), '.'),
+					CounterSetDefinition.NAME_RULE, cause, written.group(1), written.group(2));
+		}
 		String key = original(property.getName(), 3);
 		String known = Problems.kebab(key);
 		if (SET_KEYS.contains(known) && property.getValue() instanceof CharSequence text && text.toString().isBlank()) {
@@ -110,14 +124,21 @@ class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 	/** An analysis worded as Boot's of an invalid property value. */
 	private static FailureAnalysis analysis(@Nullable ConfigurationProperty property, ConfigurationPropertyName name,
 			String reason, BindException cause) {
+		return analysis(property, name, reason, cause, null, null);
+	}
+
+	private static FailureAnalysis analysis(@Nullable ConfigurationProperty property, ConfigurationPropertyName name,
+			String reason, BindException cause, @Nullable String writtenName, @Nullable Object writtenValue) {
 		Origin origin = (property != null) ? property.getOrigin() : null;
-		String written = (origin instanceof PropertySourceOrigin source) ? source.getPropertyName() : original(name, 0);
+		String written = (writtenName != null) ? writtenName
+				: (origin instanceof PropertySourceOrigin source) ? source.getPropertyName() : original(name, 0);
 		if (origin instanceof PropertySourceOrigin source && source.getOrigin() != null) {
 			origin = source.getOrigin();
 		}
 		return new FailureAnalysis(
-				"Invalid value '" + ((property != null) ? property.getValue() : "") + "' for "
-						+ "configuration property '" + written + "'"
+				"Invalid value '"
+						+ ((writtenValue != null) ? writtenValue : (property != null) ? property.getValue() : "")
+						+ "' for " + "configuration property '" + written + "'"
 						+ ((origin != null) ? " (originating from '" + origin + "')" : "")
 						+ ". Validation failed for the following reason:\n\n" + reason,
 				"Review the value of the property with the provided reason.", cause);
@@ -157,6 +178,9 @@ class CounterSetBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
 	}
 
 	private static String keysUnder(String group) {
+		if ("counters".equals(group)) {
+			return "packets, bytes: each counter type with its index in a read";
+		}
 		return SET_KEYS.stream()
 			.filter((key) -> key.startsWith(group + "."))
 			.map((key) -> key.substring(group.length() + 1))

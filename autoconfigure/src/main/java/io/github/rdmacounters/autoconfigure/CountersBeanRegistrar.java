@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,7 +18,11 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
@@ -41,6 +46,9 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 
 	static final String REGISTRY_BEAN = "rdmaRegistry";
 
+	/** The most counter sets of one application. */
+	static final int MAX_SETS = 1000;
+
 	private @Nullable Environment environment;
 
 	private @Nullable ConfigurableListableBeanFactory beanFactory;
@@ -60,6 +68,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		if (this.environment == null) {
 			return;
 		}
+		checkNumberOfSets(this.environment);
 		// the names alone: a set's keys are bound, and checked, with RdmaProperties
 		Set<String> sets = Binder.get(this.environment)
 			.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
@@ -77,6 +86,28 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 			RootBeanDefinition definition = new RootBeanDefinition(Counters.class, () -> counters(set));
 			definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
 			registry.registerBeanDefinition(set, definition);
+		}
+	}
+
+	/**
+	 * Refuse more than {@value #MAX_SETS} sets before any is bound: each is a steering
+	 * rule and a counters object on the NIC and a read per scrape, and binding and
+	 * opening ten thousand takes minutes.
+	 */
+	private static void checkNumberOfSets(Environment environment) {
+		ConfigurationPropertyName root = ConfigurationPropertyName.of(COUNTER_SETS);
+		Set<String> names = new HashSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.filter(root::isAncestorOf)
+					.forEach((name) -> names.add(name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL)));
+			}
+		}
+		if (names.size() > MAX_SETS) {
+			throw new InvalidConfigurationPropertyValueException(COUNTER_SETS, names.size() + " sets",
+					"at most " + MAX_SETS + " counter sets: each is a flow steering rule and a counters object on "
+							+ "the NIC, read at every scrape; count fewer flows, or group them with wider ones "
+							+ "(a prefix, no port)");
 		}
 	}
 

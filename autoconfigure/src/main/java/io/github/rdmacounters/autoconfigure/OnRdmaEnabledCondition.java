@@ -10,27 +10,93 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Matches unless {@code rdma.enabled} is false; a value that is no boolean fails startup
- * instead of meaning false.
+ * instead of meaning false. The nested conditions do the same for the other switches of
+ * the starter: they bind the value as {@link RdmaProperties} does, so that {@code yes} or
+ * {@code on} mean what they mean there ({@code @ConditionalOnBooleanProperty} would read
+ * them as false) and {@code yes please} is refused.
  *
  * @author rdma-counters
  */
 class OnRdmaEnabledCondition extends SpringBootCondition {
 
-	private static final String PROPERTY = RdmaProperties.PREFIX + ".enabled";
+	private final String property;
+
+	private final boolean matchIfMissing;
+
+	private final String meaning;
+
+	OnRdmaEnabledCondition() {
+		this(RdmaProperties.PREFIX + ".enabled", true, "whether to enable RDMA counters");
+	}
+
+	OnRdmaEnabledCondition(String property, boolean matchIfMissing, String meaning) {
+		this.property = property;
+		this.matchIfMissing = matchIfMissing;
+		this.meaning = meaning;
+	}
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 		boolean enabled;
 		try {
-			enabled = Binder.get(context.getEnvironment()).bind(PROPERTY, Boolean.class).orElse(true);
+			enabled = Binder.get(context.getEnvironment())
+				.bind(this.property, Boolean.class)
+				.orElse(this.matchIfMissing);
 		}
 		catch (BindException ex) {
 			Object value = (ex.getProperty() != null) ? ex.getProperty().getValue() : null;
-			throw new InvalidConfigurationPropertyValueException(PROPERTY, value,
-					"must be true or false: whether to enable RDMA counters");
+			throw new InvalidConfigurationPropertyValueException(this.property, value,
+					"must be true or false: " + this.meaning);
 		}
-		return enabled ? ConditionOutcome.match(PROPERTY + " is true or not set")
-				: ConditionOutcome.noMatch(PROPERTY + " is false");
+		return enabled ? ConditionOutcome.match(this.property + " is true" + (this.matchIfMissing ? " or not set" : ""))
+				: ConditionOutcome.noMatch(this.property + " is false" + (this.matchIfMissing ? "" : " or not set"));
+	}
+
+	/**
+	 * Matches unless {@code rdma.port-counters.enabled} is false.
+	 */
+	static final class PortCounters extends OnRdmaEnabledCondition {
+
+		PortCounters() {
+			super(RdmaProperties.PREFIX + ".port-counters.enabled", true,
+					"whether to read the port counters of the host's devices");
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code rdma.events.enabled} is false.
+	 */
+	static final class Events extends OnRdmaEnabledCondition {
+
+		Events() {
+			super(RdmaProperties.PREFIX + ".events.enabled", true,
+					"whether device events are published as application events and counted");
+		}
+
+	}
+
+	/**
+	 * Matches when {@code rdma.ui.enabled} is true.
+	 */
+	static final class Ui extends OnRdmaEnabledCondition {
+
+		Ui() {
+			super(RdmaProperties.PREFIX + ".ui.enabled", false, "whether to serve the live counters page");
+		}
+
+	}
+
+	/**
+	 * Matches when {@code rdma.simulated.traffic.enabled} is true.
+	 */
+	static final class SimulatedTraffic extends OnRdmaEnabledCondition {
+
+		SimulatedTraffic() {
+			super(RdmaProperties.PREFIX + ".simulated.traffic.enabled", false,
+					"whether to deliver synthetic traffic to the simulated devices");
+		}
+
 	}
 
 }

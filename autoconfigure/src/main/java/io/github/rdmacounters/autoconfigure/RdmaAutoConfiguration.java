@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -101,7 +100,7 @@ public final class RdmaAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
+	@Conditional(OnRdmaEnabledCondition.PortCounters.class)
 	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
 		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
 		RdmaProperties.DeviceFilter devices = portCounters.getDevices();

@@ -5,12 +5,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -28,7 +28,7 @@ import io.github.rdmacounters.metrics.RdmaEventMetrics;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean(RdmaRegistry.class)
-@ConditionalOnBooleanProperty(name = "rdma.events.enabled", matchIfMissing = true)
+@Conditional(OnRdmaEnabledCondition.Events.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaEventsAutoConfiguration {
 

@@ -9,11 +9,11 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -44,7 +44,7 @@ public final class RdmaMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "rdma.port-counters.enabled", matchIfMissing = true)
+	@Conditional(OnRdmaEnabledCondition.PortCounters.class)
 	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		RdmaProperties.PortCounters portCounters = properties.getPortCounters();

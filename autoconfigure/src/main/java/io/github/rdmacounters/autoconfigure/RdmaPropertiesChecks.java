@@ -31,6 +31,7 @@ import org.springframework.core.env.StandardEnvironment;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
@@ -49,7 +50,14 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
-	private static final Pattern WRITTEN_SET = Pattern.compile("(?i)rdma\\.counter-?sets\\.(.+)");
+	/**
+	 * The longest device name: rdma-core's IBV_SYSFS_NAME_MAX and the kernel's
+	 * IB_DEVICE_NAME_MAX are 64, with the NUL.
+	 */
+	static final int MAX_DEVICE_NAME = 63;
+
+	/** The longest network interface name: the kernel's IFNAMSIZ is 16, with the NUL. */
+	private static final int MAX_NETDEV_NAME = 15;
 
 	private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
 
@@ -95,72 +103,25 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	 */
 	synchronized List<SetPlan> check(RdmaProperties properties) {
 		this.problems.clear();
-		checkEnvironmentDevices();
-		checkWrittenSetNames();
+		Set<String> refusedKeys = new WrittenRdmaProperties(this.environment, this.problems)
+			.check(properties.getBackend());
 		checkCommon(properties);
 		checkPortCounters(properties);
 		List<SetPlan> sets = new ArrayList<>();
 		properties.getCounterSets().forEach((name, set) -> {
+			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
+				return;
+			}
 			SetPlan plan = checkSet(name, set);
 			if (plan != null) {
 				sets.add(plan);
 			}
 		});
 		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
-			checkSimulated(properties);
+			checkSimulated(properties, refusedKeys);
 		}
 		this.problems.throwIfAny();
 		return List.copyOf(sets);
-	}
-
-	/**
-	 * Refuse device options given as environment variables: Boot maps {@code _} to
-	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name {@code mlx5_0}.
-	 */
-	private void checkEnvironmentDevices() {
-		if (!(this.environment instanceof ConfigurableEnvironment configurable) || !(configurable.getPropertySources()
-			.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> env)) {
-			return;
-		}
-		for (String name : env.getPropertyNames()) {
-			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_")) {
-				this.problems.add(name, env.getProperty(name),
-						"cannot name a device: an environment variable turns every '_' "
-								+ "into '.', and device names such as mlx5_0 have '_'. Set rdma.devices.<name> in "
-								+ "SPRING_APPLICATION_JSON instead, e.g. "
-								+ "{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
-			}
-		}
-	}
-
-	/**
-	 * Refuse a set name that Boot does not keep as written: it drops characters such as
-	 * spaces and '/' from a name, which would rename the set silently.
-	 */
-	private void checkWrittenSetNames() {
-		ConfigurationPropertyName sets = ConfigurationPropertyName.of(PREFIX + ".counter-sets");
-		Set<String> refused = new HashSet<>();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(sets::isAncestorOf).forEach((name) -> {
-					ConfigurationProperty property = source.getConfigurationProperty(name);
-					if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin) {
-						String written = origin.getPropertyName();
-						String set = name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL);
-						int tail = written.length();
-						for (int i = 3; i < name.getNumberOfElements(); i++) {
-							tail = written.lastIndexOf('.', tail - 1);
-						}
-						Matcher head = WRITTEN_SET.matcher((tail > 0) ? written.substring(0, tail) : written);
-						if (head.matches() && !head.group(1).equals(set)
-								&& !CounterSetDefinition.NAME.matcher(head.group(1)).matches()
-								&& refused.add(head.group(0))) {
-							this.problems.add(head.group(0), head.group(1), CounterSetDefinition.NAME_RULE);
-						}
-					}
-				});
-			}
-		}
 	}
 
 	private void checkCommon(RdmaProperties properties) {
@@ -180,7 +141,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			.stream()
 			.filter((name) -> !validDeviceName(name))
 			.forEach((name) -> this.problems.add(PREFIX + ".devices." + name, name,
-					"must be an RDMA device name such as mlx5_0"));
+					"must be an RDMA device name such as mlx5_0, at most " + MAX_DEVICE_NAME
+							+ " characters (IB_DEVICE_NAME_MAX)"));
 		String prefix = PREFIX + ".events.reopen-backoff";
 		Duration initial = properties.getEvents().getReopenBackoff().getInitial();
 		Duration max = properties.getEvents().getReopenBackoff().getMax();
@@ -264,21 +226,33 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 					+ ".device is " + device + "): set either device or netdev");
 		}
 		else if (set.device() != null && (device == null || !validDeviceName(device))) {
-			this.problems.add(prefix + ".device", set.device(), "must be an RDMA device name such as mlx5_0, or "
-					+ "left out for the host's only device with flow counters");
+			this.problems.add(prefix + ".device", set.device(),
+					"must be an RDMA device name such as mlx5_0, at most " + MAX_DEVICE_NAME
+							+ " characters (IB_DEVICE_NAME_MAX), or left out for the host's only device with flow "
+							+ "counters");
 		}
-		else if (set.netdev() != null && (netdev == null || netdev.contains("/"))) {
-			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as ens1f0np0");
+		else if (set.netdev() != null
+				&& (netdev == null || netdev.contains("/") || netdev.length() > MAX_NETDEV_NAME)) {
+			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as "
+					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
 		}
 		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
 	}
 
-	private void checkSimulated(RdmaProperties properties) {
+	private void checkSimulated(RdmaProperties properties, Set<String> refusedKeys) {
 		String prefix = PREFIX + ".simulated";
 		properties.getSimulated().getDevices().forEach((name, device) -> {
 			if (!validDeviceName(name)) {
 				this.problems.add(prefix + ".devices." + name, name,
-						"must name the simulated device without '/', e.g. sim_mlx5_1");
+						"must name the simulated device without '/', at most " + MAX_DEVICE_NAME
+								+ " characters as a real one (IB_DEVICE_NAME_MAX), e.g. sim_mlx5_1");
+			}
+			if (device.linkLayer() == LinkLayer.UNSPECIFIED) {
+				// what old providers report for InfiniBand (rdma-core's
+				// ibv_port_attr.link_layer); a simulated device reports the one it is
+				// given
+				this.problems.add(prefix + ".devices." + name + ".link-layer", device.linkLayer(),
+						"must be ethernet or infiniband");
 			}
 			if (device.ports() < 1 || device.ports() > PortAttributes.MAX_PORT) {
 				this.problems.add(prefix + ".devices." + name + ".ports", device.ports(),
@@ -292,6 +266,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		}
 		checkTraffic(prefix + ".traffic", traffic.getPacketsPerSecond(), traffic.getPacketSize());
 		traffic.getSets().forEach((name, set) -> {
+			if (refusedKeys.contains(prefix + ".traffic.sets." + name)) {
+				return;
+			}
 			if (!properties.getCounterSets().containsKey(name)) {
 				this.problems.add(prefix + ".traffic.sets." + name, name, "must name a counter set of " + PREFIX
 						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
@@ -318,7 +295,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	private static boolean validDeviceName(String name) {
-		return !name.isBlank() && !name.contains("/") && !name.contains(" ");
+		return !name.isBlank() && !name.contains("/") && !name.contains(" ") && name.length() <= MAX_DEVICE_NAME;
 	}
 
 	private static @Nullable String trimmed(@Nullable String text) {

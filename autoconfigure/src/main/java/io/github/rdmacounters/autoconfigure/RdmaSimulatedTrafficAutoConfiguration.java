@@ -6,10 +6,10 @@ import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.FlowSpec;
@@ -27,7 +27,7 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class)
 @ConditionalOnBean({ SimulatedBackend.class, RdmaRegistry.class })
-@ConditionalOnBooleanProperty("rdma.simulated.traffic.enabled")
+@Conditional(OnRdmaEnabledCondition.SimulatedTraffic.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaSimulatedTrafficAutoConfiguration {
 

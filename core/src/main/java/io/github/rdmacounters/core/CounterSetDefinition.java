@@ -41,13 +41,13 @@ public record CounterSetDefinition(String name, int port, Map<CounterType, Integ
 	/**
 	 * What a set name may be: it names a bean, a meter tag and a path segment at once.
 	 */
-	public static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+	public static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
 
 	/**
 	 * The rule of {@link #NAME} in words.
 	 */
 	public static final String NAME_RULE = "a counter set name must start with a letter and have only letters, "
-			+ "digits, '-' and '_': it names a bean, a meter tag and /actuator/rdma/{set}";
+			+ "digits, '-' and '_', at most 64 characters: it names a bean, a meter tag and /actuator/rdma/{set}";
 
 	/**
 	 * The highest counter index: a read allocates one value per index up to it.

@@ -1,0 +1,265 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+
+import io.github.rdmacounters.core.CounterSetDefinition;
+
+/**
+ * Checks of the {@code rdma} properties as written in the property sources, which the
+ * bound values cannot show: names Boot's binder would change, list items where a map of
+ * names is meant, environment variables that set nothing, and properties the chosen
+ * backend ignores, each warned about once.
+ *
+ * @author rdma-counters
+ */
+final class WrittenRdmaProperties {
+
+	private static final Log logger = LogFactory.getLog(WrittenRdmaProperties.class);
+
+	private static final String PREFIX = RdmaProperties.PREFIX;
+
+	/**
+	 * The groups and keys of {@code rdma}, in the uniform form of an environment
+	 * variable.
+	 */
+	private static final Set<String> TOP_LEVEL_KEYS = Set.of("enabled", "backend", "readcachettl", "failonunavailable",
+			"native", "portcounters", "devices", "countersets", "events", "ui", "simulated");
+
+	/** A device name as a map key: what Boot's binder keeps as written, not too long. */
+	private static final Pattern DEVICE_KEY = Pattern
+		.compile("[A-Za-z0-9_-]{1," + RdmaPropertiesChecks.MAX_DEVICE_NAME + "}");
+
+	private static final String DEVICE_NAME_RULE = "must be an RDMA device name such as mlx5_0, of letters, digits, "
+			+ "'_' and '-' and at most 63 characters (IB_DEVICE_NAME_MAX): Boot's binder would drop other characters "
+			+ "and configure a device of another name";
+
+	/** The maps keyed by a name, the relaxed spelling of each, and what a name may be. */
+	private static final List<NamedMap> NAMED_MAPS = List.of(
+			new NamedMap(PREFIX + ".counter-sets", "(?i)rdma\\.counter-?sets", CounterSetDefinition.NAME,
+					CounterSetDefinition.NAME_RULE),
+			new NamedMap(PREFIX + ".simulated.traffic.sets", "(?i)rdma\\.simulated\\.traffic\\.sets",
+					CounterSetDefinition.NAME, CounterSetDefinition.NAME_RULE),
+			new NamedMap(PREFIX + ".devices", "(?i)rdma\\.devices", DEVICE_KEY, DEVICE_NAME_RULE), new NamedMap(
+					PREFIX + ".simulated.devices", "(?i)rdma\\.simulated\\.devices", DEVICE_KEY, DEVICE_NAME_RULE));
+
+	private final Environment environment;
+
+	private final Problems problems;
+
+	WrittenRdmaProperties(Environment environment, Problems problems) {
+		this.environment = environment;
+		this.problems = problems;
+	}
+
+	/**
+	 * Add the problems of the properties as written, and warn about those the backend
+	 * ignores.
+	 * @param backend the chosen backend
+	 * @return the keys of maps refused, e.g. {@code rdma.counter-sets.0}
+	 */
+	Set<String> check(RdmaProperties.Backend backend) {
+		checkEnvironmentVariables(checkEnvironmentDevices());
+		warnIgnoredByBackend(backend);
+		return checkWrittenKeys();
+	}
+
+	/**
+	 * Refuse device options given as environment variables: Boot maps {@code _} to
+	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name {@code mlx5_0}.
+	 */
+	private Set<String> checkEnvironmentDevices() {
+		Set<String> refused = new HashSet<>();
+		EnumerablePropertySource<?> env = systemEnvironment();
+		if (env == null) {
+			return refused;
+		}
+		for (String name : env.getPropertyNames()) {
+			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_") && refused.add(name)) {
+				this.problems.add(name, env.getProperty(name),
+						"cannot name a device: an environment variable turns every '_' "
+								+ "into '.', and device names such as mlx5_0 have '_'. Set rdma.devices.<name> in "
+								+ "SPRING_APPLICATION_JSON instead, e.g. "
+								+ "{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
+			}
+		}
+		return refused;
+	}
+
+	private @Nullable EnumerablePropertySource<?> systemEnvironment() {
+		return (this.environment instanceof ConfigurableEnvironment configurable && configurable.getPropertySources()
+			.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> env)
+					? env : null;
+	}
+
+	/**
+	 * Find the environment variables {@code RDMA_*} that set no property: Boot leaves the
+	 * environment out of its check of unknown keys, as it holds the whole machine's
+	 * variables, so {@code RDMA_COUNTERSETS_NVME_TCP_FLOW_PROTOCOL} (a set {@code nvme}
+	 * with a key {@code tcp.flow.protocol}) would be dropped without a word. One under a
+	 * group of the starter is refused, any other warned about.
+	 */
+	private void checkEnvironmentVariables(Set<String> refused) {
+		EnumerablePropertySource<?> env = systemEnvironment();
+		if (env == null || Arrays.stream(env.getPropertyNames())
+			.noneMatch((name) -> name.toUpperCase(Locale.ROOT).startsWith("RDMA_") && !refused.contains(name))) {
+			return;
+		}
+		try {
+			new Binder(ConfigurationPropertySources.from(env)).bind(PREFIX, Bindable.ofInstance(new RdmaProperties()),
+					new NoUnboundElementsBindHandler(BindHandler.DEFAULT, (source) -> true));
+		}
+		catch (BindException ex) {
+			if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException unbound)) {
+				return;
+			}
+			for (ConfigurationProperty property : unbound.getUnboundProperties()) {
+				String variable = (property.getOrigin() instanceof PropertySourceOrigin origin)
+						? origin.getPropertyName() : property.getName().toString();
+				if (refused.contains(variable)) {
+					continue;
+				}
+				String reason = "sets no rdma property: an environment variable turns each '_' into '.', so it names "
+						+ property.getName() + ". Names with '_' or '-' (a set such as nvme_tcp, a device such as "
+						+ "sim_mlx5_1) cannot be written in one: set them in SPRING_APPLICATION_JSON, e.g. "
+						+ "{\"rdma\":{\"counter-sets\":{\"nvme_tcp\":{\"device\":\"mlx5_0\"}}}}; a property's own "
+						+ "'-' is left out, as in RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT";
+				if (TOP_LEVEL_KEYS.contains(property.getName().getElement(1, ConfigurationPropertyName.Form.UNIFORM))) {
+					this.problems.add(variable, property.getValue(), reason);
+				}
+				else {
+					logger.warn("The environment variable " + variable + "=" + property.getValue() + " " + reason
+							+ "; remove it if it is not meant for rdma-counters");
+				}
+			}
+		}
+	}
+
+	/**
+	 * Warn once about each property of the backend not chosen, which has no effect.
+	 */
+	private void warnIgnoredByBackend(RdmaProperties.Backend backend) {
+		boolean simulated = backend == RdmaProperties.Backend.SIMULATED;
+		ConfigurationPropertyName ignored = ConfigurationPropertyName
+			.of(PREFIX + (simulated ? ".native" : ".simulated"));
+		Map<String, Object> written = new LinkedHashMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.filter(ignored::isAncestorOf).forEach((name) -> {
+					ConfigurationProperty property = source.getConfigurationProperty(name);
+					if (property != null) {
+						written.putIfAbsent((property.getOrigin() instanceof PropertySourceOrigin origin)
+								? origin.getPropertyName() : name.toString(), property.getValue());
+					}
+				});
+			}
+		}
+		String action = simulated
+				? "the simulated backend loads no library; remove it, or set " + PREFIX + ".backend=native to use it"
+				: "the native backend counts on the host's RDMA devices; remove it (or move it to the profile that "
+						+ "sets " + PREFIX + ".backend=simulated), or set " + PREFIX + ".backend=simulated to use it";
+		written.forEach((name, value) -> logger.warn(name + "=" + value + " has no effect on the "
+				+ (simulated ? "simulated" : "native") + " backend (" + PREFIX + ".backend): " + action));
+	}
+
+	/**
+	 * Refuse a name of a map (a set, a device) that Boot does not keep as written: it
+	 * drops characters such as spaces, '/' and 'ä' from a name, which would rename the
+	 * set or device silently; and a list where a map of names is meant (a YAML '-' item,
+	 * bound as the name 0). A name in brackets, {@code rdma.counter-sets.[ok1]}, is kept.
+	 * @return the keys refused, e.g. {@code rdma.counter-sets.0}
+	 */
+	private Set<String> checkWrittenKeys() {
+		Set<String> refused = new HashSet<>();
+		for (NamedMap map : NAMED_MAPS) {
+			ConfigurationPropertyName root = ConfigurationPropertyName.of(map.property());
+			int key = root.getNumberOfElements();
+			for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+				if (source instanceof IterableConfigurationPropertySource iterable) {
+					iterable.filter((name) -> root.isAncestorOf(name) && name.getNumberOfElements() > key)
+						.forEach((name) -> {
+							ConfigurationProperty property = source.getConfigurationProperty(name);
+							if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin) {
+								checkWrittenKey(map, name, key, origin.getPropertyName(), refused);
+							}
+						});
+				}
+			}
+		}
+		return refused;
+	}
+
+	private void checkWrittenKey(NamedMap map, ConfigurationPropertyName name, int key, String written,
+			Set<String> refused) {
+		String bound = name.getElement(key, ConfigurationPropertyName.Form.ORIGINAL);
+		int tail = written.length();
+		for (int i = key + 1; i < name.getNumberOfElements() && tail > 0; i++) {
+			tail = (name.isNumericIndex(i) && written.charAt(tail - 1) == ']') ? written.lastIndexOf('[', tail - 1)
+					: written.lastIndexOf('.', tail - 1);
+		}
+		Matcher head = map.written().matcher((tail > 0) ? written.substring(0, tail) : written);
+		if (!head.matches()) {
+			return;
+		}
+		String as = head.group(1);
+		boolean bracketed = as.length() > 1 && as.startsWith("[") && as.endsWith("]");
+		String inner = bracketed ? as.substring(1, as.length() - 1) : as;
+		String property = map.property() + "." + bound;
+		if (bracketed && !inner.isEmpty() && inner.chars().allMatch(Character::isDigit)) {
+			if (refused.add(property)) {
+				this.problems.add(head.group(0), as,
+						"is a list item, but " + map.property() + " is a map by name, not a list: write "
+								+ map.property() + ".<name>.<key> (in YAML a name under "
+								+ map.property().substring(PREFIX.length() + 1) + ", not a '-' item)");
+			}
+		}
+		else if (!inner.equals(bound) && !map.valid().matcher(inner).matches() && refused.add(property)) {
+			this.problems.add(head.group(0), inner, map.rule());
+		}
+	}
+
+	/**
+	 * A map of {@link RdmaProperties} keyed by a name.
+	 *
+	 * @param property the map's property
+	 * @param written the map's property as it may be written, then its key
+	 * @param valid what a key may be
+	 * @param rule what to tell of a key that is not
+	 */
+	private record NamedMap(String property, Pattern written, Pattern valid, String rule) {
+
+		NamedMap(String property, String written, Pattern valid, String rule) {
+			this(property, Pattern.compile(written + "(?:\\.|(?=\\[))(.+)"), valid, rule);
+		}
+
+	}
+
+}
