@@ -86,7 +86,7 @@ public final class FileSystemSysfsTree implements SysfsTree, AutoCloseable {
 	FileSystemSysfsTree(Path root, @Nullable Boolean keepFilesOpen) {
 		this.root = root;
 		this.keepFilesOpen = keepFilesOpen;
-		this.maxKeptFiles = maxKeptFiles();
+		this.maxKeptFiles = Boolean.FALSE.equals(keepFilesOpen) ? 0 : maxKeptFiles();
 	}
 
 	private static int maxKeptFiles() {
