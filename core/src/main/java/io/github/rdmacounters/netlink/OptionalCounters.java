@@ -48,21 +48,13 @@ public final class OptionalCounters implements AutoCloseable {
 
 	private static final Logger logger = System.getLogger(OptionalCounters.class.getName());
 
-	private final Supplier<NldevClient> opener;
+	private final NldevOpener client;
 
 	private final Settings settings;
 
 	private final Clock clock;
 
 	private final ReadCache<OptionalCountersSnapshot> cache;
-
-	private final Object lock = new Object();
-
-	/** Guarded by {@link #lock}. */
-	private @Nullable NldevClient client;
-
-	/** Guarded by {@link #lock}. */
-	private boolean closed;
 
 	/** The kernel index each device had when the counters were last applied to it. */
 	private final Map<String, Long> applied = new ConcurrentHashMap<>();
@@ -94,7 +86,7 @@ public final class OptionalCounters implements AutoCloseable {
 	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
 			Consumer<String> warnings) {
 		this.warnings = Objects.requireNonNull(warnings, "warnings");
-		this.opener = Objects.requireNonNull(opener, "opener");
+		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's optional counters");
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.cache = new ReadCache<>(readCacheTtl, clock);
@@ -126,7 +118,7 @@ public final class OptionalCounters implements AutoCloseable {
 		}
 		List<NldevDevice> devices;
 		try {
-			NldevClient current = client();
+			NldevClient current = this.client.get();
 			devices = current.devices();
 			for (NldevDevice device : devices) {
 				applyTo(current, device);
@@ -160,7 +152,7 @@ public final class OptionalCounters implements AutoCloseable {
 			return;
 		}
 		try {
-			NldevClient current = client();
+			NldevClient current = this.client.get();
 			for (NldevDevice device : current.devices()) {
 				if (device.name().equals(deviceName)) {
 					applyTo(current, device);
@@ -184,14 +176,11 @@ public final class OptionalCounters implements AutoCloseable {
 		List<NldevDevice> devices;
 		NldevClient current;
 		try {
-			current = client();
+			current = this.client.get();
 			devices = current.devices();
 		}
-		catch (RdmaClosedException ex) {
-			throw ex;
-		}
 		catch (RuntimeException ex) {
-			return new OptionalCountersSnapshot(List.of(), Map.of(), ex.getMessage(), readAt);
+			return unavailable(ex, readAt);
 		}
 		List<PortOptionalCounters> ports = new ArrayList<>();
 		Map<String, String> failures = new TreeMap<>();
@@ -208,7 +197,8 @@ public final class OptionalCounters implements AutoCloseable {
 					}
 				}
 				catch (RdmaClosedException ex) {
-					throw ex;
+					// closed by the application's shutdown while it read
+					return unavailable(ex, readAt);
 				}
 				catch (RuntimeException ex) {
 					failures.put(device.name() + "/" + port, ex.getMessage());
@@ -216,6 +206,10 @@ public final class OptionalCounters implements AutoCloseable {
 			}
 		}
 		return new OptionalCountersSnapshot(ports, failures, null, readAt);
+	}
+
+	private static OptionalCountersSnapshot unavailable(RuntimeException ex, Instant readAt) {
+		return new OptionalCountersSnapshot(List.of(), Map.of(), ex.getMessage(), readAt);
 	}
 
 	private static @Nullable PortOptionalCounters readPort(NldevClient client, NldevDevice device, int port) {
@@ -321,34 +315,12 @@ public final class OptionalCounters implements AutoCloseable {
 		}
 	}
 
-	private NldevClient client() {
-		synchronized (this.lock) {
-			if (this.closed) {
-				throw new RdmaClosedException("RDMA netlink's optional counters");
-			}
-			NldevClient current = this.client;
-			if (current == null) {
-				current = this.opener.get();
-				this.client = current;
-			}
-			return current;
-		}
-	}
-
 	/**
-	 * Close the client; later reads fail.
+	 * Close the client; later snapshots say it is closed.
 	 */
 	@Override
 	public void close() {
-		NldevClient current;
-		synchronized (this.lock) {
-			this.closed = true;
-			current = this.client;
-			this.client = null;
-		}
-		if (current != null) {
-			current.close();
-		}
+		this.client.close();
 	}
 
 	@Override

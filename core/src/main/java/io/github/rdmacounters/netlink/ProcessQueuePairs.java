@@ -30,7 +30,7 @@ import io.github.rdmacounters.core.ReadCache;
  */
 public final class ProcessQueuePairs implements AutoCloseable {
 
-	private final Supplier<NldevClient> opener;
+	private final NldevOpener client;
 
 	private final long pid;
 
@@ -39,14 +39,6 @@ public final class ProcessQueuePairs implements AutoCloseable {
 	private final Clock clock;
 
 	private final ReadCache<Snapshot> cache;
-
-	private final Object lock = new Object();
-
-	/** Guarded by {@link #lock}. */
-	private @Nullable NldevClient client;
-
-	/** Guarded by {@link #lock}. */
-	private boolean closed;
 
 	/**
 	 * Create the queue pairs of a process; nothing is asked until the first read.
@@ -58,7 +50,7 @@ public final class ProcessQueuePairs implements AutoCloseable {
 	 */
 	public ProcessQueuePairs(Supplier<NldevClient> opener, long pid, NetlinkBudget budget, Duration readCacheTtl,
 			Clock clock) {
-		this.opener = Objects.requireNonNull(opener, "opener");
+		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's queue pairs");
 		this.pid = pid;
 		this.budget = Objects.requireNonNull(budget, "budget");
 		this.clock = Objects.requireNonNull(clock, "clock");
@@ -86,14 +78,11 @@ public final class ProcessQueuePairs implements AutoCloseable {
 		NldevClient current;
 		List<NldevDevice> devices;
 		try {
-			current = client();
+			current = this.client.get();
 			devices = current.devices();
 		}
-		catch (RdmaClosedException ex) {
-			throw ex;
-		}
 		catch (RuntimeException ex) {
-			return new Snapshot(Map.of(), Map.of(), ex.getMessage(), readAt);
+			return unavailable(ex, readAt);
 		}
 		Map<String, List<NldevQueuePair>> ours = new TreeMap<>();
 		Map<String, String> failures = new TreeMap<>();
@@ -106,7 +95,8 @@ public final class ProcessQueuePairs implements AutoCloseable {
 							.toList());
 			}
 			catch (RdmaClosedException ex) {
-				throw ex;
+				// closed by the application's shutdown while it read
+				return unavailable(ex, readAt);
 			}
 			catch (RuntimeException ex) {
 				failures.put(device.name(), ex.getMessage());
@@ -115,34 +105,16 @@ public final class ProcessQueuePairs implements AutoCloseable {
 		return new Snapshot(ours, failures, null, readAt);
 	}
 
-	private NldevClient client() {
-		synchronized (this.lock) {
-			if (this.closed) {
-				throw new RdmaClosedException("RDMA netlink's queue pairs");
-			}
-			NldevClient current = this.client;
-			if (current == null) {
-				current = this.opener.get();
-				this.client = current;
-			}
-			return current;
-		}
+	private static Snapshot unavailable(RuntimeException ex, Instant readAt) {
+		return new Snapshot(Map.of(), Map.of(), ex.getMessage(), readAt);
 	}
 
 	/**
-	 * Close the client; later reads fail.
+	 * Close the client; later snapshots say it is closed.
 	 */
 	@Override
 	public void close() {
-		NldevClient current;
-		synchronized (this.lock) {
-			this.closed = true;
-			current = this.client;
-			this.client = null;
-		}
-		if (current != null) {
-			current.close();
-		}
+		this.client.close();
 	}
 
 	/**
