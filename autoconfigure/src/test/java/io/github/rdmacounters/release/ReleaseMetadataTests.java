@@ -43,8 +43,8 @@ class ReleaseMetadataTests {
 				published.put(artifactId, version);
 			}
 		}
-		assertThat(published).containsOnlyKeys("rdma-counters-core", "rdma-counters-spring-boot",
-				"rdma-counters-spring-boot-starter");
+		assertThat(published).containsOnlyKeys("rdma-counters-core", "rdma-counters-diagnosis",
+				"rdma-counters-spring-boot", "rdma-counters-spring-boot-starter");
 
 		Element bom = pom(this.root.resolve("bom/pom.xml"));
 		assertThat(child(bom, "version")).as("the BOM's version").isEqualTo(version);
