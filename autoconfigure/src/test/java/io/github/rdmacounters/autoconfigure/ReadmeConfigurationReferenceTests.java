@@ -29,9 +29,9 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the configuration reference in the README lists every property of
- * {@link RdmaProperties} with its default and no property that does not exist, and that
- * what it says of environment variables is true.
+ * Tests that the configuration reference ({@code docs/configuration.md}) lists every
+ * property of {@link RdmaProperties} with its default and no property that does not
+ * exist, and that what it says of environment variables is true.
  *
  * @author rdma-counters
  */
@@ -181,7 +181,7 @@ class ReadmeConfigurationReferenceTests {
 	}
 
 	private static String referenceSection() throws IOException {
-		return ReadmeSnippetsTests.section("Configuration reference");
+		return ReadmeSnippetsTests.page("docs/configuration.md");
 	}
 
 }

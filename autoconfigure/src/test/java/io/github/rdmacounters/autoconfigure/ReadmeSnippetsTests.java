@@ -37,17 +37,18 @@ import io.github.rdmacounters.testsupport.FakeVerbs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that the README's snippets are true: each YAML block of the sections this module
- * documents starts a context (on the simulated backend when it says so, otherwise on the
- * native backend over the fake libibverbs with an mlx5_0 device), and each Java block
+ * Tests that the snippets of the README and of every page under {@code docs/} are true:
+ * each YAML block that configures the application starts a context (on the simulated
+ * backend when it says so, otherwise on the native backend over the fake libibverbs with
+ * an mlx5_0 device), every other YAML block parses, and each complete Java example
  * compiles against the starter as written, imports included.
  *
  * @author rdma-counters
  */
 class ReadmeSnippetsTests {
 
-	private static final List<String> SECTIONS = List.of("Getting started", "Configuration reference",
-			"When it goes wrong", "Exposing and securing the endpoint", "Using the counters from code");
+	/** Top-level keys of a YAML block that configures the application. */
+	private static final Pattern APPLICATION_YAML = Pattern.compile("^(rdma|management|spring):", Pattern.MULTILINE);
 
 	private final FakeVerbs fake = FakeVerbs.get();
 
@@ -63,9 +64,25 @@ class ReadmeSnippetsTests {
 	}
 
 	static Stream<String> yamlBlocks() throws IOException {
-		List<String> blocks = blocks("yaml");
-		assertThat(blocks).as("YAML blocks of the README").hasSizeGreaterThanOrEqualTo(3);
+		List<String> blocks = blocks("yaml").stream()
+			.filter((block) -> APPLICATION_YAML.matcher(block).find())
+			.toList();
+		assertThat(blocks).as("application YAML blocks of the README and docs/").hasSizeGreaterThanOrEqualTo(7);
 		return blocks.stream();
+	}
+
+	@Test
+	void everyOtherYamlBlockParses() throws IOException {
+		List<String> others = blocks("yaml").stream()
+			.filter((block) -> !APPLICATION_YAML.matcher(block).find())
+			.toList();
+		assertThat(others).as("Prometheus configurations in docs/").isNotEmpty();
+		for (String block : others) {
+			assertThat(new YamlPropertySourceLoader().load("block",
+					new ByteArrayResource(block.getBytes(StandardCharsets.UTF_8))))
+				.as("YAML of\n%s", block)
+				.isNotEmpty();
+		}
 	}
 
 	@ParameterizedTest
@@ -99,8 +116,11 @@ class ReadmeSnippetsTests {
 
 	@Test
 	void javaBlocksCompileAsWritten(@TempDir Path sources) throws IOException {
-		List<String> blocks = blocks("java");
-		assertThat(blocks).as("Java blocks of the README").hasSizeGreaterThanOrEqualTo(2);
+		// complete compilation units; a block without a package declaration is a fragment
+		List<String> blocks = blocks("java").stream()
+			.filter((block) -> Pattern.compile("^package ", Pattern.MULTILINE).matcher(block).find())
+			.toList();
+		assertThat(blocks).as("Java examples of the README and docs/").hasSizeGreaterThanOrEqualTo(7);
 		List<String> files = new ArrayList<>();
 		for (String block : blocks) {
 			Matcher pkg = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE).matcher(block);
@@ -125,11 +145,17 @@ class ReadmeSnippetsTests {
 		assertThat(compiled).as("javac output:\n%s", output).isTrue();
 	}
 
+	/**
+	 * The blocks of one language in the README and every page under {@code docs/}.
+	 * @param language the fence's language
+	 * @return the blocks' text
+	 * @throws IOException if a page cannot be read
+	 */
 	static List<String> blocks(String language) throws IOException {
 		List<String> blocks = new ArrayList<>();
-		for (String section : SECTIONS) {
+		for (Path page : pages()) {
 			Matcher block = Pattern.compile("^```" + language + "\\n(.*?)^```", Pattern.MULTILINE | Pattern.DOTALL)
-				.matcher(section(section));
+				.matcher(Files.readString(page, StandardCharsets.UTF_8));
 			while (block.find()) {
 				blocks.add(block.group(1));
 			}
@@ -137,23 +163,36 @@ class ReadmeSnippetsTests {
 		return blocks;
 	}
 
-	static String section(String title) throws IOException {
-		String readme = Files.readString(readme(), StandardCharsets.UTF_8);
-		int start = readme.indexOf("## " + title + "\n");
-		assertThat(start).as("README section '%s'", title).isNotNegative();
-		int end = readme.indexOf("\n## ", start + 1);
-		return readme.substring(start, (end < 0) ? readme.length() : end);
+	/**
+	 * One page of the documentation.
+	 * @param path the page's path from the repository's root, e.g.
+	 * {@code docs/metrics.md}
+	 * @return its text
+	 * @throws IOException if it cannot be read
+	 */
+	static String page(String path) throws IOException {
+		Path page = root().resolve(path);
+		assertThat(page).as("documentation page %s", path).isRegularFile();
+		return Files.readString(page, StandardCharsets.UTF_8);
 	}
 
-	private static Path readme() {
+	static List<Path> pages() throws IOException {
+		List<Path> pages = new ArrayList<>(List.of(root().resolve("README.md")));
+		try (Stream<Path> docs = Files.walk(root().resolve("docs"))) {
+			docs.filter((path) -> path.toString().endsWith(".md")).sorted().forEach(pages::add);
+		}
+		return pages;
+	}
+
+	private static Path root() {
 		Path module = Path.of("").toAbsolutePath();
 		for (Path dir = module; dir != null; dir = dir.getParent()) {
-			Path candidate = dir.resolve("README.md");
-			if (Files.exists(candidate) && Files.exists(dir.resolve("autoconfigure"))) {
-				return candidate;
+			if (Files.exists(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("docs"))
+					&& Files.exists(dir.resolve("autoconfigure"))) {
+				return dir;
 			}
 		}
-		throw new AssertionError("No README.md above " + module);
+		throw new AssertionError("No README.md and docs/ above " + module);
 	}
 
 }

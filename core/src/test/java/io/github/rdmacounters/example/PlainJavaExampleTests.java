@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link PlainJavaExample}: the library works with no Spring on the class path,
- * and the README shows the example as it is.
+ * and docs/without-spring.md shows the example as it is.
  *
  * @author rdma-counters
  */
@@ -48,8 +48,8 @@ class PlainJavaExampleTests {
 		String snippet = source.substring(
 				source.indexOf("// README: plain-java\n") + "// README: plain-java\n".length(),
 				source.indexOf("\t\t// README: end"));
-		String readme = Files.readString(Path.of("../README.md"));
-		assertThat(readme).contains(snippet);
+		String page = Files.readString(Path.of("../docs/without-spring.md"));
+		assertThat(page).contains(snippet);
 	}
 
 }

@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
  * as OpenMetrics and loaded into a TSDB with {@code promtool tsdb create-blocks-from
  * openmetrics}; Debian's {@code prometheus} then serves that TSDB with the mixin's rules
  * loaded. Every board query and every recording rule returns series, and every family of
- * the scrape is on the board, in a rule or an alert, or listed in the README as
+ * the scrape is on the board, in a rule or an alert, or listed in docs/monitoring.md as
  * deliberately not.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -140,15 +140,12 @@ class MonitoringAtSixtySecondScrapeTests {
 	}
 
 	/**
-	 * The names in the README's "Deliberately not on the board" paragraph of "Grafana and
-	 * alerts".
+	 * The names in the "Deliberately not on the board" paragraph of docs/monitoring.md.
 	 */
 	private static Set<String> readmeDeliberatelyNot() throws Exception {
-		String readme = Files.readString(PrometheusTools.monitoring().getParent().resolve("README.md"));
-		int section = readme.indexOf("\n## Grafana and alerts\n");
-		assertThat(section).as("README section Grafana and alerts").isNotNegative();
-		int start = readme.indexOf("**Deliberately not on the board", section);
-		assertThat(start).as("the README's list of families deliberately not on the board").isNotNegative();
+		String readme = Files.readString(PrometheusTools.monitoring().getParent().resolve("docs/monitoring.md"));
+		int start = readme.indexOf("**Deliberately not on the board");
+		assertThat(start).as("docs/monitoring.md's list of families deliberately not on the board").isNotNegative();
 		String paragraph = readme.substring(start, readme.indexOf("\n\n", start));
 		Set<String> names = PrometheusServer.families(paragraph);
 		assertThat(names).isNotEmpty();
