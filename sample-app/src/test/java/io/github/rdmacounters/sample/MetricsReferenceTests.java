@@ -86,7 +86,8 @@ class MetricsReferenceTests {
 				.collect(Collectors.toCollection(TreeSet::new));
 			assertThat(documentedLabels).as("labels of %s", name).isEqualTo(labels.getOrDefault(name, Set.of()));
 			assertThat(documented[4]).as("binder of %s", name)
-				.isIn("PortCountersMetrics", "RdmaFlowMetrics", "RdmaEventMetrics");
+				.isIn("PortCountersMetrics", "RdmaFlowMetrics", "RdmaEventMetrics", "NetdevStatisticsMetrics",
+						"OptionalCountersMetrics", "QueuePairMetrics");
 		}
 		for (Map.Entry<String, String[]> documented : rows.entrySet()) {
 			if (!documented.getValue()[3].contains(ABSENT)) {
@@ -102,7 +103,7 @@ class MetricsReferenceTests {
 		if (name.contains("_bytes")) {
 			return "bytes";
 		}
-		return name.endsWith("_seconds") ? "seconds" : "1";
+		return (name.endsWith("_seconds") || name.endsWith("_seconds_total")) ? "seconds" : "1";
 	}
 
 	private String scrape() {
