@@ -9,7 +9,6 @@ import java.util.Set;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -133,37 +132,18 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		List<Registration> registered;
-		synchronized (this.registrations) {
-			registered = new ArrayList<>(this.registrations);
-			this.registrations.clear();
-		}
-		for (Registration registration : registered) {
-			registration.meters().forEach(registration.registry::remove);
-		}
+		MeterRegistration.removeAll(this.registrations);
 	}
 
 	/** The meters of one registry, and the ports that have them. */
-	private final class Registration {
-
-		private final MeterRegistry registry;
-
-		private final List<Meter> meters = new ArrayList<>();
+	private final class Registration extends MeterRegistration {
 
 		private final Set<String> bound = new HashSet<>();
 
 		private @Nullable OptionalCountersSnapshot lastSeen;
 
 		Registration(MeterRegistry registry) {
-			this.registry = registry;
-		}
-
-		synchronized void add(Meter meter) {
-			this.meters.add(meter);
-		}
-
-		synchronized List<Meter> meters() {
-			return new ArrayList<>(this.meters);
+			super(registry);
 		}
 
 		synchronized double refresh(OptionalCounters source) {
@@ -197,12 +177,12 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 							: "Optional counter " + name + " of the port (RDMA netlink)")
 					.baseUnit((known != null) ? known.baseUnit() : null)
 					.tags(portTags)
-					.register(this.registry));
+					.register(registry()));
 				add(Gauge.builder(ENABLED, source, (s) -> enabled(s, device, number, name))
 					.description("Whether the optional counter is enabled (1) or not (0)")
 					.tags(portTags)
 					.tag("counter", name)
-					.register(this.registry));
+					.register(registry()));
 			}
 		}
 

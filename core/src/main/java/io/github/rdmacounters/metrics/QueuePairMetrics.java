@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
@@ -86,37 +85,18 @@ public class QueuePairMetrics implements MeterBinder, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		List<Registration> registered;
-		synchronized (this.registrations) {
-			registered = new ArrayList<>(this.registrations);
-			this.registrations.clear();
-		}
-		for (Registration registration : registered) {
-			registration.meters().forEach(registration.registry::remove);
-		}
+		MeterRegistration.removeAll(this.registrations);
 	}
 
 	/** The meters of one registry, and the combinations that have them. */
-	private final class Registration {
-
-		private final MeterRegistry registry;
-
-		private final List<Meter> meters = new ArrayList<>();
+	private final class Registration extends MeterRegistration {
 
 		private final Set<String> bound = new HashSet<>();
 
 		private ProcessQueuePairs.@Nullable Snapshot lastSeen;
 
 		Registration(MeterRegistry registry) {
-			this.registry = registry;
-		}
-
-		synchronized void add(Meter meter) {
-			this.meters.add(meter);
-		}
-
-		synchronized List<Meter> meters() {
-			return new ArrayList<>(this.meters);
+			super(registry);
 		}
 
 		synchronized double refresh(ProcessQueuePairs source) {
@@ -149,7 +129,7 @@ public class QueuePairMetrics implements MeterBinder, AutoCloseable {
 					.and("port", Integer.toString(port))
 					.and("type", type)
 					.and("state", state))
-				.register(this.registry));
+				.register(registry()));
 		}
 
 	}
