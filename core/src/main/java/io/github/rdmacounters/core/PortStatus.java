@@ -60,12 +60,21 @@ public record PortStatus(int port, PortLink link, Map<String, Long> counters, Ma
 		if (value == null) {
 			return Double.NaN;
 		}
-		long unsigned = value;
-		if (unsigned >= 0) {
-			return unsigned;
+		return unsignedToDouble(value);
+	}
+
+	/**
+	 * Return an unsigned 64-bit counter value, held in a {@code long}, as the nearest
+	 * {@code double}: 2^63 and above keep their magnitude, as node_exporter shows them.
+	 * @param value the counter value as an unsigned 64-bit integer
+	 * @return the value as a double
+	 */
+	public static double unsignedToDouble(long value) {
+		if (value >= 0) {
+			return value;
 		}
 		// halve keeping the lowest bit (round to odd), convert, double: correctly rounded
-		return ((unsigned >>> 1) | (unsigned & 1)) * 2.0;
+		return ((value >>> 1) | (value & 1)) * 2.0;
 	}
 
 	public boolean isActive() {

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.rdmacounters.core.PortStatus;
+
 /**
  * The driver statistics of one netdev read at once: the names and their unsigned 64-bit
  * values. Immutable.
@@ -83,7 +85,7 @@ public final class NetdevStatistics {
 	 * @return the value, never negative
 	 */
 	public double value(int index) {
-		return unsignedToDouble(this.values[index]);
+		return PortStatus.unsignedToDouble(this.values[index]);
 	}
 
 	/**
@@ -108,14 +110,6 @@ public final class NetdevStatistics {
 			map.putIfAbsent(this.names.asList().get(i), Long.toUnsignedString(this.values[i]));
 		}
 		return map;
-	}
-
-	static double unsignedToDouble(long value) {
-		if (value >= 0) {
-			return value;
-		}
-		// the top bit set: halve with the low bit kept for rounding, then double
-		return ((value >>> 1) | (value & 1)) * 2.0;
 	}
 
 	@Override

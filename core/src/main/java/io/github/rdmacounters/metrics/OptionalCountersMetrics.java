@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.netlink.OptionalCounter;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.OptionalCountersSnapshot;
@@ -111,7 +112,7 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 	private static double value(OptionalCounters source, String device, int port, String name) {
 		PortOptionalCounters counters = source.snapshot().port(device, port);
 		Long value = (counters != null) ? counters.value(name) : null;
-		return (value != null) ? unsigned(value) : Double.NaN;
+		return (value != null) ? PortStatus.unsignedToDouble(value) : Double.NaN;
 	}
 
 	private static double enabled(OptionalCounters source, String device, int port, String name) {
@@ -121,10 +122,6 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 			return Double.NaN;
 		}
 		return counter.enabled() ? 1.0 : 0.0;
-	}
-
-	private static double unsigned(long value) {
-		return (value >= 0) ? value : ((value >>> 1) | (value & 1)) * 2.0;
 	}
 
 	/**
