@@ -39,6 +39,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <linux/version.h>
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #define FK_MAX_DEVICES 8
@@ -57,6 +58,32 @@
 #define FK_QPT_XRC_INI 9
 #define FK_QPT_XRC_TGT 10
 
+/*
+ * RDMA netlink's monitor, include/uapi/rdma/rdma_netlink.h since Linux 6.12 (commit 9cbed5aab5ae,
+ * "RDMA/nldev: Add support for RDMA monitoring"; RDMA_NLDEV_SYS_ATTR_MONITOR_MODE from
+ * 12fb1153c53b; the rename events from "RDMA/nldev: Add IB device and net device rename events",
+ * 6.13). Debian 12's 6.1 header has none of them: the numbers are the uapi header's, checked
+ * against it where the installed header is new enough.
+ */
+#define FK_GROUP_NOTIFY 4		/* RDMA_NL_GROUP_NOTIFY */
+#define FK_CMD_MONITOR 28		/* RDMA_NLDEV_CMD_MONITOR */
+#define FK_ATTR_EVENT_TYPE 102		/* RDMA_NLDEV_ATTR_EVENT_TYPE */
+#define FK_SYS_ATTR_MONITOR_MODE 103	/* RDMA_NLDEV_SYS_ATTR_MONITOR_MODE */
+#define FK_NETLINK_GROUPS 32		/* netlink_kernel_create: at least 32 groups */
+enum { FK_REGISTER_EVENT, FK_UNREGISTER_EVENT, FK_NETDEV_ATTACH_EVENT, FK_NETDEV_DETACH_EVENT, FK_RENAME_EVENT,
+       FK_NETDEV_RENAME_EVENT }; /* enum rdma_nl_notify_event_type */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+_Static_assert(RDMA_NL_GROUP_NOTIFY == FK_GROUP_NOTIFY, "RDMA_NL_GROUP_NOTIFY");
+_Static_assert(RDMA_NLDEV_CMD_MONITOR == FK_CMD_MONITOR, "RDMA_NLDEV_CMD_MONITOR");
+_Static_assert(RDMA_NLDEV_ATTR_EVENT_TYPE == FK_ATTR_EVENT_TYPE, "RDMA_NLDEV_ATTR_EVENT_TYPE");
+_Static_assert(RDMA_NLDEV_SYS_ATTR_MONITOR_MODE == FK_SYS_ATTR_MONITOR_MODE, "RDMA_NLDEV_SYS_ATTR_MONITOR_MODE");
+_Static_assert(RDMA_NETDEV_RENAME_EVENT == FK_NETDEV_RENAME_EVENT, "RDMA_NETDEV_RENAME_EVENT");
+#else
+_Static_assert(RDMA_NLDEV_NUM_OPS <= FK_CMD_MONITOR, "an older header ends its commands before MONITOR");
+_Static_assert(RDMA_NLDEV_ATTR_MAX <= FK_ATTR_EVENT_TYPE, "an older header ends its attributes before EVENT_TYPE");
+#endif
+#define FK_ATTRS (FK_SYS_ATTR_MONITOR_MODE + 1)
+
 struct fk_counter {
 	char name[FK_NAME];
 	int optional; /* IB_STAT_FLAG_OPTIONAL */
@@ -68,6 +95,8 @@ struct fk_port {
 	int has_stats; /* ib_get_hw_stats_port() != NULL */
 	int ncounters;
 	struct fk_counter counters[FK_MAX_COUNTERS];
+	uint32_t ndev_index; /* the netdev ib_device_set_netdev attached, 0 for none */
+	char ndev_name[16];
 };
 
 struct fk_qp {
@@ -236,7 +265,18 @@ struct conn {
 	int fd;
 	uint32_t portid;
 	int cap_net_admin;
+	int client_fd;	 /* the other end of a socketpair, -1 for a connection of the shim */
+	uint32_t groups; /* the multicast groups joined, bit group - 1 */
 };
+
+#define FK_MAX_CONNS 64
+static struct conn *conns[FK_MAX_CONNS]; /* under lock */
+static int monitor_level = 2; /* 0: before Linux 6.12, 1: 6.12, 2: 6.13 and later (rename events) */
+static int fault_join;
+static long counts_events;
+static void notify(struct fk_device *d, uint32_t port, int type);
+static void notify_raw(const void *data, int len);
+static void forget_conn(struct conn *c);
 
 struct request {
 	const struct nlmsghdr *nlh;
@@ -547,6 +587,20 @@ static int res_qp_dumpit(struct conn *c, struct request *r, long *args, struct b
 	return b->len;
 }
 
+/* nldev_sys_get_doit: the subsystem's settings; RDMA_NLDEV_SYS_ATTR_MONITOR_MODE since 6.12 */
+static int sys_get_doit(struct conn *c, struct request *r, struct buf *b)
+{
+	int m = msg_put(b, c->portid, r->nlh->nlmsg_seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_SYS_GET), 0);
+	if (m < 0 || put_u8(b, RDMA_NLDEV_SYS_ATTR_NETNS_MODE, 1 /* ib_devices_shared_netns */))
+		return -EMSGSIZE;
+	if (monitor_level >= 1 && put_u8(b, FK_SYS_ATTR_MONITOR_MODE, 1))
+		return -EMSGSIZE;
+	if (put_u8(b, RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK, 1))
+		return -EMSGSIZE;
+	msg_end(b, m);
+	return 0;
+}
+
 typedef int (*doit_fn)(struct conn *, struct request *, struct buf *);
 typedef int (*dumpit_fn)(struct conn *, struct request *, long *, struct buf *);
 
@@ -562,6 +616,7 @@ static const struct {
 	[RDMA_NLDEV_CMD_STAT_GET] = { stat_get_doit, stat_get_dumpit, 0 },
 	[RDMA_NLDEV_CMD_STAT_DEL] = { NULL, NULL, 1 },
 	[RDMA_NLDEV_CMD_STAT_GET_STATUS] = { stat_get_status_doit, NULL, 0 },
+	[RDMA_NLDEV_CMD_SYS_GET] = { sys_get_doit, NULL, 0 },
 };
 
 /* ---- sending ---- */
@@ -584,6 +639,50 @@ static int send_buf(struct conn *c, struct buf *b)
 	}
 	/* MSG_NOSIGNAL: a reader that went away is EPIPE, not SIGPIPE */
 	return send(c->fd, b->data, b->len, MSG_NOSIGNAL) == b->len ? 0 : -1;
+}
+
+/*
+ * rdma_nl_notify_event (nldev.c): one message, nlmsg_put(skb, 0, 0, RDMA_NLDEV_CMD_MONITOR, 0, 0),
+ * multicast with rdma_nl_multicast to RDMA_NL_GROUP_NOTIFY. Register, unregister and rename carry
+ * fill_nldev_handle; a netdev attach or detach fill_mon_netdev_association (device, port, and the
+ * netdev while one is attached); a netdev rename fill_mon_netdev_rename (the netdev only). Call
+ * with the lock held.
+ */
+static void notify(struct fk_device *d, uint32_t port, int type)
+{
+	if (monitor_level < 1 || (type >= FK_RENAME_EVENT && monitor_level < 2))
+		return;
+	char data[FK_DEFAULT_SIZE];
+	struct buf b = { data, sizeof(data), 0 };
+	int m = msg_put(&b, 0, 0, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, FK_CMD_MONITOR), 0);
+	struct fk_port *p = &d->ports[port];
+	int err = m < 0;
+	if (type == FK_REGISTER_EVENT || type == FK_UNREGISTER_EVENT || type == FK_RENAME_EVENT) {
+		err = err || fill_handle(&b, d);
+	} else if (type == FK_NETDEV_ATTACH_EVENT || type == FK_NETDEV_DETACH_EVENT) {
+		err = err || fill_handle(&b, d) || put_u32(&b, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+		if (p->ndev_index)
+			err = err || put_u32(&b, RDMA_NLDEV_ATTR_NDEV_INDEX, p->ndev_index) ||
+			      put_string(&b, RDMA_NLDEV_ATTR_NDEV_NAME, p->ndev_name);
+	} else if (p->ndev_index) {
+		err = err || put_u32(&b, RDMA_NLDEV_ATTR_NDEV_INDEX, p->ndev_index) ||
+		      put_string(&b, RDMA_NLDEV_ATTR_NDEV_NAME, p->ndev_name);
+	}
+	if (err || put_u8(&b, FK_ATTR_EVENT_TYPE, type))
+		return;
+	msg_end(&b, m);
+	notify_raw(b.data, b.len);
+}
+
+/* netlink_broadcast: to every member of the group; a full receive buffer drops the message */
+static void notify_raw(const void *data, int len)
+{
+	for (int i = 0; i < FK_MAX_CONNS; i++) {
+		if (conns[i] && (conns[i]->groups & (1u << (FK_GROUP_NOTIFY - 1)))) {
+			send(conns[i]->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+			counts_events++;
+		}
+	}
 }
 
 /* netlink_ack */
@@ -715,6 +814,15 @@ static int peer_has_cap_net_admin(pid_t pid)
 	return has;
 }
 
+static void forget_conn(struct conn *c)
+{
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FK_MAX_CONNS; i++)
+		if (conns[i] == c)
+			conns[i] = NULL;
+	pthread_mutex_unlock(&lock);
+}
+
 static void *serve(void *arg)
 {
 	struct conn *c = arg;
@@ -732,6 +840,8 @@ static void *serve(void *arg)
 		rcv_datagram(c, data, (int)n);
 	}
 	free(data);
+	/* out of the groups before the socket closes: notify() sends under the lock */
+	forget_conn(c);
 	close(c->fd);
 	pthread_mutex_lock(&lock);
 	counts_open--;
@@ -740,15 +850,23 @@ static void *serve(void *arg)
 	return NULL;
 }
 
-static int start(int fd)
+static int start(int fd, int client_fd)
 {
 	struct conn *c = calloc(1, sizeof(*c));
 	pthread_t thread;
 	c->fd = fd;
+	c->client_fd = client_fd;
 	pthread_mutex_lock(&lock);
 	counts_open++;
+	for (int i = 0; i < FK_MAX_CONNS; i++) {
+		if (!conns[i]) {
+			conns[i] = c;
+			break;
+		}
+	}
 	pthread_mutex_unlock(&lock);
 	if (pthread_create(&thread, NULL, serve, c)) {
+		forget_conn(c);
 		close(fd);
 		free(c);
 		return -1;
@@ -767,7 +885,7 @@ static void *accept_loop(void *arg)
 				continue;
 			break;
 		}
-		start(client);
+		start(client, -1);
 	}
 	return NULL;
 }
@@ -785,6 +903,9 @@ FAKE_EXPORT void fake_nldev_reset(void)
 	goodsize = FK_GOODSIZE;
 	counts_requests = counts_dumps = counts_stat_set = counts_eperm = counts_datagrams = 0;
 	fault_wrong_seq = fault_wrong_pid = fault_silent = 0;
+	monitor_level = 2;
+	fault_join = 0;
+	counts_events = 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -808,6 +929,7 @@ FAKE_EXPORT int fake_nldev_add_device(const char *name, int nports, uint64_t nod
 	d->nports = nports;
 	d->node_guid = node_guid;
 	int index = ndevices++;
+	notify(d, 0, FK_REGISTER_EVENT);
 	pthread_mutex_unlock(&lock);
 	return index;
 }
@@ -817,8 +939,11 @@ FAKE_EXPORT int fake_nldev_remove_device(int index)
 {
 	pthread_mutex_lock(&lock);
 	struct fk_device *d = device_by_index(index);
-	if (d)
+	if (d) {
+		/* __ib_unregister_device: disable_device, then the event, while it is still listed */
+		notify(d, 0, FK_UNREGISTER_EVENT);
 		d->in_use = 0;
+	}
 	pthread_mutex_unlock(&lock);
 	return d ? 0 : -1;
 }
@@ -965,6 +1090,8 @@ FAKE_EXPORT int fake_nldev_inject(const char *fault)
 		fault_wrong_pid = 1;
 	else if (strcmp(fault, "silent") == 0)
 		fault_silent = 1;
+	else if (strcmp(fault, "join") == 0)
+		fault_join = 1;
 	else
 		ret = -1;
 	pthread_mutex_unlock(&lock);
@@ -987,6 +1114,8 @@ FAKE_EXPORT long fake_nldev_count(const char *what)
 		ret = counts_open;
 	else if (strcmp(what, "datagrams") == 0)
 		ret = counts_datagrams;
+	else if (strcmp(what, "events") == 0)
+		ret = counts_events;
 	pthread_mutex_unlock(&lock);
 	return ret;
 }
@@ -997,7 +1126,7 @@ FAKE_EXPORT int fake_nldev_connect(void)
 	int fds[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds))
 		return -1;
-	if (start(fds[1])) {
+	if (start(fds[1], fds[0])) {
 		close(fds[0]);
 		return -1;
 	}
@@ -1024,4 +1153,96 @@ FAKE_EXPORT int fake_nldev_listen(const char *path)
 	pthread_detach(thread);
 	listen_fd = fd;
 	return 0;
+}
+
+/* ---- RDMA netlink's monitor ---- */
+
+/* 0: a kernel before 6.12 (no monitor), 1: 6.12, 2: 6.13 and later, with the rename events. */
+FAKE_EXPORT void fake_nldev_set_monitor(int level)
+{
+	pthread_mutex_lock(&lock);
+	monitor_level = level;
+	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group) on the client's end of a socketpair,
+ * as netlink_setsockopt decides it: EPERM unless the kernel socket has NL_CFG_F_NONROOT_RECV
+ * (rdma_nl_net_init sets it since 6.12) or the peer has CAP_NET_ADMIN; EINVAL for group 0 or one
+ * beyond the protocol's 32. Returns 0 or the errno; the "join" fault refuses the next with EPERM.
+ */
+FAKE_EXPORT int fake_nldev_join(int client_fd, int group)
+{
+	int ret = EBADF;
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FK_MAX_CONNS; i++) {
+		struct conn *c = conns[i];
+		if (!c || c->client_fd != client_fd)
+			continue;
+		if (fault_join) {
+			fault_join = 0;
+			ret = EPERM;
+		} else if (monitor_level < 1 && !c->cap_net_admin) {
+			ret = EPERM;
+		} else if (group < 1 || group > FK_NETLINK_GROUPS) {
+			ret = EINVAL;
+		} else {
+			c->groups |= 1u << (group - 1);
+			ret = 0;
+		}
+		break;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* ib_device_rename, then the RENAME event with the new name */
+FAKE_EXPORT int fake_nldev_rename_device(int index, const char *name)
+{
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	if (d) {
+		snprintf(d->name, sizeof(d->name), "%s", name);
+		notify(d, 0, FK_RENAME_EVENT);
+	}
+	pthread_mutex_unlock(&lock);
+	return d ? 0 : -1;
+}
+
+/* ib_device_set_netdev: attaches a netdev to a port (name NULL detaches it), then the event */
+FAKE_EXPORT int fake_nldev_set_netdev(int index, int port, uint32_t ifindex, const char *name)
+{
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	int ok = d && port_valid(d, port);
+	if (ok) {
+		struct fk_port *p = &d->ports[port];
+		p->ndev_index = name ? ifindex : 0;
+		snprintf(p->ndev_name, sizeof(p->ndev_name), "%s", name ? name : "");
+		notify(d, port, name ? FK_NETDEV_ATTACH_EVENT : FK_NETDEV_DETACH_EVENT);
+	}
+	pthread_mutex_unlock(&lock);
+	return ok ? 0 : -1;
+}
+
+/* ib_netdevice_event on NETDEV_CHANGENAME of an attached netdev */
+FAKE_EXPORT int fake_nldev_rename_netdev(int index, int port, const char *name)
+{
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	int ok = d && port_valid(d, port) && d->ports[port].ndev_index;
+	if (ok) {
+		snprintf(d->ports[port].ndev_name, sizeof(d->ports[port].ndev_name), "%s", name);
+		notify(d, port, FK_NETDEV_RENAME_EVENT);
+	}
+	pthread_mutex_unlock(&lock);
+	return ok ? 0 : -1;
+}
+
+/* A raw message to the notify group, for the tests of malformed and unknown events. */
+FAKE_EXPORT void fake_nldev_notify_raw(const void *data, int len)
+{
+	pthread_mutex_lock(&lock);
+	notify_raw(data, len);
+	pthread_mutex_unlock(&lock);
 }

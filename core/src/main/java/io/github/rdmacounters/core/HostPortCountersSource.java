@@ -19,6 +19,14 @@ public interface HostPortCountersSource {
 	HostPortCountersSnapshot snapshot();
 
 	/**
+	 * Drop the snapshot kept for the read cache time-to-live, so that the next read lists
+	 * the devices again, e.g. after RDMA netlink's monitor reported one gone. Does
+	 * nothing by default.
+	 */
+	default void invalidate() {
+	}
+
+	/**
 	 * Return a view of one device, taken from this source's snapshots; a device that is
 	 * not there is {@link Presence#GONE}.
 	 * @param deviceName the device name

@@ -92,6 +92,11 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private volatile boolean closed;
 
+	/**
+	 * Set by {@link #reopenNow()}: the reopening thread's wait was cut short on purpose.
+	 */
+	private volatile boolean retryNow;
+
 	private @Nullable Thread reopening;
 
 	private final ReopenBackoff backoff;
@@ -386,6 +391,22 @@ public final class SupervisedDevice implements RdmaDevice {
 		}
 	}
 
+	/**
+	 * Try to reopen a failed device now instead of at the end of its backoff wait, e.g.
+	 * because RDMA netlink's monitor reported it registered again. Does nothing while the
+	 * device is in service.
+	 */
+	public void reopenNow() {
+		synchronized (this.lock) {
+			Thread thread = this.reopening;
+			if (this.closed || this.tracker.failure() == null || thread == null || !thread.isAlive()) {
+				return;
+			}
+			this.retryNow = true;
+			thread.interrupt();
+		}
+	}
+
 	void forget(SupervisedCounters counters) {
 		this.sets.remove(counters);
 	}
@@ -403,8 +424,11 @@ public final class SupervisedDevice implements RdmaDevice {
 				this.backoff.sleep();
 			}
 			catch (InterruptedException ex) {
-				return;
+				if (this.closed || !this.retryNow) {
+					return;
+				}
 			}
+			this.retryNow = false;
 			RdmaDevice fresh;
 			try {
 				fresh = this.backend.open(this.name);

@@ -84,6 +84,32 @@ interface NetlinkLibC extends Library {
 	int close(int fd);
 
 	/**
+	 * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.
+	 * @param fds the descriptors, {@code struct pollfd} each (8 bytes)
+	 * @param nfds how many
+	 * @param timeout the longest wait, in milliseconds
+	 * @return the number ready, 0 on timeout, or -1
+	 */
+	int poll(Pointer fds, long nfds, int timeout);
+
+	/**
+	 * {@code int eventfd(unsigned int initval, int flags)}.
+	 * @param initval the initial counter
+	 * @param flags {@code EFD_*} flags
+	 * @return the file descriptor, or -1
+	 */
+	int eventfd(int initval, int flags);
+
+	/**
+	 * {@code ssize_t write(int fd, const void *buf, size_t count)}.
+	 * @param fd the file descriptor
+	 * @param buf the bytes
+	 * @param count how many
+	 * @return the number written, or -1
+	 */
+	long write(int fd, Pointer buf, long count);
+
+	/**
 	 * The C library, loaded on first use.
 	 */
 	final class Holder {

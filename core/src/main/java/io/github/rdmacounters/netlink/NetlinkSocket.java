@@ -6,10 +6,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntUnaryOperator;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.ptr.IntByReference;
+import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
@@ -37,6 +39,21 @@ public final class NetlinkSocket implements AutoCloseable {
 
 	private static final int EINTR = 4;
 
+	/** {@code SOL_NETLINK} (include/linux/socket.h). */
+	private static final int SOL_NETLINK = 270;
+
+	/** {@code NETLINK_ADD_MEMBERSHIP} (include/uapi/linux/netlink.h). */
+	private static final int NETLINK_ADD_MEMBERSHIP = 1;
+
+	/** {@code sizeof(struct pollfd)} and the offsets of its events and revents. */
+	private static final int POLLFD_SIZE = 8;
+
+	private static final int POLLFD_EVENTS = 4;
+
+	private static final int POLLFD_REVENTS = 6;
+
+	private static final short POLLIN = 1;
+
 	private final NetlinkLibC libc;
 
 	private final int fd;
@@ -52,6 +69,9 @@ public final class NetlinkSocket implements AutoCloseable {
 	private Memory buffer = new Memory(INITIAL_BUFFER);
 
 	private int sequence;
+
+	/** Joins a multicast group for a socket that is not a kernel's, else {@code null}. */
+	private @Nullable IntUnaryOperator joiner;
 
 	private NetlinkSocket(NetlinkLibC libc, int fd, int portId, String name, Duration timeout) {
 		this.libc = libc;
@@ -120,6 +140,23 @@ public final class NetlinkSocket implements AutoCloseable {
 			libc.close(fd);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Take an already-open socket that speaks netlink and whose multicast membership is
+	 * another's to grant, e.g. a test's fake kernel standing in for
+	 * {@code setsockopt(NETLINK_ADD_MEMBERSHIP)}.
+	 * @param fd the socket
+	 * @param portId the port id its replies are addressed to
+	 * @param name the protocol's name, for messages
+	 * @param timeout how long to wait for each reply datagram
+	 * @param joiner joins a group: 0, or the errno of the refusal
+	 * @return the socket
+	 */
+	static NetlinkSocket attach(int fd, int portId, String name, Duration timeout, IntUnaryOperator joiner) {
+		NetlinkSocket socket = attach(fd, portId, name, timeout);
+		socket.joiner = joiner;
+		return socket;
 	}
 
 	/**
@@ -314,6 +351,119 @@ public final class NetlinkSocket implements AutoCloseable {
 			if (this.libc.setsockopt(this.fd, Netlink.SOL_SOCKET, Netlink.SO_RCVTIMEO, timeval,
 					Netlink.TIMEVAL_SIZE) != 0) {
 				throw new RdmaOperationException("setsockopt(" + this.name + ", SO_RCVTIMEO)", Native.getLastError());
+			}
+		}
+	}
+
+	/**
+	 * Join a multicast group: {@code setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP)}.
+	 * {@code netlink_setsockopt} (net/netlink/af_netlink.c) refuses with {@code EPERM} a
+	 * protocol whose kernel socket lacks {@code NL_CFG_F_NONROOT_RECV} unless the caller
+	 * has {@code CAP_NET_ADMIN}, and with {@code EINVAL} a group above the protocol's.
+	 * @param group the group, from 1
+	 * @throws RdmaOperationException if the kernel refuses
+	 */
+	synchronized void joinGroup(int group) {
+		if (this.closed.get()) {
+			throw new RdmaClosedException("The " + this.name + " netlink socket");
+		}
+		IntUnaryOperator given = this.joiner;
+		int errno;
+		if (given != null) {
+			errno = given.applyAsInt(group);
+		}
+		else {
+			try (Memory value = new Memory(4)) {
+				value.setInt(0, group);
+				errno = (this.libc.setsockopt(this.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, value, 4) != 0)
+						? Native.getLastError() : 0;
+			}
+		}
+		if (errno != 0) {
+			throw new RdmaOperationException("setsockopt(" + this.name + ", NETLINK_ADD_MEMBERSHIP, " + group + ")",
+					errno);
+		}
+	}
+
+	/**
+	 * Wait until a datagram can be read or another descriptor is signalled.
+	 * @param wakeFd a descriptor that ends the wait when readable, e.g. an eventfd
+	 * @param timeoutMillis the longest wait
+	 * @return {@code true} if this socket has a datagram (or an error) to read
+	 * @throws RdmaOperationException if {@code poll} fails
+	 */
+	boolean awaitDatagram(int wakeFd, int timeoutMillis) {
+		try (Memory fds = new Memory(2L * POLLFD_SIZE)) {
+			fds.clear();
+			fds.setInt(0, this.fd);
+			fds.setShort(POLLFD_EVENTS, POLLIN);
+			fds.setInt(POLLFD_SIZE, wakeFd);
+			fds.setShort(POLLFD_SIZE + POLLFD_EVENTS, POLLIN);
+			int ready = this.libc.poll(fds, 2, timeoutMillis);
+			if (ready < 0) {
+				int errno = Native.getLastError();
+				if (errno == EINTR) {
+					return false;
+				}
+				throw new RdmaOperationException("poll(" + this.name + ")", errno);
+			}
+			return ready > 0 && fds.getShort(POLLFD_REVENTS) != 0;
+		}
+	}
+
+	/**
+	 * Read one datagram of notifications: the messages a kernel multicasts, which carry
+	 * port id 0 and no sequence number ({@code nlmsg_multicast}, include/net/netlink.h).
+	 * Messages from another port id are left out. Call it from one thread only.
+	 * @param what what is read, for messages, e.g. {@code RDMA monitor events}
+	 * @return the messages of the datagram
+	 * @throws RdmaOperationException if {@code recv} fails, e.g. with {@code ENOBUFS}
+	 * when the receive buffer overflowed and notifications were lost
+	 * @throws NetlinkProtocolException if the datagram is malformed
+	 */
+	synchronized List<NetlinkMessage> receiveNotifications(String what) {
+		if (this.closed.get()) {
+			throw new RdmaClosedException("The " + this.name + " netlink socket");
+		}
+		long size = recvNotification(Netlink.MSG_PEEK | Netlink.MSG_TRUNC, what);
+		if (size > this.buffer.size()) {
+			this.buffer.close();
+			this.buffer = new Memory(Netlink.nlmsgAlign((int) size));
+		}
+		long length = recvNotification(0, what);
+		if (length == 0) {
+			throw new NetlinkProtocolException("The " + this.name + " peer closed the socket of " + what);
+		}
+		ByteBuffer datagram = ByteBuffer.wrap(this.buffer.getByteArray(0, (int) length)).order(ByteOrder.nativeOrder());
+		List<NetlinkMessage> messages = new ArrayList<>();
+		int position = 0;
+		while (datagram.limit() - position >= Netlink.NLMSG_HDRLEN) {
+			int messageLength = datagram.getInt(position);
+			if (messageLength < Netlink.NLMSG_HDRLEN || messageLength > datagram.limit() - position) {
+				throw new NetlinkProtocolException(
+						"Malformed netlink message in " + what + ": its length " + messageLength + " does not fit the "
+								+ (datagram.limit() - position) + " bytes left of the datagram");
+			}
+			NetlinkMessage message = new NetlinkMessage(datagram, position, messageLength);
+			if (message.portId() == 0) {
+				messages.add(message);
+			}
+			position += Netlink.nlmsgAlign(messageLength);
+		}
+		return messages;
+	}
+
+	private long recvNotification(int flags, String what) {
+		while (true) {
+			long length = this.libc.recv(this.fd, this.buffer, this.buffer.size(), flags);
+			if (length >= 0) {
+				return length;
+			}
+			int errno = Native.getLastError();
+			if (errno != EINTR) {
+				throw new RdmaOperationException("recv(" + this.name + ")", errno,
+						(errno == Errno.ENOBUFS) ? "the socket's receive buffer overflowed and " + what + " were lost"
+								: "while reading " + what);
 			}
 		}
 	}

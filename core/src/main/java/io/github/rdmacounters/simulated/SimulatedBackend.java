@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,8 @@ import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.ethtool.NetdevStatistics;
 import io.github.rdmacounters.ethtool.StatisticsReader;
+import io.github.rdmacounters.netlink.NldevMonitor;
+import io.github.rdmacounters.netlink.NldevMonitorEvent;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
@@ -55,6 +58,9 @@ public final class SimulatedBackend implements RdmaBackend {
 	private final SimulatedSysfsTree sysfsTree;
 
 	private final SimulatedEvents events;
+
+	/** The listeners of the simulated RDMA netlink monitor. */
+	private final List<NldevMonitor.Listener> monitors = new CopyOnWriteArrayList<>();
 
 	/** The RDMA netlink index of each device's current registration. */
 	private final Map<String, Long> nldevIndexes = new java.util.concurrent.ConcurrentHashMap<>();
@@ -270,7 +276,15 @@ public final class SimulatedBackend implements RdmaBackend {
 	 */
 	public int removeDevice(String device) {
 		hardware(device);
-		return this.events.remove(device);
+		boolean present = !this.events.isGone(device);
+		int contexts = this.events.remove(device);
+		if (present) {
+			// __ib_unregister_device: the clients are removed (uverbs raises
+			// DEVICE_FATAL),
+			// then the monitor's event
+			notifyMonitors(NldevMonitorEvent.Type.UNREGISTER, device);
+		}
+		return contexts;
 	}
 
 	/** Make a removed device present again; contexts opened before stay disassociated. */
@@ -280,8 +294,38 @@ public final class SimulatedBackend implements RdmaBackend {
 			// a new registration: optional counters do not survive it
 			hardware.resetOptionalCounters();
 			register(device);
+			this.events.restore(device);
+			notifyMonitors(NldevMonitorEvent.Type.REGISTER, device);
+			return;
 		}
 		this.events.restore(device);
+	}
+
+	/**
+	 * Follow the simulated RDMA netlink monitor: {@link #removeDevice} sends
+	 * {@code RDMA_UNREGISTER_EVENT} and {@link #restoreDevice}
+	 * {@code RDMA_REGISTER_EVENT} under the device's new index, on the calling thread, as
+	 * the kernel multicasts them when a driver unregisters and registers a device.
+	 * @param listener receives the events
+	 * @return what stops them
+	 */
+	public AutoCloseable monitor(NldevMonitor.Listener listener) {
+		this.monitors.add(listener);
+		return () -> this.monitors.remove(listener);
+	}
+
+	private void notifyMonitors(NldevMonitorEvent.Type type, String device) {
+		NldevMonitorEvent event = new NldevMonitorEvent(type, nldevIndex(device), device, 0, null, null,
+				this.clock.instant());
+		for (NldevMonitor.Listener listener : this.monitors) {
+			try {
+				listener.onEvent(event);
+			}
+			catch (RuntimeException ex) {
+				System.getLogger(SimulatedBackend.class.getName())
+					.log(System.Logger.Level.WARNING, "RDMA monitor listener " + listener + " failed on " + event, ex);
+			}
+		}
 	}
 
 	/** Return the simulated {@code /sys/class/infiniband} tree of every device. */

@@ -151,6 +151,11 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 		return this.cache.get(this::readNow);
 	}
 
+	@Override
+	public void invalidate() {
+		this.cache.invalidate();
+	}
+
 	private HostPortCountersSnapshot readNow() {
 		this.snapshots.incrementAndGet();
 		Instant readAt = this.clock.instant();

@@ -109,6 +109,21 @@ class SupervisedDeviceBackoffTests {
 		assertThat(this.backend.opened().get(2).scripted().counters()).hasSize(1);
 	}
 
+	@Test
+	void reopenNowEndsTheWaitOfAFailedDeviceThatIsBack() throws InterruptedException {
+		EventfulDevice first = open();
+		this.device.reopenNow();
+		assertThat(this.backend.opens()).as("a device in service is left alone").isEqualTo(1);
+		first.raise(DeviceEvent.Type.DEVICE_FATAL, 0);
+		assertThat(this.sleeper.nextWait()).isEqualTo(100L);
+		// RDMA netlink's monitor reports the device registered again during the wait
+		this.backend.present();
+		this.device.reopenNow();
+		awaitReopens(1);
+		assertThat(this.backend.opens()).as("no wait ended: the monitor cut it short").isEqualTo(2);
+		assertThat(this.sleeper.noWaitPending()).isTrue();
+	}
+
 	private EventfulDevice open() {
 		EventfulDevice first = this.backend.present();
 		this.device = SupervisedDevice.open(this.backend, DEVICE, Duration.ofMillis(100), Duration.ofSeconds(1),

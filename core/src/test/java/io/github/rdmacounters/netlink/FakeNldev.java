@@ -164,6 +164,47 @@ public final class FakeNldev {
 		return new RdmaNetlink(() -> connect());
 	}
 
+	/**
+	 * Choose which kernel the fake is for RDMA netlink's monitor.
+	 * @param level 0: before Linux 6.12 (no monitor), 1: 6.12, 2: 6.13 and later (the
+	 * default, with the rename events)
+	 */
+	public void monitorLevel(int level) {
+		this.control.fake_nldev_set_monitor(level);
+	}
+
+	/**
+	 * Open a socket to the fake whose multicast joins the fake decides, as the kernel's
+	 * {@code netlink_setsockopt} would.
+	 * @return the socket
+	 */
+	public NetlinkSocket connectForEvents() {
+		int fd = this.control.fake_nldev_connect();
+		check(fd >= 0, "connect");
+		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", Duration.ofSeconds(10),
+				(group) -> this.control.fake_nldev_join(fd, group));
+	}
+
+	public void renameDevice(int index, String name) {
+		check(this.control.fake_nldev_rename_device(index, name) == 0, "rename device " + index);
+	}
+
+	public void attachNetdev(int index, int port, int ifindex, @Nullable String name) {
+		check(this.control.fake_nldev_set_netdev(index, port, ifindex, name) == 0, "set the netdev of " + index);
+	}
+
+	public void renameNetdev(int index, int port, String name) {
+		check(this.control.fake_nldev_rename_netdev(index, port, name) == 0, "rename the netdev of " + index);
+	}
+
+	/**
+	 * Multicast raw bytes to the monitor's group, e.g. a malformed message.
+	 * @param message the datagram
+	 */
+	public void notifyRaw(byte[] message) {
+		this.control.fake_nldev_notify_raw(message, message.length);
+	}
+
 	private static void check(boolean ok, String what) {
 		if (!ok) {
 			throw new IllegalStateException("The fake RDMA netlink kernel could not " + what);
@@ -201,6 +242,18 @@ public final class FakeNldev {
 		int fake_nldev_connect();
 
 		int fake_nldev_listen(String path);
+
+		void fake_nldev_set_monitor(int level);
+
+		int fake_nldev_join(int clientFd, int group);
+
+		int fake_nldev_rename_device(int index, String name);
+
+		int fake_nldev_set_netdev(int index, int port, int ifindex, @Nullable String name);
+
+		int fake_nldev_rename_netdev(int index, int port, String name);
+
+		void fake_nldev_notify_raw(byte[] data, int length);
 
 	}
 

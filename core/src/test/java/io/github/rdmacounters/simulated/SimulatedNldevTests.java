@@ -12,8 +12,10 @@ import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.netlink.HwCounterStatus;
+import io.github.rdmacounters.netlink.MonitorEventActions;
 import io.github.rdmacounters.netlink.NldevClient;
 import io.github.rdmacounters.netlink.NldevDevice;
+import io.github.rdmacounters.netlink.NldevMonitorEvent;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.PortOptionalCounters;
 
@@ -115,6 +117,41 @@ class SimulatedNldevTests {
 			PortOptionalCounters port = counters.snapshot().port(DEVICE, 1);
 			assertThat(port.enabled()).containsExactly("cc_rx_cnp_pkts");
 			assertThat(port.value("cc_rx_cnp_pkts")).isZero();
+		}
+	}
+
+	@Test
+	void removeAndRestoreSendTheMonitorsEventsUnderTheKernelIndexes() throws Exception {
+		List<NldevMonitorEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+		NldevDevice before = device(DEVICE);
+		try (AutoCloseable monitor = this.backend.monitor(events::add)) {
+			this.backend.removeDevice(DEVICE);
+			this.backend.removeDevice(DEVICE);
+			this.backend.restoreDevice(DEVICE);
+			this.backend.restoreDevice(DEVICE);
+		}
+		this.backend.removeDevice(DEVICE);
+		assertThat(events).extracting(NldevMonitorEvent::type, NldevMonitorEvent::deviceName)
+			.containsExactly(org.assertj.core.groups.Tuple.tuple(NldevMonitorEvent.Type.UNREGISTER, DEVICE),
+					org.assertj.core.groups.Tuple.tuple(NldevMonitorEvent.Type.REGISTER, DEVICE));
+		assertThat(events.get(0).deviceIndex()).isEqualTo(before.index());
+		this.backend.restoreDevice(DEVICE);
+		assertThat(events.get(1).deviceIndex()).isNotEqualTo(before.index());
+	}
+
+	@Test
+	void aRegisterEventEnablesTheConfiguredOptionalCountersWithoutARead() {
+		try (OptionalCounters counters = new OptionalCounters(this.backend::nldev,
+				new OptionalCounters.Settings(List.of("cc_rx_cnp_pkts"), Map.of(), "rdma.optional-counters"),
+				Duration.ofHours(1), Clock.systemUTC());
+				MonitorEventActions actions = new MonitorEventActions(null, counters, List::of)) {
+			counters.applyAll();
+			actions.follow(this.backend.monitor(actions));
+			this.backend.removeDevice(DEVICE);
+			this.backend.restoreDevice(DEVICE);
+			assertThat(this.nldev.counterStatus(device(DEVICE), 1)).filteredOn(HwCounterStatus::enabled)
+				.extracting(HwCounterStatus::name)
+				.contains("cc_rx_cnp_pkts");
 		}
 	}
 
