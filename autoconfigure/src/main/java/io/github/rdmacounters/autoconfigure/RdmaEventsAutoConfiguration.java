@@ -1,10 +1,14 @@
 package io.github.rdmacounters.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -13,13 +17,20 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.metrics.RdmaEventMetrics;
+import io.github.rdmacounters.netlink.MonitorEventActions;
+import io.github.rdmacounters.netlink.NldevMonitor;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of RDMA device events: the
- * {@link RdmaEventPublisher} and, with Micrometer, the {@link RdmaEventMetrics}.
+ * {@link RdmaEventPublisher}, RDMA netlink's device monitor ({@link NldevMonitor}) and,
+ * with Micrometer, the {@link RdmaEventMetrics}.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -38,6 +49,29 @@ public final class RdmaEventsAutoConfiguration {
 			RdmaProperties properties) {
 		return new RdmaEventPublisher(registry, publisher,
 				properties.getEvents().getPortDownReadiness() == RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
+	}
+
+	/**
+	 * Follow RDMA netlink's device monitor (the simulator's on the simulated backend),
+	 * and let its events refresh the host's devices, enable optional counters again and
+	 * reopen a failed device at once. Where the kernel has no monitor, one INFO line.
+	 * @param backend the backend
+	 * @param registry the managed devices
+	 * @param host the port counters of every device, if read
+	 * @param optionalCounters the optional counters, if read
+	 * @return the actions, which stop the monitor when closed
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "rdma.events.monitor.enabled", matchIfMissing = true)
+	MonitorEventActions rdmaMonitorEventActions(ObjectProvider<RdmaBackend> backend, RdmaRegistry registry,
+			ObjectProvider<HostPortCountersSource> host, ObjectProvider<OptionalCounters> optionalCounters) {
+		MonitorEventActions actions = new MonitorEventActions(host.getIfAvailable(), optionalCounters.getIfAvailable(),
+				registry::devices);
+		Log log = LogFactory.getLog(NldevMonitor.class);
+		actions.follow((backend.getIfAvailable() instanceof SimulatedBackend simulated) ? simulated.monitor(actions)
+				: NldevMonitor.start(actions, log::info));
+		return actions;
 	}
 
 	@Configuration(proxyBeanMethods = false)

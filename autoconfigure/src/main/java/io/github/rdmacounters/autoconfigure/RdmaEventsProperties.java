@@ -22,8 +22,14 @@ public class RdmaEventsProperties {
 
 	private final ReopenBackoff reopenBackoff = new ReopenBackoff();
 
+	private final Monitor monitor = new Monitor();
+
 	public ReopenBackoff getReopenBackoff() {
 		return this.reopenBackoff;
+	}
+
+	public Monitor getMonitor() {
+		return this.monitor;
 	}
 
 	public boolean isEnabled() {
@@ -72,6 +78,28 @@ public class RdmaEventsProperties {
 
 		public void setMax(Duration max) {
 			this.max = max;
+		}
+
+	}
+
+	/**
+	 * RDMA netlink's device monitor.
+	 */
+	public static class Monitor {
+
+		/**
+		 * Whether RDMA netlink's device monitor (Linux 6.12 and later) is followed, so
+		 * that a device registered, unregistered or renamed, or a netdev attached or
+		 * detached, is seen at once instead of at the next read.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -7,6 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -37,6 +38,7 @@ import io.github.rdmacounters.event.RdmaDeviceFatalEvent;
 import io.github.rdmacounters.event.RdmaEventPublisher;
 import io.github.rdmacounters.event.RdmaPortStateChangedEvent;
 import io.github.rdmacounters.metrics.RdmaEventMetrics;
+import io.github.rdmacounters.netlink.MonitorEventActions;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
 
@@ -174,6 +176,42 @@ class RdmaEventsAutoConfigurationTests {
 			assertThat(events).as("the port went down").anyMatch(RdmaPortStateChangedEvent.class::isInstance);
 			assertThat(events).noneMatch(AvailabilityChangeEvent.class::isInstance);
 		});
+	}
+
+	@Test
+	void aDeviceRegisteredAgainIsReopenedAtOnceInsteadOfAfterItsBackoff() {
+		this.contextRunner
+			.withPropertyValues("rdma.events.reopen-backoff.initial=1h", "rdma.events.reopen-backoff.max=1h")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(MonitorEventActions.class);
+				SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+				SupervisedDevice device = (SupervisedDevice) context.getBean(RdmaRegistry.class)
+					.device(DEVICE)
+					.device();
+				backend.removeDevice(DEVICE);
+				assertThat(device.failure()).isNotNull();
+				// the simulator's monitor sends RDMA_REGISTER_EVENT: no hour-long wait
+				backend.restoreDevice(DEVICE);
+				Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> device.failure() == null);
+				assertThat(device.tracker().reopens()).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void monitorCanBeTurnedOff() {
+		this.contextRunner
+			.withPropertyValues("rdma.events.monitor.enabled=false", "rdma.events.reopen-backoff.initial=1h",
+					"rdma.events.reopen-backoff.max=1h")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(MonitorEventActions.class);
+				SimulatedBackend backend = (SimulatedBackend) context.getBean(RdmaBackend.class);
+				SupervisedDevice device = (SupervisedDevice) context.getBean(RdmaRegistry.class)
+					.device(DEVICE)
+					.device();
+				backend.removeDevice(DEVICE);
+				backend.restoreDevice(DEVICE);
+				assertThat(device.failure()).as("still in its first wait of an hour").isNotNull();
+			});
 	}
 
 	@Test
