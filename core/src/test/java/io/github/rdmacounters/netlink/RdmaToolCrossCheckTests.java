@@ -149,6 +149,23 @@ class RdmaToolCrossCheckTests {
 		}
 	}
 
+	@Test
+	void rdmaSystemShowDecodesTheSysGetReplyTheMonitorProbes() {
+		// Debian 12's rdma (iproute2 6.1) has no 'monitor' object; 'system show' reads
+		// the
+		// RDMA_NLDEV_CMD_SYS_GET reply whose RDMA_NLDEV_SYS_ATTR_MONITOR_MODE the monitor
+		// asks for, and must read it as the kernel's, the newer attribute skipped
+		assertThat(rdma("system", "show")).singleElement()
+			.asString()
+			.startsWith("netns shared")
+			.contains("copy-on-fork on");
+		this.fake.monitorLevel(0);
+		assertThat(rdma("system", "show")).singleElement()
+			.asString()
+			.startsWith("netns shared")
+			.contains("copy-on-fork on");
+	}
+
 	private List<String> rdma(String... arguments) {
 		List<String> command = new ArrayList<>(List.of(RDMA.toString()));
 		command.addAll(List.of(arguments));
