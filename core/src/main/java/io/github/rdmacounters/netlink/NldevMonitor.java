@@ -185,7 +185,15 @@ public final class NldevMonitor implements AutoCloseable {
 	 */
 	private static boolean hasMonitor(NetlinkSocket socket) {
 		NetlinkRequest request = NetlinkRequest.builder(RdmaNldev.type(CMD_SYS_GET), "RDMA_NLDEV_CMD_SYS_GET").build();
-		for (NetlinkMessage reply : socket.exchange(request)) {
+		List<NetlinkMessage> replies;
+		try {
+			replies = socket.exchange(request);
+		}
+		catch (NetlinkSocket.KernelError ex) {
+			// rdma_nl_rcv_msg: EINVAL for an op the kernel does not have (before 5.2)
+			return false;
+		}
+		for (NetlinkMessage reply : replies) {
 			NetlinkAttribute mode = reply.attributes(0).get(SYS_ATTR_MONITOR_MODE);
 			if (mode != null && mode.u8() == 1) {
 				return true;
