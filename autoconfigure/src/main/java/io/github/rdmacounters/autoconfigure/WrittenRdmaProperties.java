@@ -32,6 +32,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.DeviceDefinition;
 
 /**
  * Checks of the {@code rdma} properties as written in the property sources, which the
@@ -55,8 +56,7 @@ final class WrittenRdmaProperties {
 			"native", "portcounters", "devices", "countersets", "events", "ui", "simulated");
 
 	/** A device name as a map key: what Boot's binder keeps as written, not too long. */
-	private static final Pattern DEVICE_KEY = Pattern
-		.compile("[A-Za-z0-9_-]{1," + RdmaPropertiesChecks.MAX_DEVICE_NAME + "}");
+	private static final Pattern DEVICE_KEY = Pattern.compile("[A-Za-z0-9_-]{1," + DeviceDefinition.MAX_NAME + "}");
 
 	private static final String DEVICE_NAME_RULE = "must be an RDMA device name such as mlx5_0, of letters, digits, "
 			+ "'_' and '-' and at most 63 characters (IB_DEVICE_NAME_MAX): Boot's binder would drop other characters "
