@@ -11,6 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
+import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersProperties;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsProperties;
+
 /**
  * Configuration properties of RDMA counters ({@code rdma.*}), where an unknown key fails
  * startup.
