@@ -71,9 +71,7 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 	static final String NO_DEVICE = "Check that the NIC's RDMA driver is loaded and the device is visible to this "
 			+ "process (ibv_devices lists it; e.g. modprobe mlx5_ib for NVIDIA/Mellanox ConnectX, or modprobe "
 			+ "rdma_rxe and 'rdma link add rxe0 type rxe netdev eth0' for a software RoCE device; in a container, "
-			+ "pass the /dev/infiniband devices). " + SIMULATED + " To start without the device and report it "
-			+ "through health instead, set rdma.devices.<device>.fail-on-unavailable=false, or "
-			+ "rdma.fail-on-unavailable=false for every device.";
+			+ "pass the /dev/infiniband devices). " + SIMULATED + " " + startWithout(null);
 
 	private final Environment environment;
 
