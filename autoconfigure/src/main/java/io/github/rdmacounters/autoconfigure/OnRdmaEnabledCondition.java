@@ -17,7 +17,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  *
  * @author rdma-counters
  */
-class OnRdmaEnabledCondition extends SpringBootCondition {
+public class OnRdmaEnabledCondition extends SpringBootCondition {
 
 	private final String property;
 
@@ -25,11 +25,17 @@ class OnRdmaEnabledCondition extends SpringBootCondition {
 
 	private final String meaning;
 
-	OnRdmaEnabledCondition() {
+	public OnRdmaEnabledCondition() {
 		this(RdmaProperties.PREFIX + ".enabled", true, "whether to enable RDMA counters");
 	}
 
-	OnRdmaEnabledCondition(String property, boolean matchIfMissing, String meaning) {
+	/**
+	 * Create a condition on another switch of the starter.
+	 * @param property the switch, e.g. {@code rdma.ui.enabled}
+	 * @param matchIfMissing whether it matches when the switch is not set
+	 * @param meaning what the switch means, for the message of a value that is no boolean
+	 */
+	protected OnRdmaEnabledCondition(String property, boolean matchIfMissing, String meaning) {
 		this.property = property;
 		this.matchIfMissing = matchIfMissing;
 		this.meaning = meaning;
@@ -72,29 +78,6 @@ class OnRdmaEnabledCondition extends SpringBootCondition {
 		Events() {
 			super(RdmaProperties.PREFIX + ".events.enabled", true,
 					"whether device events are published as application events and counted");
-		}
-
-	}
-
-	/**
-	 * Matches when {@code rdma.ui.enabled} is true.
-	 */
-	static final class Ui extends OnRdmaEnabledCondition {
-
-		Ui() {
-			super(RdmaProperties.PREFIX + ".ui.enabled", false, "whether to serve the live counters page");
-		}
-
-	}
-
-	/**
-	 * Matches when {@code rdma.simulated.traffic.enabled} is true.
-	 */
-	static final class SimulatedTraffic extends OnRdmaEnabledCondition {
-
-		SimulatedTraffic() {
-			super(RdmaProperties.PREFIX + ".simulated.traffic.enabled", false,
-					"whether to deliver synthetic traffic to the simulated devices");
 		}
 
 	}

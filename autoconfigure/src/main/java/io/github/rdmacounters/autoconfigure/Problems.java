@@ -1,30 +1,45 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.PropertyMatches;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.util.ReflectionUtils;
 
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 
 /**
  * The problems found in the {@code rdma} properties, each with the value as written
- * ({@code 10ms}, not {@code PT0.01S}).
+ * ({@code 10ms}, not {@code PT0.01S}), and the names of properties as written, for the
+ * checks and the failure analysis.
  *
  * @author rdma-counters
  */
 final class Problems {
+
+	/** The keys of a set, e.g. {@code flow.destination-port}, read off its fields. */
+	static final List<String> SET_KEYS = keys(CounterSetProperties.class).stream()
+		.flatMap((key) -> "flow".equals(key) ? keys(CounterSetProperties.Flow.class).stream().map("flow."::concat)
+				: Stream.of(key))
+		.toList();
 
 	private final Environment environment;
 
@@ -75,6 +90,74 @@ final class Problems {
 
 	static String kebab(String camel) {
 		return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+	}
+
+	/** The keys of a group, e.g. {@code include, exclude}. */
+	static List<String> keys(@Nullable Class<?> type) {
+		List<String> keys = new ArrayList<>();
+		for (Field field : (type != null) ? type.getDeclaredFields() : new Field[0]) {
+			if (!Modifier.isStatic(field.getModifiers())) {
+				keys.add(Problems.kebab(field.getName()));
+			}
+		}
+		return keys.isEmpty() ? List.of("<key>") : keys;
+	}
+
+	/** The elements of a name from an index on, each as written, joined by dots. */
+	static String original(ConfigurationPropertyName name, int from) {
+		StringBuilder text = new StringBuilder();
+		for (int i = from; i < name.getNumberOfElements(); i++) {
+			text.append((i > from) ? "." : "").append(name.getElement(i, Form.ORIGINAL));
+		}
+		return text.toString();
+	}
+
+	static String camel(String kebab) {
+		StringBuilder camel = new StringBuilder();
+		for (String word : kebab.split("-")) {
+			camel.append((camel.isEmpty() || word.isEmpty()) ? word
+					: Character.toUpperCase(word.charAt(0)) + word.substring(1));
+		}
+		return camel.toString();
+	}
+
+	/** The name of a property as written, e.g. an environment variable's. */
+	static String written(@Nullable ConfigurationProperty property, ConfigurationPropertyName name) {
+		return (property != null && property.getOrigin() instanceof PropertySourceOrigin source)
+				? source.getPropertyName() : original(name, 0);
+	}
+
+	/**
+	 * The closest key, e.g. {@code flow.destination-port} for
+	 * {@code flow.destinaton-port}.
+	 */
+	static @Nullable String closest(String key) {
+		int dot = key.indexOf('.');
+		String head = closestField((dot < 0) ? key : key.substring(0, dot), CounterSetProperties.class);
+		if (dot < 0 || head == null) {
+			return head;
+		}
+		String tail = "flow".equals(head) ? closestField(key.substring(dot + 1), CounterSetProperties.Flow.class)
+				: null;
+		return (tail != null) ? head + "." + tail : null;
+	}
+
+	static @Nullable String closestField(String key, Class<?> type) {
+		String[] matches = PropertyMatches.forField(camel(key), type).getPossibleMatches();
+		return (matches.length > 0) ? kebab(matches[0]) : null;
+	}
+
+	/** The values of an enum key, e.g. {@code : tcp or udp}. */
+	static String allowed(String key) {
+		int dot = key.lastIndexOf('.');
+		Class<?> owner = (dot > 0) ? CounterSetProperties.Flow.class : CounterSetProperties.class;
+		Field field = ReflectionUtils.findField(owner, camel(key.substring(dot + 1)));
+		if (field == null || !field.getType().isEnum()) {
+			return "";
+		}
+		return ": " + Arrays.stream(field.getType().getEnumConstants())
+			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.collect(Collectors.joining(" or "));
 	}
 
 	private @Nullable ConfigurationProperty property(String name) {

@@ -11,6 +11,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
+import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolProperties;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersProperties;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsProperties;
+import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
+
 /**
  * Configuration properties of RDMA counters ({@code rdma.*}), where an unknown key fails
  * startup.

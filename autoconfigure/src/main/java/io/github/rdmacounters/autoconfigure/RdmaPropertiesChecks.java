@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,9 +16,11 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.simulated.SyntheticTraffic;
 
@@ -38,16 +39,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
-	/**
-	 * The longest device name: rdma-core's IBV_SYSFS_NAME_MAX and the kernel's
-	 * IB_DEVICE_NAME_MAX are 64, with the NUL.
-	 */
-	static final int MAX_DEVICE_NAME = 63;
-
 	/** The longest network interface name: the kernel's IFNAMSIZ is 16, with the NUL. */
 	private static final int MAX_NETDEV_NAME = 15;
-
-	private static final Pattern GLOB = Pattern.compile("[A-Za-z0-9_*?]+");
 
 	private final Environment environment;
 
@@ -127,9 +120,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		properties.getDevices()
 			.keySet()
 			.stream()
-			.filter((name) -> !validDeviceName(name))
+			.filter((name) -> !DeviceDefinition.isValidName(name))
 			.forEach((name) -> this.problems.add(PREFIX + ".devices." + name, name,
-					"must be an RDMA device name such as mlx5_0, at most " + MAX_DEVICE_NAME
+					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
 							+ " characters (IB_DEVICE_NAME_MAX)"));
 		String prefix = PREFIX + ".events.reopen-backoff";
 		Duration initial = properties.getEvents().getReopenBackoff().getInitial();
@@ -186,13 +179,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {
-		for (int i = 0; i < globs.size(); i++) {
-			String glob = globs.get(i);
-			if (glob != null && !glob.isBlank() && !GLOB.matcher(glob.trim()).matches()) {
-				this.problems.add(property + "[" + i + "]", glob, "must be " + what + " or a glob of letters, digits, "
-						+ "'_', '*' (any run) and '?' (one character), e.g. " + example + "; it can match nothing");
-			}
-		}
+		NameFilter.problems(globs, property, what, example)
+			.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
 	}
 
 	private @Nullable SetPlan checkSet(String name, CounterSetProperties set) {
@@ -213,9 +201,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			this.problems.add(prefix + ".netdev", set.netdev(), "names the device a second time (" + prefix
 					+ ".device is " + device + "): set either device or netdev");
 		}
-		else if (set.device() != null && (device == null || !validDeviceName(device))) {
+		else if (set.device() != null && (device == null || !DeviceDefinition.isValidName(device))) {
 			this.problems.add(prefix + ".device", set.device(),
-					"must be an RDMA device name such as mlx5_0, at most " + MAX_DEVICE_NAME
+					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
 							+ " characters (IB_DEVICE_NAME_MAX), or left out for the host's only device with flow "
 							+ "counters");
 		}
@@ -230,9 +218,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	private void checkSimulated(RdmaProperties properties, Set<String> refusedKeys) {
 		String prefix = PREFIX + ".simulated";
 		properties.getSimulated().getDevices().forEach((name, device) -> {
-			if (!validDeviceName(name)) {
+			if (!DeviceDefinition.isValidName(name)) {
 				this.problems.add(prefix + ".devices." + name, name,
-						"must name the simulated device without '/', at most " + MAX_DEVICE_NAME
+						"must name the simulated device without '/', at most " + DeviceDefinition.MAX_NAME
 								+ " characters as a real one (IB_DEVICE_NAME_MAX), e.g. sim_mlx5_1");
 			}
 			if (device.linkLayer() == LinkLayer.UNSPECIFIED) {
@@ -280,10 +268,6 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 							+ SyntheticTraffic.Stream.MAX_PACKET_SIZE
 							+ " bytes, a frame from the Ethernet minimum to a jumbo frame");
 		}
-	}
-
-	private static boolean validDeviceName(String name) {
-		return !name.isBlank() && !name.contains("/") && !name.contains(" ") && name.length() <= MAX_DEVICE_NAME;
 	}
 
 	private static @Nullable String trimmed(@Nullable String text) {

@@ -1,18 +1,19 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
@@ -32,6 +33,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.DeviceDefinition;
 
 /**
  * Checks of the {@code rdma} properties as written in the property sources, which the
@@ -55,8 +57,7 @@ final class WrittenRdmaProperties {
 			"native", "portcounters", "devices", "countersets", "events", "ui", "simulated");
 
 	/** A device name as a map key: what Boot's binder keeps as written, not too long. */
-	private static final Pattern DEVICE_KEY = Pattern
-		.compile("[A-Za-z0-9_-]{1," + RdmaPropertiesChecks.MAX_DEVICE_NAME + "}");
+	private static final Pattern DEVICE_KEY = Pattern.compile("[A-Za-z0-9_-]{1," + DeviceDefinition.MAX_NAME + "}");
 
 	private static final String DEVICE_NAME_RULE = "must be an RDMA device name such as mlx5_0, of letters, digits, "
 			+ "'_' and '-' and at most 63 characters (IB_DEVICE_NAME_MAX): Boot's binder would drop other characters "
@@ -87,21 +88,29 @@ final class WrittenRdmaProperties {
 	 * @return the keys of maps refused, e.g. {@code rdma.counter-sets.0}
 	 */
 	Set<String> check(RdmaProperties.Backend backend) {
-		checkEnvironmentVariables(checkEnvironmentDevices());
+		checkEnvironmentVariables();
 		warnIgnoredByBackend(backend);
 		return checkWrittenKeys();
 	}
 
 	/**
-	 * Refuse device options given as environment variables: Boot maps {@code _} to
-	 * {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name {@code mlx5_0}.
+	 * Check the environment variables {@code RDMA_*}. Device options are refused: Boot
+	 * maps {@code _} to {@code .}, so {@code RDMA_DEVICES_MLX5_0_...} cannot name
+	 * {@code mlx5_0}. So is one that sets no property under a group of the starter, any
+	 * other warned about: Boot leaves the environment out of its check of unknown keys,
+	 * as it holds the whole machine's variables, so
+	 * {@code RDMA_COUNTERSETS_NVME_TCP_FLOW_PROTOCOL} (a set {@code nvme} with a key
+	 * {@code tcp.flow.protocol}) would be dropped without a word.
 	 */
-	private Set<String> checkEnvironmentDevices() {
-		Set<String> refused = new HashSet<>();
-		EnumerablePropertySource<?> env = systemEnvironment();
+	private void checkEnvironmentVariables() {
+		EnumerablePropertySource<?> env = (this.environment instanceof ConfigurableEnvironment configurable
+				&& configurable.getPropertySources()
+					.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> source)
+							? source : null;
 		if (env == null) {
-			return refused;
+			return;
 		}
+		Set<String> refused = new HashSet<>();
 		for (String name : env.getPropertyNames()) {
 			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_") && refused.add(name)) {
 				this.problems.add(name, env.getProperty(name),
@@ -111,25 +120,7 @@ final class WrittenRdmaProperties {
 								+ "{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
 			}
 		}
-		return refused;
-	}
-
-	private @Nullable EnumerablePropertySource<?> systemEnvironment() {
-		return (this.environment instanceof ConfigurableEnvironment configurable && configurable.getPropertySources()
-			.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> env)
-					? env : null;
-	}
-
-	/**
-	 * Find the environment variables {@code RDMA_*} that set no property: Boot leaves the
-	 * environment out of its check of unknown keys, as it holds the whole machine's
-	 * variables, so {@code RDMA_COUNTERSETS_NVME_TCP_FLOW_PROTOCOL} (a set {@code nvme}
-	 * with a key {@code tcp.flow.protocol}) would be dropped without a word. One under a
-	 * group of the starter is refused, any other warned about.
-	 */
-	private void checkEnvironmentVariables(Set<String> refused) {
-		EnumerablePropertySource<?> env = systemEnvironment();
-		if (env == null || Arrays.stream(env.getPropertyNames())
+		if (Arrays.stream(env.getPropertyNames())
 			.noneMatch((name) -> name.toUpperCase(Locale.ROOT).startsWith("RDMA_") && !refused.contains(name))) {
 			return;
 		}
@@ -171,16 +162,9 @@ final class WrittenRdmaProperties {
 		ConfigurationPropertyName ignored = ConfigurationPropertyName
 			.of(PREFIX + (simulated ? ".native" : ".simulated"));
 		Map<String, Object> written = new LinkedHashMap<>();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(ignored::isAncestorOf).forEach((name) -> {
-					ConfigurationProperty property = source.getConfigurationProperty(name);
-					if (property != null) {
-						written.putIfAbsent((property.getOrigin() instanceof PropertySourceOrigin origin)
-								? origin.getPropertyName() : name.toString(), property.getValue());
-					}
-				});
-			}
+		for (ConfigurationProperty property : writtenUnder(ignored)) {
+			written.putIfAbsent((property.getOrigin() instanceof PropertySourceOrigin origin) ? origin.getPropertyName()
+					: property.getName().toString(), property.getValue());
 		}
 		String action = simulated
 				? "the simulated backend loads no library; remove it, or set " + PREFIX + ".backend=native to use it"
@@ -202,19 +186,29 @@ final class WrittenRdmaProperties {
 		for (NamedMap map : NAMED_MAPS) {
 			ConfigurationPropertyName root = ConfigurationPropertyName.of(map.property());
 			int key = root.getNumberOfElements();
-			for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-				if (source instanceof IterableConfigurationPropertySource iterable) {
-					iterable.filter((name) -> root.isAncestorOf(name) && name.getNumberOfElements() > key)
-						.forEach((name) -> {
-							ConfigurationProperty property = source.getConfigurationProperty(name);
-							if (property != null && property.getOrigin() instanceof PropertySourceOrigin origin) {
-								checkWrittenKey(map, name, key, origin.getPropertyName(), refused);
-							}
-						});
+			for (ConfigurationProperty property : writtenUnder(root)) {
+				if (property.getName().getNumberOfElements() > key
+						&& property.getOrigin() instanceof PropertySourceOrigin origin) {
+					checkWrittenKey(map, property.getName(), key, origin.getPropertyName(), refused);
 				}
 			}
 		}
 		return refused;
+	}
+
+	/** The properties under a name, of every property source that lists its names. */
+	private List<ConfigurationProperty> writtenUnder(ConfigurationPropertyName root) {
+		List<ConfigurationProperty> written = new ArrayList<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.filter(root::isAncestorOf)
+					.stream()
+					.map(source::getConfigurationProperty)
+					.filter(Objects::nonNull)
+					.forEach(written::add);
+			}
+		}
+		return written;
 	}
 
 	private void checkWrittenKey(NamedMap map, ConfigurationPropertyName name, int key, String written,

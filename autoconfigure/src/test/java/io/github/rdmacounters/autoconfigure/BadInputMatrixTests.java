@@ -38,6 +38,8 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
@@ -143,6 +145,9 @@ class BadInputMatrixTests {
 				new Case("rdma.ui.enabled", "maybe", NOT_BOOLEAN, "whether to serve the live counters page")
 					.with("rdma.enabled=false"),
 				new Case("rdma.port-counters.enabled", "yes please", NOT_BOOLEAN),
+				new Case("management.health.rdma.enabled", "maybe", NOT_BOOLEAN),
+				new Case("management.endpoint.rdma.access", "maybe", "none, read-only or unrestricted")
+					.with("management.endpoints.web.exposure.include=rdma"),
 				new Case("rdma.events.enabled", "maybe", NOT_BOOLEAN),
 				new Case("rdma.events.enabled", "nope", NOT_BOOLEAN),
 				new Case("rdma.simulated.traffic.enabled", "maybe", NOT_BOOLEAN),

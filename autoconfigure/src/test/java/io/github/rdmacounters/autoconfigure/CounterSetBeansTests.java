@@ -236,7 +236,7 @@ class CounterSetBeansTests {
 			.withPropertyValues("rdma.counterSets.storage.flow.protocol=tcp",
 					"rdma.counterSets.storage.flow.destinatonPort=4420")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(CounterSetBindFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
 								+ "'rdma.counterSets.storage.flow.destinatonPort'",
@@ -251,7 +251,7 @@ class CounterSetBeansTests {
 				.addFirst(environmentVariables(Map.of("RDMA_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
 						"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT", "4420"))))
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(CounterSetBindFailureAnalyzer.class)
+				.analyzedBy(RdmaFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
 								+ "'RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT'",

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author rdma-counters
  */
-final class FailureAnalysisAssert {
+public final class FailureAnalysisAssert {
 
 	private final Throwable failure;
 
@@ -34,7 +34,7 @@ final class FailureAnalysisAssert {
 		this.analysis = analysis;
 	}
 
-	static FailureAnalysisAssert of(Throwable failure) {
+	public static FailureAnalysisAssert of(Throwable failure) {
 		return of(failure, new StandardEnvironment());
 	}
 
@@ -45,7 +45,7 @@ final class FailureAnalysisAssert {
 	 * @param environment the environment of the application that failed
 	 * @return the assert on the first analysis
 	 */
-	static FailureAnalysisAssert of(Throwable failure, Environment environment) {
+	public static FailureAnalysisAssert of(Throwable failure, Environment environment) {
 		assertThat(failure).as("startup failure").isNotNull();
 		ArgumentResolver arguments = ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
 			.and(Environment.class, environment);
@@ -61,7 +61,7 @@ final class FailureAnalysisAssert {
 		throw new AssertionError("No failure analyzer analyzed " + failure);
 	}
 
-	FailureAnalysisAssert analyzedBy(Class<? extends FailureAnalyzer> type) {
+	public FailureAnalysisAssert analyzedBy(Class<? extends FailureAnalyzer> type) {
 		assertThat(this.analyzer).as("analyzer of %s", this.failure).isInstanceOf(type);
 		return this;
 	}
@@ -72,22 +72,22 @@ final class FailureAnalysisAssert {
 	 * @param simpleName e.g. {@code BindFailureAnalyzer}
 	 * @return this
 	 */
-	FailureAnalysisAssert analyzedBy(String simpleName) {
+	public FailureAnalysisAssert analyzedBy(String simpleName) {
 		assertThat(this.analyzer.getClass().getSimpleName()).as("analyzer of %s", this.failure).isEqualTo(simpleName);
 		return this;
 	}
 
-	FailureAnalysisAssert descriptionContains(String... parts) {
+	public FailureAnalysisAssert descriptionContains(String... parts) {
 		assertThat(this.analysis.getDescription()).contains(parts);
 		return this;
 	}
 
-	FailureAnalysisAssert actionContains(String... parts) {
+	public FailureAnalysisAssert actionContains(String... parts) {
 		assertThat(this.analysis.getAction()).contains(parts);
 		return this;
 	}
 
-	FailureAnalysis analysis() {
+	public FailureAnalysis analysis() {
 		return this.analysis;
 	}
 

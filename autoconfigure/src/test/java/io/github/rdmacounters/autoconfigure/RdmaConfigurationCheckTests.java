@@ -13,6 +13,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mock.env.MockEnvironment;
 
+import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
 import io.github.rdmacounters.core.CounterType;

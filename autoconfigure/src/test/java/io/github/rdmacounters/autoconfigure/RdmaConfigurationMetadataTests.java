@@ -331,8 +331,10 @@ class RdmaConfigurationMetadataTests {
 		}
 	}
 
+	/** A group of the starter's own: its package or one of its feature packages. */
 	private static boolean nested(Class<?> type) {
-		return type.getPackage() == RdmaProperties.class.getPackage() && !type.isEnum();
+		String root = RdmaProperties.class.getPackageName();
+		return (type.getPackageName().equals(root) || type.getPackageName().startsWith(root + ".")) && !type.isEnum();
 	}
 
 	private static @Nullable Object invoke(Method accessor, Object instance) {

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.actuate.endpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
@@ -70,6 +71,20 @@ class RdmaEndpointAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma",
 					"management.endpoint.rdma.access=NONE")
 			.run((context) -> assertThat(context).doesNotHaveBean(RdmaEndpoint.class));
+	}
+
+	@Test
+	void runWhenAccessIsNoAccessLevelShouldFailNamingTheProperty() {
+		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+			.withPropertyValues("management.endpoints.web.exposure.include=rdma",
+					"management.endpoint.rdma.access=maybe")
+			.run((context) -> FailureAnalysisAssert
+				.of(context.getStartupFailure(),
+						new MockEnvironment().withProperty("management.endpoint.rdma.access", "maybe"))
+				.analyzedBy(RdmaFailureAnalyzer.class)
+				.descriptionContains(
+						"Invalid value 'maybe' for configuration property 'management.endpoint.rdma.access'",
+						"must be none, read-only or unrestricted"));
 	}
 
 	@Test

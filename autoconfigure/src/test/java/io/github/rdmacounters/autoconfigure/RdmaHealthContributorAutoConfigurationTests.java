@@ -18,6 +18,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
@@ -171,6 +172,19 @@ class RdmaHealthContributorAutoConfigurationTests {
 		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
 			.withPropertyValues("management.health.rdma.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("rdmaHealthContributor"));
+	}
+
+	@Test
+	void runWhenEnabledIsNoBooleanShouldFailNamingTheProperty() {
+		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
+			.withPropertyValues("management.health.rdma.enabled=maybe")
+			.run((context) -> FailureAnalysisAssert
+				.of(context.getStartupFailure(),
+						new MockEnvironment().withProperty("management.health.rdma.enabled", "maybe"))
+				.analyzedBy(RdmaFailureAnalyzer.class)
+				.descriptionContains(
+						"Invalid value 'maybe' for configuration property 'management.health.rdma.enabled'",
+						"must be true or false"));
 	}
 
 	@Test

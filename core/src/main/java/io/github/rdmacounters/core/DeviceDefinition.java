@@ -16,6 +16,12 @@ import org.jspecify.annotations.Nullable;
  */
 public record DeviceDefinition(@Nullable String device, List<CounterSetDefinition> counterSets, String propertyPrefix) {
 
+	/**
+	 * The longest device name: rdma-core's IBV_SYSFS_NAME_MAX and the kernel's
+	 * IB_DEVICE_NAME_MAX are 64, with the NUL.
+	 */
+	public static final int MAX_NAME = 63;
+
 	public DeviceDefinition {
 		counterSets = List.copyOf(counterSets);
 	}
@@ -30,6 +36,16 @@ public record DeviceDefinition(@Nullable String device, List<CounterSetDefinitio
 	 */
 	public static DeviceDefinition of(@Nullable String device, CounterSetDefinition... counterSets) {
 		return new DeviceDefinition(device, List.of(counterSets), "device");
+	}
+
+	/**
+	 * Return whether a name can be a device's: not blank, no '/' or space (a sysfs
+	 * directory's name), at most {@value #MAX_NAME} characters.
+	 * @param name the name
+	 * @return whether a device can have it
+	 */
+	public static boolean isValidName(String name) {
+		return !name.isBlank() && !name.contains("/") && !name.contains(" ") && name.length() <= MAX_NAME;
 	}
 
 	/**

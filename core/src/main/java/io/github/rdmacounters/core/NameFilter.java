@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+
 /**
  * A filter of names (devices such as {@code mlx5_0}, counters such as
  * {@code port_rcv_data}) built from include and exclude lists, in the manner of
@@ -18,6 +20,12 @@ import java.util.regex.Pattern;
  * @since 0.1.0
  */
 public final class NameFilter implements Predicate<String> {
+
+	/**
+	 * An entry that can match a name: letters, digits, '_' and the wildcards; other
+	 * characters are in no device or counter name.
+	 */
+	private static final Pattern ENTRY = Pattern.compile("[A-Za-z0-9_*?]+");
 
 	private static final NameFilter ALL = new NameFilter(List.of(), List.of(), List.of());
 
@@ -49,6 +57,29 @@ public final class NameFilter implements Predicate<String> {
 	 */
 	public static NameFilter of(List<String> include, List<String> exclude) {
 		return new NameFilter(globs(include), globs(exclude), List.of("include=" + include, "exclude=" + exclude));
+	}
+
+	/**
+	 * Return the entries of an include or exclude list that can match no name.
+	 * @param entries the list
+	 * @param property the list's property, e.g. {@code rdma.port-counters.include}
+	 * @param what what the entries name, e.g. {@code an RDMA device name}
+	 * @param example an entry to show, e.g. {@code mlx5_*}
+	 * @return a problem per such entry, its property indexed, e.g.
+	 * {@code rdma.port-counters.include[1]}
+	 */
+	public static List<Problem> problems(List<String> entries, String property, String what, String example) {
+		List<Problem> problems = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			String entry = entries.get(i);
+			if (entry != null && !entry.isBlank() && !ENTRY.matcher(entry.trim()).matches()) {
+				problems.add(new Problem(property + "[" + i + "]", entry,
+						"must be " + what + " or a glob of letters, "
+								+ "digits, '_', '*' (any run) and '?' (one character), e.g. " + example
+								+ "; it can match nothing"));
+			}
+		}
+		return problems;
 	}
 
 	private static List<Pattern> globs(List<String> entries) {

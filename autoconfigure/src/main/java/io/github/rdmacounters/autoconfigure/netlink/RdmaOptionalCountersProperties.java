@@ -1,9 +1,11 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.netlink;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 
 /**
  * Optional counters of the ports, read and enabled over RDMA netlink

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.ui;
 
 import java.time.Duration;
 
@@ -18,6 +18,8 @@ import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
 
+import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.ui.RdmaUi;
 
@@ -31,7 +33,7 @@ import io.github.rdmacounters.ui.RdmaUi;
 @AutoConfiguration
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass(RouterFunctions.class)
-@Conditional(OnRdmaEnabledCondition.Ui.class)
+@Conditional(RdmaUiAutoConfiguration.OnUiEnabled.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaUiAutoConfiguration {
 
@@ -109,6 +111,17 @@ public final class RdmaUiAutoConfiguration {
 	private static @Nullable Integer managementPort(Environment environment) {
 		Integer local = environment.getProperty("local.management.port", Integer.class);
 		return (local != null) ? local : environment.getProperty("management.server.port", Integer.class);
+	}
+
+	/**
+	 * Matches when {@code rdma.ui.enabled} is true.
+	 */
+	static final class OnUiEnabled extends OnRdmaEnabledCondition {
+
+		OnUiEnabled() {
+			super(RdmaProperties.PREFIX + ".ui.enabled", false, "whether to serve the live counters page");
+		}
+
 	}
 
 }

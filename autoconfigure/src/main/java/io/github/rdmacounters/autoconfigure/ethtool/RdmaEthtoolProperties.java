@@ -1,8 +1,10 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.ethtool;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 
 /**
  * The driver statistics ({@code ethtool -S}) of the netdevs of the RDMA devices whose

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.ethtool;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -26,6 +26,10 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.github.rdmacounters.actuate.endpoint.PortDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.netlink;
 
 /**
  * The queue pairs of this process, read over RDMA netlink ({@code rdma.queue-pairs}).

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.netlink;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +24,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.github.rdmacounters.actuate.endpoint.OptionalCounterDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.core.DeviceEventTracker;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.simulated;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +11,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 
+import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
+import io.github.rdmacounters.autoconfigure.SimulatedProperties;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -27,7 +31,7 @@ import io.github.rdmacounters.simulated.SyntheticTraffic;
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class)
 @ConditionalOnBean({ SimulatedBackend.class, RdmaRegistry.class })
-@Conditional(OnRdmaEnabledCondition.SimulatedTraffic.class)
+@Conditional(RdmaSimulatedTrafficAutoConfiguration.OnTrafficEnabled.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaSimulatedTrafficAutoConfiguration {
 
@@ -51,6 +55,18 @@ public final class RdmaSimulatedTrafficAutoConfiguration {
 					traffic.getPacketsPerSecond(), traffic.getPacketSize()));
 		});
 		return SyntheticTraffic.start(backend, streams, traffic.getInterval());
+	}
+
+	/**
+	 * Matches when {@code rdma.simulated.traffic.enabled} is true.
+	 */
+	static final class OnTrafficEnabled extends OnRdmaEnabledCondition {
+
+		OnTrafficEnabled() {
+			super(RdmaProperties.PREFIX + ".simulated.traffic.enabled", false,
+					"whether to deliver synthetic traffic to the simulated devices");
+		}
+
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.diagnosis;
 
 import java.util.ArrayList;
 import java.util.List;

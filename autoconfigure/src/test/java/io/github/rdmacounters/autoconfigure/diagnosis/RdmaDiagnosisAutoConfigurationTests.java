@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.diagnosis;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -12,6 +12,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaDiagnosisEndpoint;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.diagnosis.DiagnosisReport;
 import io.github.rdmacounters.diagnosis.HostDiagnosis;
 import io.github.rdmacounters.diagnosis.ReportJson;

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.diagnosis;
 
 import java.nio.file.Path;
 
@@ -13,6 +13,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaDiagnosisEndpoint;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.diagnosis.HostDiagnosis;

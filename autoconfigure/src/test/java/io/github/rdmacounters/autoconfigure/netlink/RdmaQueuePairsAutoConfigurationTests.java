@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.netlink;
 
 import java.util.List;
 import java.util.Map;
@@ -14,6 +14,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.metrics.QueuePairMetrics;
 import io.github.rdmacounters.netlink.FakeNldev;
 import io.github.rdmacounters.netlink.NldevClient;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of synthetic traffic on the simulated backend's devices.
+ */
+@NullMarked
+package io.github.rdmacounters.autoconfigure.simulated;
+
+import org.jspecify.annotations.NullMarked;
