@@ -28,6 +28,7 @@ import io.github.rdmacounters.metrics.QueuePairCounterMetrics;
 import io.github.rdmacounters.metrics.QueuePairMetrics;
 import io.github.rdmacounters.netlink.NetlinkBudget;
 import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
 import io.github.rdmacounters.netlink.QueuePairCounters;
 
@@ -65,12 +66,16 @@ public final class RdmaQueuePairsAutoConfiguration {
 
 	/**
 	 * The hardware counters of this process's queue pairs; closed (unbinding what it
-	 * bound) before the queue pairs' reader and the backend, which it depends on.
+	 * bound) before the queue pairs' reader and the backend, which it depends on. The
+	 * optional counters are enabled first, as Linux 6.15 binds the enabled ones to each
+	 * queue pair when it is bound.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	QueuePairCounters rdmaQueuePairCounters(RdmaProperties properties, RdmaBackend backend,
-			ObjectProvider<NldevClient> client, ProcessQueuePairs queuePairs) {
+	QueuePairCounters rdmaQueuePairCounters(RdmaProperties properties, RdmaBackend backend, RdmaRegistry registry,
+			ObjectProvider<NldevClient> client, ProcessQueuePairs queuePairs,
+			ObjectProvider<OptionalCounters> optionalCounters) {
+		optionalCounters.getIfAvailable();
 		RdmaQueuePairsProperties.Counters counters = properties.getQueuePairs().getCounters();
 		if (counters.isPerQueuePair() && counters.getBinding() != QueuePairCounters.Binding.MANUAL) {
 			logger.warn(COUNTERS_PREFIX + ".per-queue-pair=true has no effect with " + COUNTERS_PREFIX + ".binding="
