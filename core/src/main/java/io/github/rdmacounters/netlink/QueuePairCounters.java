@@ -226,7 +226,12 @@ public final class QueuePairCounters implements AutoCloseable {
 			}
 		}
 		retireGone(present, unread);
-		this.retired.forEach((group, last) -> sum(values, group, last));
+		// a device that could not be read has no values, not its old counters' alone
+		this.retired.forEach((group, last) -> {
+			if (!failures.containsKey(group.device())) {
+				sum(values, group, last);
+			}
+		});
 		return new Snapshot(values, counters, failures, null, readAt);
 	}
 

@@ -222,7 +222,19 @@ class QueuePairCountersTests {
 
 	@Test
 	void valuesOfACounterFreedWithItsLastQueuePairAreKept() {
-		QueuePairCounters counters = counters(Binding.MANUAL, false);
+		java.util.concurrent.atomic.AtomicBoolean failDump = new java.util.concurrent.atomic.AtomicBoolean();
+		NldevClient failing = new DelegatingClient(this.kernel.client()) {
+
+			@Override
+			public List<NldevQpCounter> queuePairCounters(NldevDevice device, NetlinkBudget budget) {
+				if (failDump.get()) {
+					throw new NetlinkProtocolException("a broken dump");
+				}
+				return super.queuePairCounters(device, budget);
+			}
+
+		};
+		QueuePairCounters counters = counters(Binding.MANUAL, false, NetlinkBudget.DEFAULT, () -> failing);
 		counters.snapshot();
 		this.kernel.queuePairTraffic(this.mlx, 700, "rnr_nak_retry_err", 5);
 		this.kernel.queuePairTraffic(this.mlx, 701, "rnr_nak_retry_err", 1);
@@ -235,6 +247,14 @@ class QueuePairCountersTests {
 		this.kernel.addQueuePairs(this.mlx, 1, 1, 800, RC, RTS, PID);
 		counters.snapshot();
 		this.kernel.queuePairTraffic(this.mlx, 800, "rnr_nak_retry_err", 2);
+		assertThat(counters.snapshot().values().get(group("RC"))).containsEntry("rnr_nak_retry_err", 8L);
+		// a dump that fails leaves the device without values, not with the freed ones
+		// alone
+		failDump.set(true);
+		QueuePairCounters.Snapshot failed = counters.snapshot();
+		assertThat(failed.failures()).containsEntry("mlx5_0", "a broken dump");
+		assertThat(failed.values()).isEmpty();
+		failDump.set(false);
 		assertThat(counters.snapshot().values().get(group("RC"))).containsEntry("rnr_nak_retry_err", 8L);
 	}
 
