@@ -52,11 +52,14 @@
 /* NLMSG_DEFAULT_SIZE: what nldev's doit handlers allocate with nlmsg_new */
 #define FK_DEFAULT_SIZE (FK_GOODSIZE - NLMSG_HDRLEN)
 #define FK_CAP_NET_ADMIN 12
+#define FK_CAP_NET_RAW 13
 /* enum ib_qp_type (include/rdma/ib_verbs.h) */
 #define FK_QPT_RC 2
 #define FK_QPT_UC 3
 #define FK_QPT_XRC_INI 9
 #define FK_QPT_XRC_TGT 10
+#define FK_QPT_RAW_PACKET 8
+#define FK_QPS_INIT 1
 
 /*
  * RDMA netlink's monitor, include/uapi/rdma/rdma_netlink.h since Linux 6.12 (commit 9cbed5aab5ae,
@@ -97,6 +100,19 @@ struct fk_port {
 	struct fk_counter counters[FK_MAX_COUNTERS];
 	uint32_t ndev_index; /* the netdev ib_device_set_netdev attached, 0 for none */
 	char ndev_name[16];
+	int mode, mask, num_counters; /* struct rdma_port_counter: mode.mode, mode.mask, num_counters */
+};
+
+/* struct rdma_counter: a counter queue pairs are bound to; its stats have the port's counters */
+struct fk_qpcounter {
+	uint32_t id;
+	uint32_t port;
+	int mode;
+	uint8_t qp_type; /* auto_mode_param */
+	uint32_t pid;	 /* res.task of the first queue pair (rdma_restrack_parent_name) */
+	int nvalues;
+	uint64_t values[FK_MAX_COUNTERS];
+	int enabled[FK_MAX_COUNTERS]; /* !test_bit(i, stats->is_disabled) */
 };
 
 struct fk_qp {
@@ -106,6 +122,7 @@ struct fk_qp {
 	uint8_t state;
 	uint32_t pid; /* 0: a kernel QP, named by kern_name */
 	char kern_name[16];
+	uint32_t counter; /* qp->counter's id, 0 for none */
 };
 
 struct fk_device {
@@ -120,6 +137,10 @@ struct fk_device {
 	struct fk_qp *qps;
 	int nqps;
 	int qp_capacity;
+	struct fk_qpcounter *qpcounters;
+	int nqpcounters;
+	int qpcounter_capacity;
+	uint32_t next_counter_id;
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -128,7 +149,9 @@ static int ndevices;
 static int cap_mode = -1; /* -1: from the peer's credentials, 0: without, 1: with CAP_NET_ADMIN */
 static int goodsize = FK_GOODSIZE;
 static long counts_requests, counts_dumps, counts_stat_set, counts_eperm, counts_open, counts_datagrams;
+static long counts_stat_del;
 static int fault_wrong_seq, fault_wrong_pid, fault_silent;
+static int bind_opcnt; /* Linux 6.15: a manual bind binds the port's enabled optional counters */
 static int listen_fd = -1;
 
 /* ---- message building, as nlmsg_put / nla_put / nla_nest_* (include/net/netlink.h) ---- */
@@ -267,6 +290,7 @@ struct conn {
 	int cap_net_admin;
 	int client_fd;	 /* the other end of a socketpair, -1 for a connection of the shim */
 	uint32_t groups; /* the multicast groups joined, bit group - 1 */
+	int cap_net_raw;
 };
 
 #define FK_MAX_CONNS 64
@@ -376,13 +400,21 @@ static int hwcounter_entry(struct buf *b, const char *name, uint64_t value)
 	return 0;
 }
 
+static int stat_get_doit_qp(struct conn *c, struct request *r, struct buf *b);
+static int res_counter_dumpit(struct conn *c, struct request *r, long *args, struct buf *b);
+static int stat_set_mode_doit(struct conn *c, struct request *r, struct buf *b, struct fk_device *d,
+			      uint32_t port);
+static int stat_del_doit(struct conn *c, struct request *r, struct buf *b);
+static void counter_unbind_qp(struct fk_device *d, struct fk_qp *q);
+static void counter_bind_qp_auto(struct fk_device *d, struct fk_qp *q);
+
 /* nldev_stat_get_doit: without RDMA_NLDEV_ATTR_STAT_RES, stat_get_doit_default_counter, which
  * skips the counters that are disabled (test_bit(i, stats->is_disabled)) */
 static int stat_get_doit(struct conn *c, struct request *r, struct buf *b)
 {
 	uint32_t index, port;
 	if (r->a.tb[RDMA_NLDEV_ATTR_STAT_RES])
-		return -EINVAL; /* per-QP and MR counters are not modelled */
+		return stat_get_doit_qp(c, r, b); /* MR counters are not modelled */
 	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_DEV_INDEX, &index) ||
 	    handle_u32(&r->a, RDMA_NLDEV_ATTR_PORT_INDEX, &port))
 		return -EINVAL;
@@ -409,16 +441,14 @@ static int stat_get_doit(struct conn *c, struct request *r, struct buf *b)
 	return 0;
 }
 
-/* nldev_stat_get_dumpit: needs RDMA_NLDEV_ATTR_STAT_RES; bound QP counters are not modelled, so
- * a QP counter dump finds none (res_get_common_dumpit with nothing filled ends the dump) */
+/* nldev_stat_get_dumpit: needs RDMA_NLDEV_ATTR_STAT_RES; of queue pairs, nldev_res_get_counter_dumpit
+ * (MR counters are not modelled) */
 static int stat_get_dumpit(struct conn *c, struct request *r, long *args, struct buf *b)
 {
-	uint32_t index, res;
+	uint32_t res;
 	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_RES, &res) || res != RDMA_NLDEV_ATTR_RES_QP)
 		return -EINVAL;
-	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_DEV_INDEX, &index) || !device_by_index(index))
-		return -EINVAL;
-	return 0;
+	return res_counter_dumpit(c, r, args, b);
 }
 
 /* nldev_stat_get_counter_status_doit */
@@ -475,7 +505,7 @@ static int stat_set_doit(struct conn *c, struct request *r, struct buf *b)
 	if (!r->a.tb[RDMA_NLDEV_ATTR_STAT_MODE] && !r->a.tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return -EINVAL;
 	if (r->a.tb[RDMA_NLDEV_ATTR_STAT_MODE])
-		return -EINVAL; /* counter modes (auto, manual binding) are not modelled */
+		return stat_set_mode_doit(c, r, b, d, port); /* not together with HWCOUNTERS here */
 	struct fk_port *p = port_stats(d, port);
 	if (!p)
 		return -EINVAL;
@@ -601,6 +631,348 @@ static int sys_get_doit(struct conn *c, struct request *r, struct buf *b)
 	return 0;
 }
 
+/* ---- queue pair counters (drivers/infiniband/core/counters.c and their nldev handlers) ---- */
+
+static struct fk_qp *qp_by_number(struct fk_device *d, uint32_t lqpn)
+{
+	for (int i = 0; i < d->nqps; i++)
+		if (d->qps[i].lqpn == lqpn)
+			return &d->qps[i];
+	return NULL;
+}
+
+static struct fk_qpcounter *qpcounter_by_id(struct fk_device *d, uint32_t id)
+{
+	for (int i = 0; i < d->nqpcounters; i++)
+		if (d->qpcounters[i].id == id)
+			return &d->qpcounters[i];
+	return NULL;
+}
+
+/* rdma_counter_get_qp: rdma_restrack_get_byid, and a raw packet QP needs CAP_NET_RAW; both ENOENT */
+static struct fk_qp *counter_get_qp(struct conn *c, struct fk_device *d, uint32_t lqpn)
+{
+	struct fk_qp *q = qp_by_number(d, lqpn);
+	if (q && q->type == FK_QPT_RAW_PACKET && !c->cap_net_raw)
+		return NULL;
+	return q;
+}
+
+/* alloc_and_bind: a counter of the port's statistics, the optional ones disabled
+ * (mlx5_ib_counter_alloc_stats) unless the bind binds them (6.15, mode.bind_opcnt); num_counters++;
+ * then __rdma_counter_bind_qp */
+static struct fk_qpcounter *alloc_and_bind(struct fk_device *d, uint32_t port, struct fk_qp *q, int mode,
+					   int opcnt)
+{
+	struct fk_port *p = &d->ports[port];
+	if (d->nqpcounters == d->qpcounter_capacity) {
+		int capacity = d->qpcounter_capacity ? d->qpcounter_capacity * 2 : 16;
+		struct fk_qpcounter *grown = realloc(d->qpcounters, capacity * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		d->qpcounters = grown;
+		d->qpcounter_capacity = capacity;
+	}
+	struct fk_qpcounter *k = &d->qpcounters[d->nqpcounters++];
+	memset(k, 0, sizeof(*k));
+	k->id = d->next_counter_id++;
+	k->port = port;
+	k->mode = mode;
+	k->qp_type = q->type;
+	k->pid = q->pid;
+	k->nvalues = p->ncounters;
+	for (int i = 0; i < p->ncounters; i++)
+		k->enabled[i] = !p->counters[i].optional || (opcnt && p->counters[i].enabled);
+	if (mode == RDMA_COUNTER_MODE_MANUAL)
+		p->mode = RDMA_COUNTER_MODE_MANUAL; /* __counter_set_mode(port_counter, MANUAL, 0) */
+	p->num_counters++;
+	q->counter = k->id;
+	return k;
+}
+
+/* counter_release and rdma_counter_free, once no QP holds the counter: num_counters--, and a manual
+ * port without counters goes back to none */
+static void counter_put(struct fk_device *d, uint32_t id)
+{
+	for (int i = 0; i < d->nqps; i++)
+		if (d->qps[i].counter == id)
+			return;
+	struct fk_qpcounter *k = qpcounter_by_id(d, id);
+	if (!k)
+		return;
+	struct fk_port *p = &d->ports[k->port];
+	p->num_counters--;
+	if (!p->num_counters && p->mode == RDMA_COUNTER_MODE_MANUAL)
+		p->mode = RDMA_COUNTER_MODE_NONE;
+	*k = d->qpcounters[--d->nqpcounters];
+}
+
+/* rdma_counter_unbind_qp(qp, true) */
+static void counter_unbind_qp(struct fk_device *d, struct fk_qp *q)
+{
+	uint32_t id = q->counter;
+	if (!id)
+		return;
+	q->counter = 0;
+	counter_put(d, id);
+}
+
+/* rdma_counter_bind_qp_auto: user QPs only, on a port in auto mode; the first counter whose
+ * parameters match (auto_mode_match: same type, same pid, as the mask says), else a new one */
+static void counter_bind_qp_auto(struct fk_device *d, struct fk_qp *q)
+{
+	struct fk_port *p = &d->ports[q->port];
+	if (!q->pid || q->counter || !port_valid(d, q->port) || p->mode != RDMA_COUNTER_MODE_AUTO)
+		return;
+	for (int i = 0; i < d->nqpcounters; i++) {
+		struct fk_qpcounter *k = &d->qpcounters[i];
+		if (k->port != q->port || k->mode != RDMA_COUNTER_MODE_AUTO)
+			continue;
+		if ((p->mask & RDMA_COUNTER_MASK_QP_TYPE) && k->qp_type != q->type)
+			continue;
+		if ((p->mask & RDMA_COUNTER_MASK_PID) && k->pid != q->pid)
+			continue;
+		q->counter = k->id;
+		return;
+	}
+	alloc_and_bind(d, q->port, q, RDMA_COUNTER_MODE_AUTO, 0);
+}
+
+/* fill_res_counter_entry: port, id, fill_stat_counter_mode (the mode; in auto mode the type and
+ * pid the mask groups by), fill_stat_counter_qps, fill_stat_counter_hwcounters (enabled ones) */
+static int fill_counter(struct buf *b, struct fk_device *d, struct fk_qpcounter *k, uint32_t port)
+{
+	if (port && port != k->port)
+		return -EAGAIN;
+	if (put_u32(b, RDMA_NLDEV_ATTR_PORT_INDEX, k->port) || put_u32(b, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, k->id) ||
+	    put_u32(b, RDMA_NLDEV_ATTR_STAT_MODE, k->mode))
+		return -EMSGSIZE;
+	if (k->mode == RDMA_COUNTER_MODE_AUTO) {
+		int mask = d->ports[k->port].mask;
+		if ((mask & RDMA_COUNTER_MASK_QP_TYPE) && put_u8(b, RDMA_NLDEV_ATTR_RES_TYPE, k->qp_type))
+			return -EMSGSIZE;
+		if ((mask & RDMA_COUNTER_MASK_PID) && put_u32(b, RDMA_NLDEV_ATTR_RES_PID, k->pid))
+			return -EMSGSIZE;
+	}
+	int t = nest_start(b, RDMA_NLDEV_ATTR_RES_QP);
+	if (t < 0)
+		return -EMSGSIZE;
+	for (int i = 0; i < d->nqps; i++) {
+		if (d->qps[i].counter != k->id)
+			continue;
+		int e = nest_start(b, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+		if (e < 0 || put_u32(b, RDMA_NLDEV_ATTR_RES_LQPN, d->qps[i].lqpn))
+			return -EMSGSIZE;
+		nest_end(b, e);
+	}
+	nest_end(b, t);
+	t = nest_start(b, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	if (t < 0)
+		return -EMSGSIZE;
+	for (int i = 0; i < k->nvalues; i++)
+		if (k->enabled[i] && hwcounter_entry(b, d->ports[k->port].counters[i].name, k->values[i]))
+			return -EMSGSIZE;
+	nest_end(b, t);
+	return 0;
+}
+
+/* nldev_res_get_counter_dumpit: res_get_common_dumpit over the device's counters, as res_qp_dumpit */
+static int res_counter_dumpit(struct conn *c, struct request *r, long *args, struct buf *b)
+{
+	uint32_t index, port = 0;
+	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_DEV_INDEX, &index))
+		return -EINVAL;
+	struct fk_device *d = device_by_index(index);
+	if (!d)
+		return -EINVAL;
+	if (r->a.tb[RDMA_NLDEV_ATTR_PORT_INDEX] &&
+	    (get_u32(r->a.tb[RDMA_NLDEV_ATTR_PORT_INDEX], &port) || !port_valid(d, port)))
+		return -EINVAL;
+	int m = msg_put(b, c->portid, r->nlh->nlmsg_seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET),
+			NLM_F_MULTI);
+	if (m < 0 || fill_handle(b, d)) {
+		cancel(b, m < 0 ? b->len : m);
+		return -EMSGSIZE;
+	}
+	int t = nest_start(b, RDMA_NLDEV_ATTR_STAT_COUNTER);
+	if (t < 0) {
+		cancel(b, m);
+		return -EMSGSIZE;
+	}
+	int filled = 0;
+	long idx;
+	for (idx = 0; idx < d->nqpcounters; idx++) {
+		if (idx < args[0])
+			continue;
+		filled = 1;
+		int mark = b->len;
+		int e = nest_start(b, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY);
+		if (e < 0)
+			break;
+		int ret = fill_counter(b, d, &d->qpcounters[idx], port);
+		if (ret) {
+			cancel(b, mark);
+			if (ret == -EMSGSIZE)
+				break;
+			continue; /* -EAGAIN */
+		}
+		nest_end(b, e);
+	}
+	nest_end(b, t);
+	msg_end(b, m);
+	args[0] = idx;
+	if (!filled) {
+		cancel(b, m);
+		return 0;
+	}
+	return b->len;
+}
+
+/* stat_get_doit_qp: with a counter id, nldev_res_get_counter_doit (res_get_common_doit, which needs
+ * the port for a counter and answers ENOENT for an unknown id); otherwise the port's mode, which
+ * needs RDMA_NLDEV_ATTR_STAT_MODE in the request */
+static int stat_get_doit_qp(struct conn *c, struct request *r, struct buf *b)
+{
+	uint32_t res, index, port, id;
+	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_RES, &res) || res != RDMA_NLDEV_ATTR_RES_QP)
+		return -EINVAL;
+	int with_id = r->a.tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] != NULL;
+	if ((!with_id && !r->a.tb[RDMA_NLDEV_ATTR_STAT_MODE]) ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_DEV_INDEX, &index) ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_PORT_INDEX, &port))
+		return -EINVAL;
+	struct fk_device *d = device_by_index(index);
+	if (!d || !port_valid(d, port))
+		return -EINVAL;
+	int m = msg_put(b, c->portid, r->nlh->nlmsg_seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET), 0);
+	if (m < 0 || fill_handle(b, d))
+		return -EMSGSIZE;
+	if (with_id) {
+		if (handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, &id))
+			return -EINVAL;
+		struct fk_qpcounter *k = qpcounter_by_id(d, id);
+		if (!k)
+			return -ENOENT;
+		int ret = fill_counter(b, d, k, port);
+		if (ret)
+			return ret;
+	} else {
+		struct fk_port *p = &d->ports[port];
+		if (put_u32(b, RDMA_NLDEV_ATTR_PORT_INDEX, port) || put_u32(b, RDMA_NLDEV_ATTR_STAT_MODE, p->mode))
+			return -EMSGSIZE;
+		if (p->mode == RDMA_COUNTER_MODE_AUTO && put_u32(b, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, p->mask))
+			return -EMSGSIZE;
+	}
+	msg_end(b, m);
+	return 0;
+}
+
+/* nldev_stat_set_mode_doit: queue pairs only; auto mode (rdma_counter_set_auto_mode), or a manual
+ * bind of a queue pair number to a new counter (rdma_counter_bind_qpn_alloc) or to one given
+ * (rdma_counter_bind_qpn); the reply names the counter and the queue pair */
+static int stat_set_mode_doit(struct conn *c, struct request *r, struct buf *b, struct fk_device *d,
+			      uint32_t port)
+{
+	uint32_t res, mode, mask = 0, lqpn, id = 0;
+	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_RES, &res) || res != RDMA_NLDEV_ATTR_RES_QP ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_MODE, &mode))
+		return -EINVAL;
+	struct fk_port *p = &d->ports[port];
+	int m = msg_put(b, c->portid, r->nlh->nlmsg_seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_SET), 0);
+	if (m < 0 || fill_handle(b, d) || put_u32(b, RDMA_NLDEV_ATTR_PORT_INDEX, port))
+		return -EMSGSIZE;
+	if (mode == RDMA_COUNTER_MODE_AUTO) {
+		if (r->a.tb[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK] &&
+		    get_u32(r->a.tb[RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK], &mask))
+			return -EINVAL;
+		if (!p->has_stats)
+			return -EOPNOTSUPP;
+		int next = mask ? RDMA_COUNTER_MODE_AUTO
+				: (p->num_counters ? RDMA_COUNTER_MODE_MANUAL : RDMA_COUNTER_MODE_NONE);
+		if (next != p->mode || (int)mask != p->mask) {
+			/* __counter_set_mode */
+			if (next == RDMA_COUNTER_MODE_AUTO) {
+				if (mask & ~(RDMA_COUNTER_MASK_QP_TYPE | RDMA_COUNTER_MASK_PID))
+					return -EINVAL;
+				if (p->num_counters)
+					return -EBUSY;
+			}
+			p->mode = next;
+			p->mask = mask;
+		}
+		msg_end(b, m);
+		counts_stat_set++;
+		return 0;
+	}
+	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_RES_LQPN, &lqpn))
+		return -EINVAL;
+	if (p->mode == RDMA_COUNTER_MODE_AUTO)
+		return -EINVAL;
+	struct fk_qp *q = counter_get_qp(c, d, lqpn);
+	if (!q)
+		return -ENOENT;
+	if (r->a.tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID]) {
+		/* rdma_counter_bind_qpn */
+		if (get_u32(r->a.tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID], &id))
+			return -EINVAL;
+		struct fk_qpcounter *k = qpcounter_by_id(d, id);
+		if (!k)
+			return -ENOENT;
+		if ((k->pid == 0) != (q->pid == 0) || k->port != q->port)
+			return -EINVAL;
+		if (q->counter) /* __rdma_counter_bind_qp */
+			return -EINVAL;
+		q->counter = k->id;
+	} else {
+		/* rdma_counter_bind_qpn_alloc */
+		if (!p->has_stats)
+			return -EOPNOTSUPP;
+		if (port_valid(d, q->port) && q->port != port)
+			return -EINVAL;
+		if (q->counter) /* alloc_and_bind fails in __rdma_counter_bind_qp: NULL, -ENOMEM */
+			return -ENOMEM;
+		struct fk_qpcounter *k = alloc_and_bind(d, port, q, RDMA_COUNTER_MODE_MANUAL, bind_opcnt);
+		if (!k)
+			return -ENOMEM;
+		id = k->id;
+	}
+	if (put_u32(b, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, id) || put_u32(b, RDMA_NLDEV_ATTR_RES_LQPN, lqpn))
+		return -EMSGSIZE;
+	msg_end(b, m);
+	counts_stat_set++;
+	return 0;
+}
+
+/* nldev_stat_del_doit: every attribute is required; the reply has the type of STAT_SET; then
+ * rdma_counter_unbind_qpn, which wants the QP bound to that counter on a port in manual mode */
+static int stat_del_doit(struct conn *c, struct request *r, struct buf *b)
+{
+	uint32_t res, index, port, id, lqpn;
+	if (handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_RES, &res) || handle_u32(&r->a, RDMA_NLDEV_ATTR_DEV_INDEX, &index) ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_PORT_INDEX, &port) ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, &id) ||
+	    handle_u32(&r->a, RDMA_NLDEV_ATTR_RES_LQPN, &lqpn) || res != RDMA_NLDEV_ATTR_RES_QP)
+		return -EINVAL;
+	struct fk_device *d = device_by_index(index);
+	if (!d || !port_valid(d, port))
+		return -EINVAL;
+	int m = msg_put(b, c->portid, r->nlh->nlmsg_seq, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_SET), 0);
+	if (m < 0 || fill_handle(b, d) || put_u32(b, RDMA_NLDEV_ATTR_PORT_INDEX, port) ||
+	    put_u32(b, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, id) || put_u32(b, RDMA_NLDEV_ATTR_RES_LQPN, lqpn))
+		return -EMSGSIZE;
+	struct fk_qp *q = counter_get_qp(c, d, lqpn);
+	if (!q)
+		return -ENOENT;
+	if (port_valid(d, q->port) && q->port != port)
+		return -EINVAL;
+	if (!q->counter || q->counter != id || d->ports[port].mode != RDMA_COUNTER_MODE_MANUAL)
+		return -EINVAL;
+	counter_unbind_qp(d, q);
+	msg_end(b, m);
+	counts_stat_del++;
+	return 0;
+}
+
 typedef int (*doit_fn)(struct conn *, struct request *, struct buf *);
 typedef int (*dumpit_fn)(struct conn *, struct request *, long *, struct buf *);
 
@@ -614,7 +986,7 @@ static const struct {
 	[RDMA_NLDEV_CMD_RES_QP_GET] = { NULL, res_qp_dumpit, 0 },
 	[RDMA_NLDEV_CMD_STAT_SET] = { stat_set_doit, NULL, 1 },
 	[RDMA_NLDEV_CMD_STAT_GET] = { stat_get_doit, stat_get_dumpit, 0 },
-	[RDMA_NLDEV_CMD_STAT_DEL] = { NULL, NULL, 1 },
+	[RDMA_NLDEV_CMD_STAT_DEL] = { stat_del_doit, NULL, 1 },
 	[RDMA_NLDEV_CMD_STAT_GET_STATUS] = { stat_get_status_doit, NULL, 0 },
 	[RDMA_NLDEV_CMD_SYS_GET] = { sys_get_doit, NULL, 0 },
 };
@@ -795,7 +1167,7 @@ static void rcv_datagram(struct conn *c, const char *data, int len)
 	}
 }
 
-static int peer_has_cap_net_admin(pid_t pid)
+static int peer_has_cap(pid_t pid, int cap)
 {
 	char path[64], line[256];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -806,7 +1178,7 @@ static int peer_has_cap_net_admin(pid_t pid)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long caps;
 		if (sscanf(line, "CapEff: %llx", &caps) == 1) {
-			has = (caps >> FK_CAP_NET_ADMIN) & 1;
+			has = (caps >> cap) & 1;
 			break;
 		}
 	}
@@ -830,7 +1202,8 @@ static void *serve(void *arg)
 	socklen_t len = sizeof(cred);
 	c->portid = getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? (uint32_t)cred.pid : 0;
 	pthread_mutex_lock(&lock);
-	c->cap_net_admin = cap_mode >= 0 ? cap_mode : peer_has_cap_net_admin(cred.pid);
+	c->cap_net_admin = cap_mode >= 0 ? cap_mode : peer_has_cap(cred.pid, FK_CAP_NET_ADMIN);
+	c->cap_net_raw = peer_has_cap(cred.pid, FK_CAP_NET_RAW);
 	pthread_mutex_unlock(&lock);
 	char *data = malloc(65536);
 	for (;;) {
@@ -895,17 +1268,20 @@ static void *accept_loop(void *arg)
 FAKE_EXPORT void fake_nldev_reset(void)
 {
 	pthread_mutex_lock(&lock);
-	for (int i = 0; i < FK_MAX_DEVICES; i++)
+	for (int i = 0; i < FK_MAX_DEVICES; i++) {
 		free(devices[i].qps);
+		free(devices[i].qpcounters);
+	}
 	memset(devices, 0, sizeof(devices));
 	ndevices = 0;
 	cap_mode = -1;
 	goodsize = FK_GOODSIZE;
-	counts_requests = counts_dumps = counts_stat_set = counts_eperm = counts_datagrams = 0;
+	counts_requests = counts_dumps = counts_stat_set = counts_eperm = counts_datagrams = counts_stat_del = 0;
 	fault_wrong_seq = fault_wrong_pid = fault_silent = 0;
 	monitor_level = 2;
 	fault_join = 0;
 	counts_events = 0;
+	bind_opcnt = 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -928,6 +1304,7 @@ FAKE_EXPORT int fake_nldev_add_device(const char *name, int nports, uint64_t nod
 	snprintf(d->protocol, sizeof(d->protocol), "%s", protocol);
 	d->nports = nports;
 	d->node_guid = node_guid;
+	d->next_counter_id = 1;
 	int index = ndevices++;
 	notify(d, 0, FK_REGISTER_EVENT);
 	pthread_mutex_unlock(&lock);
@@ -1051,11 +1428,16 @@ FAKE_EXPORT void fake_nldev_restrack(const char *device, uint32_t lqpn, int type
 		if (d->qps[i].lqpn == lqpn && d->qps[i].pid == (uint32_t)getpid())
 			found = i;
 	if (d && found >= 0 && !alive) {
+		/* ib_destroy_qp_user: rdma_counter_unbind_qp(qp, true) before the QP goes */
+		counter_unbind_qp(d, &d->qps[found]);
 		memmove(&d->qps[found], &d->qps[found + 1], (d->nqps - found - 1) * sizeof(*d->qps));
 		d->nqps--;
 	} else if (d && found >= 0) {
 		d->qps[found].state = state;
 		d->qps[found].port = port;
+		/* _ib_modify_qp: a move to INIT with a port binds in auto mode (rdma_counter_bind_qp_auto) */
+		if (state == FK_QPS_INIT && port)
+			counter_bind_qp_auto(d, &d->qps[found]);
 	}
 	pthread_mutex_unlock(&lock);
 	if (d && found < 0 && alive)
@@ -1116,6 +1498,76 @@ FAKE_EXPORT long fake_nldev_count(const char *what)
 		ret = counts_datagrams;
 	else if (strcmp(what, "events") == 0)
 		ret = counts_events;
+	else if (strcmp(what, "stat_del") == 0)
+		ret = counts_stat_del;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* ---- control API of the queue pair counters ---- */
+
+/* 1: model Linux 6.15, where a manual bind binds the port's enabled optional counters too */
+FAKE_EXPORT void fake_nldev_set_bind_opcnt(int on)
+{
+	pthread_mutex_lock(&lock);
+	bind_opcnt = on;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Traffic of a queue pair: the port counts it, and so does the counter the QP is bound to. */
+FAKE_EXPORT int fake_nldev_qp_traffic(int index, uint32_t lqpn, const char *name, uint64_t delta)
+{
+	int ret = -1;
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	struct fk_qp *q = d ? qp_by_number(d, lqpn) : NULL;
+	if (q && port_valid(d, q->port)) {
+		struct fk_port *p = &d->ports[q->port];
+		struct fk_qpcounter *k = q->counter ? qpcounter_by_id(d, q->counter) : NULL;
+		for (int i = 0; i < p->ncounters; i++) {
+			if (strcmp(p->counters[i].name, name) != 0)
+				continue;
+			p->counters[i].value += delta;
+			if (k && k->enabled[i])
+				k->values[i] += delta;
+			ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* The id of the counter a QP is bound to, 0 if none, -1 without such a QP. */
+FAKE_EXPORT long fake_nldev_qp_counter(int index, uint32_t lqpn)
+{
+	long ret = -1;
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	struct fk_qp *q = d ? qp_by_number(d, lqpn) : NULL;
+	if (q)
+		ret = q->counter;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* The port's counter mode and mask (mode | mask << 8), or -1. */
+FAKE_EXPORT int fake_nldev_port_counter_mode(int index, int port)
+{
+	int ret = -1;
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	if (d && port_valid(d, port))
+		ret = d->ports[port].mode | d->ports[port].mask << 8;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* The number of counters the device has. */
+FAKE_EXPORT int fake_nldev_qp_counters(int index)
+{
+	pthread_mutex_lock(&lock);
+	struct fk_device *d = device_by_index(index);
+	int ret = d ? d->nqpcounters : -1;
 	pthread_mutex_unlock(&lock);
 	return ret;
 }

@@ -16,6 +16,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the {@link RdmaEndpoint}.
@@ -33,11 +34,12 @@ public final class RdmaEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	RdmaEndpoint rdmaEndpoint(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
 			ObjectProvider<RdmaBackend> backend, ObjectProvider<OptionalCounters> optionalCounters,
-			ObjectProvider<ProcessQueuePairs> queuePairs, ObjectProvider<HostNetdevStatistics> ethtool) {
+			ObjectProvider<ProcessQueuePairs> queuePairs, ObjectProvider<HostNetdevStatistics> ethtool,
+			ObjectProvider<QueuePairCounters> queuePairCounters) {
 		RdmaBackend rdmaBackend = backend.getIfAvailable();
 		return new RdmaEndpoint(registry, hostPortCounters.getIfAvailable(),
 				(rdmaBackend != null) ? rdmaBackend.name() : "sysfs", optionalCounters.getIfAvailable(),
-				queuePairs.getIfAvailable(), ethtool.getIfAvailable());
+				queuePairs.getIfAvailable(), ethtool.getIfAvailable(), queuePairCounters.getIfAvailable());
 	}
 
 }

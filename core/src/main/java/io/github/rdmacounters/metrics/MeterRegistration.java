@@ -30,6 +30,11 @@ abstract class MeterRegistration {
 		this.meters.add(meter);
 	}
 
+	final synchronized void remove(Meter meter) {
+		this.meters.remove(meter);
+		this.registry.remove(meter);
+	}
+
 	final synchronized List<Meter> meters() {
 		return new ArrayList<>(this.meters);
 	}

@@ -281,6 +281,148 @@ public final class RdmaNetlink implements NldevClient {
 				(pid != null) ? pid.u32() : null, (owner != null) ? owner.string() : null);
 	}
 
+	/**
+	 * Return how a port binds queue pairs to counters: {@code RDMA_NLDEV_CMD_STAT_GET}
+	 * with {@code RDMA_NLDEV_ATTR_STAT_RES} of queue pairs and a
+	 * {@code RDMA_NLDEV_ATTR_STAT_MODE}, which {@code stat_get_doit_qp} requires.
+	 * @param device the device
+	 * @param port the port, from 1
+	 * @return the mode
+	 */
+	@Override
+	public synchronized NldevCounterMode queuePairCounterMode(NldevDevice device, int port) {
+		NetlinkRequest request = portRequest(RdmaNldev.CMD_STAT_GET, "RDMA_NLDEV_CMD_STAT_GET mode", device, port)
+			.u32(RdmaNldev.ATTR_STAT_RES, RdmaNldev.ATTR_RES_QP)
+			.u32(RdmaNldev.ATTR_STAT_MODE, RdmaNldev.COUNTER_MODE_NONE)
+			.build();
+		NetlinkAttributes attributes = single(request).attributes(0);
+		NetlinkAttribute mask = attributes.get(RdmaNldev.ATTR_STAT_AUTO_MODE_MASK);
+		return new NldevCounterMode(
+				(int) attributes.require(RdmaNldev.ATTR_STAT_MODE, "RDMA_NLDEV_ATTR_STAT_MODE").u32(),
+				(mask != null) ? (int) mask.u32() : 0);
+	}
+
+	/**
+	 * Switch a port to auto mode ({@code nldev_stat_set_mode_doit},
+	 * {@code rdma_counter_set_auto_mode}). Needs {@code CAP_NET_ADMIN}.
+	 * @param device the device
+	 * @param port the port, from 1
+	 * @param mask the auto-mode mask
+	 */
+	@Override
+	public synchronized void setQueuePairAutoMode(NldevDevice device, int port, int mask) {
+		socket().exchange(portRequest(RdmaNldev.CMD_STAT_SET, "RDMA_NLDEV_CMD_STAT_SET auto mode", device, port)
+			.u32(RdmaNldev.ATTR_STAT_RES, RdmaNldev.ATTR_RES_QP)
+			.u32(RdmaNldev.ATTR_STAT_MODE, RdmaNldev.COUNTER_MODE_AUTO)
+			.u32(RdmaNldev.ATTR_STAT_AUTO_MODE_MASK, mask)
+			.build());
+	}
+
+	/**
+	 * Bind a queue pair to a new counter ({@code rdma_counter_bind_qpn_alloc}) or to an
+	 * existing one ({@code rdma_counter_bind_qpn}); the reply names the counter. Needs
+	 * {@code CAP_NET_ADMIN}.
+	 * @param device the device
+	 * @param port the queue pair's port
+	 * @param lqpn the queue pair
+	 * @param counterId the counter, or {@code null} for a new one
+	 * @return the counter's id
+	 */
+	@Override
+	public synchronized long bindQueuePair(NldevDevice device, int port, long lqpn, @Nullable Long counterId) {
+		NetlinkRequest.Builder builder = portRequest(RdmaNldev.CMD_STAT_SET,
+				"RDMA_NLDEV_CMD_STAT_SET bind of QP " + lqpn, device, port)
+			.u32(RdmaNldev.ATTR_STAT_RES, RdmaNldev.ATTR_RES_QP)
+			.u32(RdmaNldev.ATTR_STAT_MODE, RdmaNldev.COUNTER_MODE_MANUAL)
+			.u32(RdmaNldev.ATTR_RES_LQPN, lqpn);
+		if (counterId != null) {
+			builder.u32(RdmaNldev.ATTR_STAT_COUNTER_ID, counterId);
+		}
+		NetlinkRequest request = builder.build();
+		return single(request).attributes(0)
+			.require(RdmaNldev.ATTR_STAT_COUNTER_ID, "RDMA_NLDEV_ATTR_STAT_COUNTER_ID")
+			.u32();
+	}
+
+	/**
+	 * Unbind a queue pair from a counter ({@code nldev_stat_del_doit},
+	 * {@code rdma_counter_unbind_qpn}). Needs {@code CAP_NET_ADMIN}.
+	 * @param device the device
+	 * @param port the queue pair's port
+	 * @param lqpn the queue pair
+	 * @param counterId the counter it is bound to
+	 */
+	@Override
+	public synchronized void unbindQueuePair(NldevDevice device, int port, long lqpn, long counterId) {
+		socket().exchange(portRequest(RdmaNldev.CMD_STAT_DEL, "RDMA_NLDEV_CMD_STAT_DEL of QP " + lqpn, device, port)
+			.u32(RdmaNldev.ATTR_STAT_RES, RdmaNldev.ATTR_RES_QP)
+			.u32(RdmaNldev.ATTR_STAT_COUNTER_ID, counterId)
+			.u32(RdmaNldev.ATTR_RES_LQPN, lqpn)
+			.build());
+	}
+
+	/**
+	 * List the queue pair counters of a device ({@code nldev_stat_get_dumpit}, which runs
+	 * {@code res_get_common_dumpit} over the device's counters with
+	 * {@code fill_res_counter_entry}; each is queried first,
+	 * {@code rdma_counter_query_stats}).
+	 * @param device the device
+	 * @param budget the most the dump may send
+	 * @return the counters, in the kernel's order
+	 * @throws NetlinkBudgetExceededException if the dump is larger than the budget
+	 */
+	@Override
+	public synchronized List<NldevQpCounter> queuePairCounters(NldevDevice device, NetlinkBudget budget) {
+		NetlinkRequest request = NetlinkRequest
+			.builder(RdmaNldev.type(RdmaNldev.CMD_STAT_GET), "RDMA_NLDEV_CMD_STAT_GET dump of " + device.name())
+			.u32(RdmaNldev.ATTR_DEV_INDEX, device.index())
+			.u32(RdmaNldev.ATTR_STAT_RES, RdmaNldev.ATTR_RES_QP)
+			.build();
+		List<NldevQpCounter> counters = new ArrayList<>();
+		for (NetlinkMessage message : socket().dump(request, budget).messages()) {
+			NetlinkAttribute table = message.attributes(0).get(RdmaNldev.ATTR_STAT_COUNTER);
+			if (table == null) {
+				continue;
+			}
+			for (NetlinkAttribute entry : table.nested().getAll(RdmaNldev.ATTR_STAT_COUNTER_ENTRY)) {
+				counters.add(qpCounter(entry.nested()));
+			}
+		}
+		return counters;
+	}
+
+	private static NldevQpCounter qpCounter(NetlinkAttributes attributes) {
+		NetlinkAttribute pid = attributes.get(RdmaNldev.ATTR_RES_PID);
+		List<Long> lqpns = new ArrayList<>();
+		NetlinkAttribute queuePairs = attributes.get(RdmaNldev.ATTR_RES_QP);
+		if (queuePairs != null) {
+			for (NetlinkAttribute entry : queuePairs.nested().getAll(RdmaNldev.ATTR_RES_QP_ENTRY)) {
+				lqpns.add(entry.nested().require(RdmaNldev.ATTR_RES_LQPN, "RDMA_NLDEV_ATTR_RES_LQPN").u32());
+			}
+		}
+		Map<String, Long> values = new LinkedHashMap<>();
+		NetlinkAttribute table = attributes.get(RdmaNldev.ATTR_STAT_HWCOUNTERS);
+		if (table != null) {
+			for (NetlinkAttribute entry : table.nested().getAll(RdmaNldev.ATTR_STAT_HWCOUNTER_ENTRY)) {
+				NetlinkAttributes counter = entry.nested();
+				values.put(
+						counter
+							.require(RdmaNldev.ATTR_STAT_HWCOUNTER_ENTRY_NAME,
+									"RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME")
+							.string(),
+						counter
+							.require(RdmaNldev.ATTR_STAT_HWCOUNTER_ENTRY_VALUE,
+									"RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE")
+							.u64());
+			}
+		}
+		return new NldevQpCounter(
+				(int) attributes.require(RdmaNldev.ATTR_PORT_INDEX, "RDMA_NLDEV_ATTR_PORT_INDEX").u32(),
+				attributes.require(RdmaNldev.ATTR_STAT_COUNTER_ID, "RDMA_NLDEV_ATTR_STAT_COUNTER_ID").u32(),
+				(int) attributes.require(RdmaNldev.ATTR_STAT_MODE, "RDMA_NLDEV_ATTR_STAT_MODE").u32(),
+				(pid != null) ? pid.u32() : null, lqpns, values);
+	}
+
 	private static NetlinkRequest.Builder portRequest(int command, String name, NldevDevice device, int port) {
 		return NetlinkRequest.builder(RdmaNldev.type(command), name + " of " + device.name() + " port " + port)
 			.u32(RdmaNldev.ATTR_DEV_INDEX, device.index())

@@ -28,6 +28,12 @@ public final class RdmaNldev {
 	public static final int CMD_STAT_GET = 17;
 
 	/**
+	 * {@code RDMA_NLDEV_CMD_STAT_DEL}: unbind a queue pair from a counter; needs
+	 * CAP_NET_ADMIN.
+	 */
+	public static final int CMD_STAT_DEL = 18;
+
+	/**
 	 * {@code RDMA_NLDEV_CMD_STAT_GET_STATUS}: which counters a port has, optional ones
 	 * marked.
 	 */
@@ -78,6 +84,33 @@ public final class RdmaNldev {
 	 */
 	public static final int ATTR_DEV_PROTOCOL = 67;
 
+	/**
+	 * {@code RDMA_NLDEV_ATTR_STAT_MODE} (u32): {@code enum rdma_nl_counter_mode}, e.g.
+	 * {@link #COUNTER_MODE_MANUAL}.
+	 */
+	public static final int ATTR_STAT_MODE = 74;
+
+	/**
+	 * {@code RDMA_NLDEV_ATTR_STAT_RES} (u32): the resource counted, for queue pairs
+	 * {@link #ATTR_RES_QP}.
+	 */
+	public static final int ATTR_STAT_RES = 75;
+
+	/**
+	 * {@code RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK} (u32):
+	 * {@code enum rdma_nl_counter_mask}.
+	 */
+	public static final int ATTR_STAT_AUTO_MODE_MASK = 76;
+
+	/** {@code RDMA_NLDEV_ATTR_STAT_COUNTER} (nested table). */
+	public static final int ATTR_STAT_COUNTER = 77;
+
+	/** {@code RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY} (nested table). */
+	public static final int ATTR_STAT_COUNTER_ENTRY = 78;
+
+	/** {@code RDMA_NLDEV_ATTR_STAT_COUNTER_ID} (u32). */
+	public static final int ATTR_STAT_COUNTER_ID = 79;
+
 	/** {@code RDMA_NLDEV_ATTR_STAT_HWCOUNTERS} (nested table). */
 	public static final int ATTR_STAT_HWCOUNTERS = 80;
 
@@ -98,6 +131,21 @@ public final class RdmaNldev {
 	 * 1 if enabled.
 	 */
 	public static final int ATTR_STAT_HWCOUNTER_DYNAMIC = 95;
+
+	/** {@code RDMA_COUNTER_MODE_NONE}: no queue pair of the port is bound. */
+	public static final int COUNTER_MODE_NONE = 0;
+
+	/** {@code RDMA_COUNTER_MODE_AUTO}: the kernel binds new queue pairs by a mask. */
+	public static final int COUNTER_MODE_AUTO = 1;
+
+	/** {@code RDMA_COUNTER_MODE_MANUAL}: queue pairs are bound by their number. */
+	public static final int COUNTER_MODE_MANUAL = 2;
+
+	/** {@code RDMA_COUNTER_MASK_QP_TYPE}: auto mode groups queue pairs by type. */
+	public static final int COUNTER_MASK_QP_TYPE = 1;
+
+	/** {@code RDMA_COUNTER_MASK_PID}: auto mode groups queue pairs by process. */
+	public static final int COUNTER_MASK_PID = 2;
 
 	private RdmaNldev() {
 	}

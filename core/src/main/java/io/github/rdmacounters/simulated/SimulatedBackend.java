@@ -293,6 +293,7 @@ public final class SimulatedBackend implements RdmaBackend {
 		if (this.events.isGone(device)) {
 			// a new registration: optional counters do not survive it
 			hardware.resetOptionalCounters();
+			hardware.resetQpCounters();
 			register(device);
 			this.events.restore(device);
 			notifyMonitors(NldevMonitorEvent.Type.REGISTER, device);

@@ -8,11 +8,15 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.PortAttributes;
 import io.github.rdmacounters.core.PortState;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.netlink.NldevQpCounter;
+import io.github.rdmacounters.netlink.RdmaNldev;
 
 /**
  * One simulated adapter, shared by every context opened on it: port states, port counters
@@ -68,6 +72,14 @@ final class SimulatedHardware {
 	private final Map<Object, long[]> queuePairs = new java.util.LinkedHashMap<>();
 
 	private long nextQueuePairNumber = 0x100;
+
+	/** The counters queue pairs are bound to, by id. */
+	private final Map<Long, QpCounter> qpCounters = new java.util.LinkedHashMap<>();
+
+	/** Each port's counter mode and auto-mode mask. */
+	private final Map<Integer, int[]> counterModes = new HashMap<>();
+
+	private long nextCounterId = 1;
 
 	SimulatedHardware(SimulatedDeviceSpec spec) {
 		this.spec = spec;
@@ -314,11 +326,141 @@ final class SimulatedHardware {
 	}
 
 	synchronized void queuePairCreated(Object queuePair, int port) {
-		this.queuePairs.put(queuePair, new long[] { port, this.nextQueuePairNumber++ });
+		long lqpn = this.nextQueuePairNumber++;
+		this.queuePairs.put(queuePair, new long[] { port, lqpn });
+		// moved to INIT with its port: rdma_counter_bind_qp_auto in auto mode
+		int[] mode = this.counterModes.computeIfAbsent(port, (key) -> new int[2]);
+		if (mode[0] == RdmaNldev.COUNTER_MODE_AUTO) {
+			QpCounter shared = this.qpCounters.values()
+				.stream()
+				.filter((counter) -> counter.port == port && counter.mode == RdmaNldev.COUNTER_MODE_AUTO)
+				.findFirst()
+				.orElse(null);
+			if (shared != null) {
+				shared.lqpns.add(lqpn);
+			}
+			else {
+				allocate(port, lqpn, RdmaNldev.COUNTER_MODE_AUTO);
+			}
+		}
 	}
 
 	synchronized void queuePairDestroyed(Object queuePair) {
-		this.queuePairs.remove(queuePair);
+		long[] removed = this.queuePairs.remove(queuePair);
+		if (removed != null) {
+			// ib_destroy_qp_user unbinds it; counter_release frees a counter left empty
+			unbind(removed[1]);
+		}
+	}
+
+	/** The port's counter mode and auto-mode mask ({@code rdma_counter_get_mode}). */
+	synchronized int[] counterMode(int port) {
+		return this.counterModes.computeIfAbsent(port, (key) -> new int[2]).clone();
+	}
+
+	/** {@code rdma_counter_set_auto_mode}: refused (EBUSY) while counters are bound. */
+	synchronized void setAutoMode(int port, int mask) {
+		int[] mode = this.counterModes.computeIfAbsent(port, (key) -> new int[2]);
+		if (mode[0] == RdmaNldev.COUNTER_MODE_AUTO && mode[1] == mask) {
+			return;
+		}
+		if (this.qpCounters.values().stream().anyMatch((counter) -> counter.port == port)) {
+			throw new RdmaOperationException("RDMA_NLDEV_CMD_STAT_SET auto mode", Errno.EBUSY);
+		}
+		mode[0] = (mask != 0) ? RdmaNldev.COUNTER_MODE_AUTO : RdmaNldev.COUNTER_MODE_NONE;
+		mode[1] = mask;
+	}
+
+	/**
+	 * {@code rdma_counter_bind_qpn_alloc} or {@code rdma_counter_bind_qpn}: ENOENT for a
+	 * queue pair or counter that is not there, EINVAL in auto mode or for a queue pair
+	 * bound already.
+	 */
+	synchronized long bind(int port, long lqpn, @Nullable Long counterId) {
+		String request = "RDMA_NLDEV_CMD_STAT_SET bind of QP " + lqpn;
+		if (counterMode(port)[0] == RdmaNldev.COUNTER_MODE_AUTO) {
+			throw new RdmaOperationException(request, Errno.EINVAL);
+		}
+		long[] queuePair = this.queuePairs.values().stream().filter((qp) -> qp[1] == lqpn).findFirst().orElse(null);
+		if (queuePair == null) {
+			throw new RdmaOperationException(request, Errno.ENOENT);
+		}
+		boolean bound = this.qpCounters.values().stream().anyMatch((counter) -> counter.lqpns.contains(lqpn));
+		if (counterId == null) {
+			if (queuePair[0] != port || bound) {
+				throw new RdmaOperationException(request, bound ? Errno.ENOMEM : Errno.EINVAL);
+			}
+			return allocate(port, lqpn, RdmaNldev.COUNTER_MODE_MANUAL).id;
+		}
+		QpCounter counter = this.qpCounters.get(counterId);
+		if (counter == null) {
+			throw new RdmaOperationException(request, Errno.ENOENT);
+		}
+		if (counter.port != queuePair[0] || bound) {
+			throw new RdmaOperationException(request, Errno.EINVAL);
+		}
+		counter.lqpns.add(lqpn);
+		return counter.id;
+	}
+
+	/** {@code rdma_counter_unbind_qpn}. */
+	synchronized void unbind(int port, long lqpn, long counterId) {
+		String request = "RDMA_NLDEV_CMD_STAT_DEL of QP " + lqpn;
+		if (this.queuePairs.values().stream().noneMatch((qp) -> qp[1] == lqpn)) {
+			throw new RdmaOperationException(request, Errno.ENOENT);
+		}
+		QpCounter counter = this.qpCounters.get(counterId);
+		if (counter == null || !counter.lqpns.contains(lqpn) || counterMode(port)[0] != RdmaNldev.COUNTER_MODE_MANUAL) {
+			throw new RdmaOperationException(request, Errno.EINVAL);
+		}
+		unbind(lqpn);
+	}
+
+	/** The counters and their values; the queue pairs carry no traffic of their own. */
+	synchronized List<NldevQpCounter> qpCounters() {
+		List<NldevQpCounter> counters = new ArrayList<>();
+		for (QpCounter counter : this.qpCounters.values()) {
+			Map<String, Long> values = new java.util.LinkedHashMap<>();
+			HW_COUNTERS.forEach((name) -> values.put(name, 0L));
+			counter.optional.forEach((name) -> values.put(name, 0L));
+			counters.add(new NldevQpCounter(counter.port, counter.id, counter.mode,
+					(counter.mode == RdmaNldev.COUNTER_MODE_AUTO) ? ProcessHandle.current().pid() : null,
+					new ArrayList<>(counter.lqpns), values));
+		}
+		return counters;
+	}
+
+	// alloc_and_bind: the port's statistics, with the enabled optional counters as a
+	// 6.15 kernel binds them (bind_opcnt)
+	private QpCounter allocate(int port, long lqpn, int mode) {
+		QpCounter counter = new QpCounter(this.nextCounterId++, port, mode,
+				new ArrayList<>(this.counters[port - 1].optional.keySet()));
+		counter.lqpns.add(lqpn);
+		this.qpCounters.put(counter.id, counter);
+		if (mode == RdmaNldev.COUNTER_MODE_MANUAL) {
+			this.counterModes.computeIfAbsent(port, (key) -> new int[2])[0] = RdmaNldev.COUNTER_MODE_MANUAL;
+		}
+		return counter;
+	}
+
+	private void unbind(long lqpn) {
+		for (java.util.Iterator<QpCounter> it = this.qpCounters.values().iterator(); it.hasNext();) {
+			QpCounter counter = it.next();
+			if (counter.lqpns.remove(lqpn) && counter.lqpns.isEmpty()) {
+				it.remove();
+				int[] mode = this.counterModes.computeIfAbsent(counter.port, (key) -> new int[2]);
+				if (mode[0] == RdmaNldev.COUNTER_MODE_MANUAL
+						&& this.qpCounters.values().stream().noneMatch((other) -> other.port == counter.port)) {
+					mode[0] = RdmaNldev.COUNTER_MODE_NONE;
+				}
+			}
+		}
+	}
+
+	/** Forget the counters and modes, as a driver reload does. */
+	synchronized void resetQpCounters() {
+		this.qpCounters.clear();
+		this.counterModes.clear();
 	}
 
 	/**
@@ -338,6 +480,28 @@ final class SimulatedHardware {
 	// mlx5 only, modelled as "flow counters supported"
 	boolean hasHwCounters() {
 		return this.spec.countersSupported();
+	}
+
+	/** A counter queue pairs are bound to. */
+	private static final class QpCounter {
+
+		final long id;
+
+		final int port;
+
+		final int mode;
+
+		final List<String> optional;
+
+		final List<Long> lqpns = new ArrayList<>();
+
+		QpCounter(long id, int port, int mode, List<String> optional) {
+			this.id = id;
+			this.port = port;
+			this.mode = mode;
+			this.optional = optional;
+		}
+
 	}
 
 	// Bytes kept exactly, shown in words

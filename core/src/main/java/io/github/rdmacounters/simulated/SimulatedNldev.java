@@ -8,13 +8,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.netlink.HwCounterStatus;
 import io.github.rdmacounters.netlink.NetlinkBudget;
 import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.NldevCounterMode;
 import io.github.rdmacounters.netlink.NldevDevice;
+import io.github.rdmacounters.netlink.NldevQpCounter;
 import io.github.rdmacounters.netlink.NldevQueuePair;
+import io.github.rdmacounters.netlink.RdmaNldev;
 
 /**
  * RDMA netlink's answers about the simulated devices, from the same model as their ports:
@@ -100,6 +105,32 @@ final class SimulatedNldev implements NldevClient {
 	@Override
 	public List<NldevQueuePair> queuePairs(NldevDevice device, NetlinkBudget budget) {
 		return hardware(device, 1, "RDMA_NLDEV_CMD_RES_QP_GET").queuePairs();
+	}
+
+	@Override
+	public NldevCounterMode queuePairCounterMode(NldevDevice device, int port) {
+		int[] mode = hardware(device, port, "RDMA_NLDEV_CMD_STAT_GET").counterMode(port);
+		return new NldevCounterMode(mode[0], (mode[0] == RdmaNldev.COUNTER_MODE_AUTO) ? mode[1] : 0);
+	}
+
+	@Override
+	public void setQueuePairAutoMode(NldevDevice device, int port, int mask) {
+		hardware(device, port, "RDMA_NLDEV_CMD_STAT_SET").setAutoMode(port, mask);
+	}
+
+	@Override
+	public long bindQueuePair(NldevDevice device, int port, long lqpn, @Nullable Long counterId) {
+		return hardware(device, port, "RDMA_NLDEV_CMD_STAT_SET").bind(port, lqpn, counterId);
+	}
+
+	@Override
+	public void unbindQueuePair(NldevDevice device, int port, long lqpn, long counterId) {
+		hardware(device, port, "RDMA_NLDEV_CMD_STAT_DEL").unbind(port, lqpn, counterId);
+	}
+
+	@Override
+	public List<NldevQpCounter> queuePairCounters(NldevDevice device, NetlinkBudget budget) {
+		return hardware(device, 1, "RDMA_NLDEV_CMD_STAT_GET").qpCounters();
 	}
 
 	@Override

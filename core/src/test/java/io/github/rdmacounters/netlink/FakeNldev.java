@@ -205,6 +205,61 @@ public final class FakeNldev {
 		this.control.fake_nldev_notify_raw(message, message.length);
 	}
 
+	/**
+	 * Model Linux 6.15 and later, where a manual bind binds the port's enabled optional
+	 * counters to the queue pair too.
+	 * @param on whether it does
+	 */
+	public void bindOptionalCounters(boolean on) {
+		this.control.fake_nldev_set_bind_opcnt(on ? 1 : 0);
+	}
+
+	/**
+	 * Count traffic of a queue pair: in the port's counter, and in the counter it is
+	 * bound to if any.
+	 */
+	public void queuePairTraffic(int device, long lqpn, String counter, long delta) {
+		check(this.control.fake_nldev_qp_traffic(device, (int) lqpn, counter, delta) == 0,
+				"count " + counter + " of QP " + lqpn);
+	}
+
+	/**
+	 * Return the counter a queue pair is bound to.
+	 * @return its id, 0 if none
+	 */
+	public long queuePairCounter(int device, long lqpn) {
+		long id = this.control.fake_nldev_qp_counter(device, (int) lqpn);
+		check(id >= 0, "find QP " + lqpn);
+		return id;
+	}
+
+	/**
+	 * Return a port's counter mode ({@code RDMA_COUNTER_MODE_*}) and, in auto mode, its
+	 * mask, as {@code mode | mask << 8}.
+	 */
+	public int counterMode(int device, int port) {
+		int mode = this.control.fake_nldev_port_counter_mode(device, port);
+		check(mode >= 0, "find port " + port);
+		return mode;
+	}
+
+	/**
+	 * Return how many counters queue pairs of the device are bound to.
+	 */
+	public int queuePairCounters(int device) {
+		int count = this.control.fake_nldev_qp_counters(device);
+		check(count >= 0, "find device " + device);
+		return count;
+	}
+
+	/**
+	 * Create, modify or destroy a queue pair of this process, as the fake libibverbs
+	 * reports them ({@code fake_nldev_restrack}).
+	 */
+	public void restrack(String device, long lqpn, int type, int state, int port, boolean alive) {
+		this.restrack.invokeVoid(new Object[] { device, (int) lqpn, type, state, port, alive ? 1 : 0 });
+	}
+
 	private static void check(boolean ok, String what) {
 		if (!ok) {
 			throw new IllegalStateException("The fake RDMA netlink kernel could not " + what);
@@ -254,6 +309,16 @@ public final class FakeNldev {
 		int fake_nldev_rename_netdev(int index, int port, String name);
 
 		void fake_nldev_notify_raw(byte[] data, int length);
+
+		void fake_nldev_set_bind_opcnt(int on);
+
+		int fake_nldev_qp_traffic(int device, int lqpn, String counter, long delta);
+
+		long fake_nldev_qp_counter(int device, int lqpn);
+
+		int fake_nldev_port_counter_mode(int device, int port);
+
+		int fake_nldev_qp_counters(int device);
 
 	}
 

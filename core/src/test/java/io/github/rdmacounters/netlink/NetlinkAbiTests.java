@@ -125,6 +125,18 @@ class NetlinkAbiTests {
 			.isEqualTo(header("RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE"));
 		assertThat(RdmaNldev.ATTR_STAT_HWCOUNTER_INDEX).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX"));
 		assertThat(RdmaNldev.ATTR_STAT_HWCOUNTER_DYNAMIC).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC"));
+		assertThat(RdmaNldev.CMD_STAT_DEL).isEqualTo(header("RDMA_NLDEV_CMD_STAT_DEL"));
+		assertThat(RdmaNldev.ATTR_STAT_MODE).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_MODE"));
+		assertThat(RdmaNldev.ATTR_STAT_RES).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_RES"));
+		assertThat(RdmaNldev.ATTR_STAT_AUTO_MODE_MASK).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK"));
+		assertThat(RdmaNldev.ATTR_STAT_COUNTER).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_COUNTER"));
+		assertThat(RdmaNldev.ATTR_STAT_COUNTER_ENTRY).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY"));
+		assertThat(RdmaNldev.ATTR_STAT_COUNTER_ID).isEqualTo(header("RDMA_NLDEV_ATTR_STAT_COUNTER_ID"));
+		assertThat(RdmaNldev.COUNTER_MODE_NONE).isEqualTo(header("RDMA_COUNTER_MODE_NONE"));
+		assertThat(RdmaNldev.COUNTER_MODE_AUTO).isEqualTo(header("RDMA_COUNTER_MODE_AUTO"));
+		assertThat(RdmaNldev.COUNTER_MODE_MANUAL).isEqualTo(header("RDMA_COUNTER_MODE_MANUAL"));
+		assertThat(RdmaNldev.COUNTER_MASK_QP_TYPE).isEqualTo(header("RDMA_COUNTER_MASK_QP_TYPE"));
+		assertThat(RdmaNldev.COUNTER_MASK_PID).isEqualTo(header("RDMA_COUNTER_MASK_PID"));
 	}
 
 }

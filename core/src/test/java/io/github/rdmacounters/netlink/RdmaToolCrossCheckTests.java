@@ -151,8 +151,7 @@ class RdmaToolCrossCheckTests {
 
 	@Test
 	void rdmaSystemShowDecodesTheSysGetReplyTheMonitorProbes() {
-		// Debian 12's rdma (iproute2 6.1) has no 'monitor' object; 'system show' reads
-		// the
+		// Debian 12's rdma (iproute2 6.1) has no 'monitor' object; 'system show' reads the
 		// RDMA_NLDEV_CMD_SYS_GET reply whose RDMA_NLDEV_SYS_ATTR_MONITOR_MODE the monitor
 		// asks for, and must read it as the kernel's, the newer attribute skipped
 		assertThat(rdma("system", "show")).singleElement()
@@ -164,6 +163,53 @@ class RdmaToolCrossCheckTests {
 			.asString()
 			.startsWith("netns shared")
 			.contains("copy-on-fork on");
+	}
+
+	@Test
+	void rdmaStatisticQpShowAgreesWithQueuePairCounters() {
+		long pid = ProcessHandle.current().pid();
+		this.fake.addQueuePairs(this.mlx, 1, 3, 100, 2, 3, pid);
+		this.fake.addQueuePairs(this.mlx, 1, 1, 200, 4, 3, pid + 1);
+		NldevDevice device = this.client.device("mlx5_0");
+		long shared = this.client.bindQueuePair(device, 1, 100, null);
+		assertThat(this.client.bindQueuePair(device, 1, 101, shared)).isEqualTo(shared);
+		this.client.bindQueuePair(device, 1, 102, null);
+		this.fake.queuePairTraffic(this.mlx, 100, "out_of_sequence", 5);
+		this.fake.queuePairTraffic(this.mlx, 101, "local_ack_timeout_err", 2);
+		// the tool binds too, and the client sees its counter
+		assertThat(rdma("statistic", "qp", "bind", "link", "mlx5_0/1", "lqpn", "200")).isEmpty();
+		List<NldevQpCounter> counters = this.client.queuePairCounters(device, NetlinkBudget.DEFAULT);
+		assertThat(counters).hasSize(3);
+		// iproute2 6.1 prints a counter's values, then its queue pairs on a line of their
+		// own
+		List<String> lines = rdma("statistic", "qp", "show");
+		assertThat(lines).hasSize(2 * counters.size());
+		for (int i = 0; i < counters.size(); i++) {
+			NldevQpCounter counter = counters.get(i);
+			Map<String, String> expected = new LinkedHashMap<>();
+			expected.put("link", "mlx5_0/" + counter.port());
+			expected.put("cntn", Long.toString(counter.id()));
+			counter.values().forEach((name, value) -> expected.put(name, Long.toUnsignedString(value)));
+			assertThat(pairs(lines.get(2 * i))).containsExactlyEntriesOf(expected);
+			assertThat(lines.get(2 * i + 1)).isEqualTo(
+					counter.lqpns().stream().map(String::valueOf).collect(Collectors.joining(",", "LQPN: <", ">")));
+		}
+		assertThat(counters.get(0).lqpns()).containsExactly(100L, 101L);
+		assertThat(counters.get(0).values()).containsEntry("out_of_sequence", 5L)
+			.containsEntry("local_ack_timeout_err", 2L);
+		assertThat(this.client.queuePairCounterMode(device, 1).isAuto()).isFalse();
+		assertThat(rdma("statistic", "qp", "set", "link", "mlx5_1/1", "auto", "type,pid", "on")).isEmpty();
+		assertThat(this.client.queuePairCounterMode(this.client.device("mlx5_1"), 1).describe())
+			.isEqualTo("auto type,pid");
+		assertThat(rdma("statistic", "qp", "mode")).containsExactly("link mlx5_0/1 mode qp auto off",
+				"link mlx5_1/1 mode qp auto type,pid on");
+		// the tool unbinds every queue pair of the counter (it reads them with
+		// RDMA_NLDEV_ATTR_STAT_COUNTER_ID first), and the kernel frees it with its last
+		assertThat(rdma("statistic", "qp", "unbind", "link", "mlx5_0/1", "cntn", Long.toString(shared))).isEmpty();
+		assertThat(this.fake.queuePairCounter(this.mlx, 100)).isZero();
+		assertThat(this.client.queuePairCounters(device, NetlinkBudget.DEFAULT)).extracting(NldevQpCounter::id)
+			.doesNotContain(shared)
+			.hasSize(2);
 	}
 
 	private List<String> rdma(String... arguments) {

@@ -37,6 +37,9 @@ import io.github.rdmacounters.ethtool.NetdevPortStatistics;
  * netlink); {@code null} if the port has none
  * @param physicalState the physical state, e.g. {@code LinkUp}
  * @param present whether the port's directory was found in the last read
+ * @param queuePairCounters the hardware counters of this process's queue pairs on the
+ * port (counter binding, RDMA netlink) by queue pair type, e.g. {@code RC}, or type and
+ * number, e.g. {@code RC/418}, then counter name; {@code null} if none is bound
  * @param queuePairs the queue pairs this process has on the port by {@code TYPE/STATE},
  * e.g. {@code RC/RTS} (RDMA netlink); {@code null} if it has none
  * @param rate the rate, e.g. {@code 100 Gb/sec (4X EDR)}
@@ -50,8 +53,9 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		@Nullable String error, @Nullable Map<String, NetdevPortStatistics> ethtool, @Nullable Map<String, Long> events,
 		@Nullable String linkLayer, @Nullable List<String> missingCounterFiles,
 		@Nullable Map<String, OptionalCounterDescriptor> optionalCounters, @Nullable String physicalState,
-		@Nullable Boolean present, @Nullable Map<String, Integer> queuePairs, @Nullable String rate,
-		@Nullable String state, @Nullable Instant stateChangedAt, @Nullable List<String> unreadableCounters) {
+		@Nullable Boolean present, @Nullable Map<String, Map<String, Number>> queuePairCounters,
+		@Nullable Map<String, Integer> queuePairs, @Nullable String rate, @Nullable String state,
+		@Nullable Instant stateChangedAt, @Nullable List<String> unreadableCounters) {
 
 	static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error, @Nullable PortStatus status) {
 		String state = (status != null) ? status.state() : null;
@@ -70,11 +74,11 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		}
 		if (status == null) {
 			return new PortDescriptor(mtu, null, error, null, null, linkLayer, null, null, physicalState, null, null,
-					rate, state, null, null);
+					null, rate, state, null, null);
 		}
 		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, null, linkLayer,
 				status.missing().isEmpty() ? null : status.missing(), null, physicalState,
-				status.presence() == Presence.PRESENT, null, rate, state, null,
+				status.presence() == Presence.PRESENT, null, null, rate, state, null,
 				status.unreadable().isEmpty() ? null : List.copyOf(status.unreadable()));
 	}
 
@@ -103,21 +107,30 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		tracker.counts().getOrDefault(port, Map.of()).forEach((type, count) -> counts.put(type.tagValue(), count));
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.ethtool,
 				Collections.unmodifiableMap(counts), this.linkLayer, this.missingCounterFiles, this.optionalCounters,
-				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present, this.queuePairs,
-				this.rate, (standing != null) ? standing.state().name() : this.state,
+				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present,
+				this.queuePairCounters, this.queuePairs, this.rate,
+				(standing != null) ? standing.state().name() : this.state,
 				(lastChange != null) ? lastChange.changedAt() : null, this.unreadableCounters);
 	}
 
 	/**
 	 * Add the driver statistics of the port's netdevs, and what RDMA netlink knows of the
-	 * port: its optional counters and the queue pairs of this process.
+	 * port: its optional counters, the queue pairs of this process and their counters.
 	 */
 	PortDescriptor withDetails(@Nullable Map<String, NetdevPortStatistics> ethtool,
 			@Nullable Map<String, OptionalCounterDescriptor> optionalCounters,
-			@Nullable Map<String, Integer> queuePairs) {
+			@Nullable Map<String, Integer> queuePairs, @Nullable Map<String, Map<String, Long>> queuePairCounters) {
+		Map<String, Map<String, Number>> counters = null;
+		if (queuePairCounters != null && !queuePairCounters.isEmpty()) {
+			counters = new TreeMap<>();
+			for (Map.Entry<String, Map<String, Long>> group : queuePairCounters.entrySet()) {
+				counters.put(group.getKey(), unsigned(group.getValue()));
+			}
+			counters = Collections.unmodifiableMap(counters);
+		}
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, ethtool, this.events, this.linkLayer,
-				this.missingCounterFiles, optionalCounters, this.physicalState, this.present, queuePairs, this.rate,
-				this.state, this.stateChangedAt, this.unreadableCounters);
+				this.missingCounterFiles, optionalCounters, this.physicalState, this.present, counters, queuePairs,
+				this.rate, this.state, this.stateChangedAt, this.unreadableCounters);
 	}
 
 }

@@ -25,6 +25,7 @@ import io.github.rdmacounters.ethtool.NetdevPortStatistics;
 import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.PortOptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -51,6 +52,8 @@ public class RdmaEndpoint {
 	private final @Nullable ProcessQueuePairs queuePairs;
 
 	private final @Nullable HostNetdevStatistics ethtool;
+
+	private final @Nullable QueuePairCounters queuePairCounters;
 
 	/**
 	 * Create an endpoint over the managed devices.
@@ -88,6 +91,27 @@ public class RdmaEndpoint {
 	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
 			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs,
 			@Nullable HostNetdevStatistics ethtool) {
+		this(registry, host, backend, optionalCounters, queuePairs, ethtool, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows, per port, the optional counters, the queue
+	 * pairs of this process and their hardware counters (RDMA netlink), and the
+	 * RoCE-relevant driver statistics of the port's netdev.
+	 * @param registry the devices and their counter sets
+	 * @param host the host's port counters, or {@code null}
+	 * @param backend the backend name shown for devices that only have port counters
+	 * @param optionalCounters the optional counters, or {@code null}
+	 * @param queuePairs the queue pairs of this process, or {@code null}
+	 * @param ethtool the netdevs' driver statistics, or {@code null}
+	 * @param queuePairCounters the counters of this process's queue pairs, or
+	 * {@code null}
+	 * @since 0.1.0
+	 */
+	public RdmaEndpoint(RdmaRegistry registry, @Nullable HostPortCountersSource host, String backend,
+			@Nullable OptionalCounters optionalCounters, @Nullable ProcessQueuePairs queuePairs,
+			@Nullable HostNetdevStatistics ethtool, @Nullable QueuePairCounters queuePairCounters) {
+		this.queuePairCounters = queuePairCounters;
 		this.registry = registry;
 		this.host = host;
 		this.backend = backend;
@@ -135,13 +159,17 @@ public class RdmaEndpoint {
 			}
 		}
 		ProcessQueuePairs.Snapshot queuePairs = (this.queuePairs != null) ? this.queuePairs.snapshot() : null;
+		QueuePairCounters.Snapshot queuePairCounters = (this.queuePairCounters != null)
+				? this.queuePairCounters.snapshot() : null;
 		devices.replaceAll((name, device) -> {
 			Map<Integer, PortDescriptor> ports = new TreeMap<>();
 			device.ports().forEach((number, port) -> {
 				Map<String, Integer> counts = (queuePairs != null) ? queuePairs.counts(name, number) : Map.of();
 				Map<String, NetdevPortStatistics> netdevs = ethtool(name, number);
-				ports.put(number, port.withDetails(netdevs.isEmpty() ? null : netdevs,
-						optional.getOrDefault(name, Map.of()).get(number), counts.isEmpty() ? null : counts));
+				ports.put(number,
+						port.withDetails(netdevs.isEmpty() ? null : netdevs,
+								optional.getOrDefault(name, Map.of()).get(number), counts.isEmpty() ? null : counts,
+								(queuePairCounters != null) ? queuePairCounters.port(name, number) : null));
 			});
 			return device.withPorts(ports);
 		});

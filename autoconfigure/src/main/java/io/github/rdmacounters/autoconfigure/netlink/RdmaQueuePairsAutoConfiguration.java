@@ -1,9 +1,12 @@
 package io.github.rdmacounters.autoconfigure.netlink;
 
 import java.time.Clock;
+import java.util.Locale;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,16 +26,20 @@ import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.metrics.QueuePairCounterMetrics;
 import io.github.rdmacounters.metrics.QueuePairMetrics;
 import io.github.rdmacounters.netlink.NetlinkBudget;
 import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the queue pairs of this process
  * over RDMA netlink ({@link ProcessQueuePairs}): gauges by type and state
- * ({@link QueuePairMetrics}), the {@code rdmaQueuePairs} health component and, per port,
- * the rdma endpoint.
+ * ({@link QueuePairMetrics}), their hardware counters through counter binding
+ * ({@link QueuePairCounters}, {@link QueuePairCounterMetrics}), the
+ * {@code rdmaQueuePairs} health component and, per port, the rdma endpoint.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -47,12 +54,41 @@ import io.github.rdmacounters.netlink.ProcessQueuePairs;
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaQueuePairsAutoConfiguration {
 
+	private static final String COUNTERS_PREFIX = "rdma.queue-pairs.counters";
+
+	private static final Log logger = LogFactory.getLog(RdmaQueuePairsAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	ProcessQueuePairs rdmaProcessQueuePairs(RdmaProperties properties, RdmaBackend backend,
 			ObjectProvider<NldevClient> client) {
 		return new ProcessQueuePairs(RdmaOptionalCountersAutoConfiguration.nldev(backend, client),
 				ProcessHandle.current().pid(), NetlinkBudget.DEFAULT, properties.getReadCacheTtl(), Clock.systemUTC());
+	}
+
+	/**
+	 * The hardware counters of this process's queue pairs; closed (unbinding what it
+	 * bound) before the queue pairs' reader and the backend, which it depends on. The
+	 * optional counters are enabled first, as Linux 6.15 binds the enabled ones to each
+	 * queue pair when it is bound.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	QueuePairCounters rdmaQueuePairCounters(RdmaProperties properties, RdmaBackend backend, RdmaRegistry registry,
+			ObjectProvider<NldevClient> client, ProcessQueuePairs queuePairs,
+			ObjectProvider<OptionalCounters> optionalCounters) {
+		optionalCounters.getIfAvailable();
+		RdmaQueuePairsProperties.Counters counters = properties.getQueuePairs().getCounters();
+		if (counters.isPerQueuePair() && counters.getBinding() != QueuePairCounters.Binding.MANUAL) {
+			logger.warn(COUNTERS_PREFIX + ".per-queue-pair=true has no effect with " + COUNTERS_PREFIX + ".binding="
+					+ counters.getBinding().name().toLowerCase(Locale.ROOT)
+					+ ": only manual binding gives each queue pair a counter of its own; set binding=manual, or "
+					+ "remove per-queue-pair");
+		}
+		Log log = LogFactory.getLog(QueuePairCounters.class);
+		return new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client), queuePairs,
+				new QueuePairCounters.Settings(counters.getBinding(), counters.isPerQueuePair(), COUNTERS_PREFIX),
+				NetlinkBudget.DEFAULT, properties.getReadCacheTtl(), Clock.systemUTC(), log::warn);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -64,6 +100,12 @@ public final class RdmaQueuePairsAutoConfiguration {
 		@ConditionalOnMissingBean
 		QueuePairMetrics rdmaQueuePairMetrics(ProcessQueuePairs queuePairs) {
 			return new QueuePairMetrics(queuePairs, Tags.empty());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		QueuePairCounterMetrics rdmaQueuePairCounterMetrics(QueuePairCounters counters) {
+			return new QueuePairCounterMetrics(counters, Tags.empty());
 		}
 
 	}

@@ -6,20 +6,25 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
+import io.github.rdmacounters.metrics.QueuePairCounterMetrics;
 import io.github.rdmacounters.metrics.QueuePairMetrics;
 import io.github.rdmacounters.netlink.FakeNldev;
 import io.github.rdmacounters.netlink.NldevClient;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * @author rdma-counters
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RdmaQueuePairsAutoConfigurationTests {
 
 	private static final int RC = 2;
@@ -93,7 +99,60 @@ class RdmaQueuePairsAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("rdma.queue-pairs.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ProcessQueuePairs.class)
 				.doesNotHaveBean(QueuePairMetrics.class)
+				.doesNotHaveBean(QueuePairCounters.class)
 				.doesNotHaveBean(RdmaQueuePairsHealthIndicator.class));
+	}
+
+	@Test
+	void theSimulatedRawPacketQueuePairIsBoundAndItsCountersAreShownPerPort() {
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
+					"rdma.counter-sets.roce.flow.destination-port=4791")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				QueuePairCounters counters = context.getBean(QueuePairCounters.class);
+				assertThat(counters.settings().binding()).isEqualTo(QueuePairCounters.Binding.MANUAL);
+				Map<String, Map<String, Number>> shown = context.getBean(RdmaEndpoint.class)
+					.rdma()
+					.devices()
+					.get("sim_mlx5_0")
+					.ports()
+					.get(1)
+					.queuePairCounters();
+				assertThat(shown).containsOnlyKeys("RAW_PACKET");
+				assertThat(shown.get("RAW_PACKET")).containsEntry("out_of_sequence", 0L)
+					.containsEntry("rnr_nak_retry_err", 0L);
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				context.getBean(QueuePairCounterMetrics.class).bindTo(meters);
+				assertThat(meters.get("rdma.process.qp.out.of.sequence.packets.received")
+					.tags("device", "sim_mlx5_0", "port", "1", "type", "RAW_PACKET")
+					.functionCounter()
+					.count()).isZero();
+				assertThat(meters.get(QueuePairCounterMetrics.COUNTERS).gauge().value()).isOne();
+			});
+	}
+
+	@Test
+	void anUnknownBindingIsRefusedNamingThePropertyAndTheValue() {
+		this.contextRunner.withPropertyValues("rdma.queue-pairs.counters.binding=sometimes").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("rdma.queue-pairs.counters.binding")
+				.hasStackTraceContaining("sometimes");
+		});
+	}
+
+	@Test
+	void perQueuePairWithAutoBindingIsWarnedAboutOnce(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("rdma.queue-pairs.counters.binding=auto",
+					"rdma.queue-pairs.counters.per-queue-pair=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(QueuePairCounters.class).settings().binding())
+					.isEqualTo(QueuePairCounters.Binding.AUTO);
+				assertThat(output).containsOnlyOnce(
+						"rdma.queue-pairs.counters.per-queue-pair=true has no effect with rdma.queue-pairs.counters.binding=auto");
+			});
 	}
 
 }
