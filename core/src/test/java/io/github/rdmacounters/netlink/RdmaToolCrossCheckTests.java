@@ -151,9 +151,10 @@ class RdmaToolCrossCheckTests {
 
 	@Test
 	void rdmaSystemShowDecodesTheSysGetReplyTheMonitorProbes() {
-		// Debian 12's rdma (iproute2 6.1) has no 'monitor' object; 'system show' reads the
-		// RDMA_NLDEV_CMD_SYS_GET reply whose RDMA_NLDEV_SYS_ATTR_MONITOR_MODE the monitor
-		// asks for, and must read it as the kernel's, the newer attribute skipped
+		// Debian 12's rdma (iproute2 6.1) has no 'monitor' object; 'system show'
+		// reads the RDMA_NLDEV_CMD_SYS_GET reply whose RDMA_NLDEV_SYS_ATTR_MONITOR_MODE
+		// the monitor asks for, and must read it as the kernel's, the newer attribute
+		// skipped
 		assertThat(rdma("system", "show")).singleElement()
 			.asString()
 			.startsWith("netns shared")
