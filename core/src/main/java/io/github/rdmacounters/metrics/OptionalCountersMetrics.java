@@ -1,10 +1,7 @@
 package io.github.rdmacounters.metrics;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -14,7 +11,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.netlink.OptionalCounter;
@@ -40,7 +36,7 @@ import io.github.rdmacounters.netlink.PortOptionalCounters;
  * @author rdma-counters
  * @since 0.1.0
  */
-public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
+public class OptionalCountersMetrics extends SnapshotMetrics<OptionalCounters, OptionalCountersSnapshot> {
 
 	/** Name of the gauge that is 1 while an optional counter is enabled, else 0. */
 	public static final String ENABLED = "rdma.optional.enabled";
@@ -70,33 +66,23 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 			"rdma_tx_bytes", new PortCountersMetrics.KnownCounter("rdma.roce.data.transmitted", BaseUnits.BYTES,
 					"RDMA bytes sent by the port (optional counter rdma_tx_bytes)"));
 
-	private final OptionalCounters source;
-
-	private final Iterable<Tag> tags;
-
-	private final List<Registration> registrations = new ArrayList<>();
-
 	/**
 	 * Create a binder.
 	 * @param source the optional counters
 	 * @param tags tags added to every meter
 	 */
 	public OptionalCountersMetrics(OptionalCounters source, Iterable<Tag> tags) {
-		this.source = Objects.requireNonNull(source, "source");
-		this.tags = tags;
+		super(source, tags, PORTS, "Ports with optional counters; reading it registers the meters of new ones");
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
-		Registration registration = new Registration(registry);
-		synchronized (this.registrations) {
-			this.registrations.add(registration);
-		}
-		registration.refresh(this.source);
-		registration.add(Gauge.builder(PORTS, this.source, registration::refresh)
-			.description("Ports with optional counters; reading it registers the meters of new ones")
-			.tags(this.tags)
-			.register(registry));
+	OptionalCountersSnapshot snapshot() {
+		return this.source.snapshot();
+	}
+
+	@Override
+	Registration registration(MeterRegistry registry) {
+		return new PortRegistration(registry);
 	}
 
 	/**
@@ -124,41 +110,27 @@ public class OptionalCountersMetrics implements MeterBinder, AutoCloseable {
 		return counter.enabled() ? 1.0 : 0.0;
 	}
 
-	/**
-	 * Remove the meters this binder registered.
-	 */
-	@Override
-	public void close() {
-		MeterRegistration.removeAll(this.registrations);
-	}
-
-	/** The meters of one registry, and the ports that have them. */
-	private final class Registration extends MeterRegistration {
+	/** The ports that have meters in one registry. */
+	private final class PortRegistration extends Registration {
 
 		private final Set<String> bound = new HashSet<>();
 
-		private @Nullable OptionalCountersSnapshot lastSeen;
-
-		Registration(MeterRegistry registry) {
+		PortRegistration(MeterRegistry registry) {
 			super(registry);
 		}
 
-		synchronized double refresh(OptionalCounters source) {
-			OptionalCountersSnapshot snapshot;
-			try {
-				snapshot = source.snapshot();
-			}
-			catch (RuntimeException ex) {
-				return Double.NaN;
-			}
-			if (snapshot != this.lastSeen) {
-				this.lastSeen = snapshot;
-				snapshot.ports().forEach((port) -> bind(source, port));
-			}
+		@Override
+		void update(OptionalCountersSnapshot snapshot) {
+			snapshot.ports().forEach(this::bind);
+		}
+
+		@Override
+		double gaugeValue(OptionalCountersSnapshot snapshot) {
 			return snapshot.ports().size();
 		}
 
-		private void bind(OptionalCounters source, PortOptionalCounters port) {
+		private void bind(PortOptionalCounters port) {
+			OptionalCounters source = OptionalCountersMetrics.this.source;
 			String device = port.device();
 			int number = port.port();
 			Tags portTags = Tags.of(OptionalCountersMetrics.this.tags)

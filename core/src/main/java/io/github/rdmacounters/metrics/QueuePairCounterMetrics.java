@@ -1,13 +1,9 @@
 package io.github.rdmacounters.metrics;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -34,18 +30,12 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
  * @author rdma-counters
  * @since 0.1.0
  */
-public class QueuePairCounterMetrics implements MeterBinder, AutoCloseable {
+public class QueuePairCounterMetrics extends SnapshotMetrics<QueuePairCounters, QueuePairCounters.Snapshot> {
 
 	/** Name of the gauge of the kernel counters of this process's queue pairs. */
 	public static final String COUNTERS = "rdma.process.qp.counters";
 
 	private static final String PREFIX = "rdma.process.qp.";
-
-	private final QueuePairCounters source;
-
-	private final Iterable<Tag> tags;
-
-	private final List<Registration> registrations = new ArrayList<>();
 
 	/**
 	 * Create a binder.
@@ -53,21 +43,18 @@ public class QueuePairCounterMetrics implements MeterBinder, AutoCloseable {
 	 * @param tags tags added to every meter
 	 */
 	public QueuePairCounterMetrics(QueuePairCounters source, Iterable<Tag> tags) {
-		this.source = Objects.requireNonNull(source, "source");
-		this.tags = tags;
+		super(source, tags, COUNTERS,
+				"Kernel counters bound to queue pairs of this process only; reading it registers new ones");
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
-		Registration registration = new Registration(registry);
-		synchronized (this.registrations) {
-			this.registrations.add(registration);
-		}
-		registration.refresh(this.source);
-		registration.add(Gauge.builder(COUNTERS, this.source, registration::refresh)
-			.description("Kernel counters bound to queue pairs of this process only; reading it registers new ones")
-			.tags(this.tags)
-			.register(registry));
+	QueuePairCounters.Snapshot snapshot() {
+		return this.source.snapshot();
+	}
+
+	@Override
+	Registration registration(MeterRegistry registry) {
+		return new GroupRegistration(registry);
 	}
 
 	/**
@@ -100,55 +87,41 @@ public class QueuePairCounterMetrics implements MeterBinder, AutoCloseable {
 		return (value != null) ? PortStatus.unsignedToDouble(value) : Double.NaN;
 	}
 
-	/**
-	 * Remove the meters this binder registered.
-	 */
-	@Override
-	public void close() {
-		MeterRegistration.removeAll(this.registrations);
-	}
-
 	/** The meters of one registry, by group and counter. */
-	private final class Registration extends MeterRegistration {
+	private final class GroupRegistration extends Registration {
 
 		private final Map<QueuePairCounters.Group, Map<String, Meter>> bound = new HashMap<>();
 
-		private QueuePairCounters.@Nullable Snapshot lastSeen;
-
-		Registration(MeterRegistry registry) {
+		GroupRegistration(MeterRegistry registry) {
 			super(registry);
 		}
 
-		synchronized double refresh(QueuePairCounters source) {
-			QueuePairCounters.Snapshot snapshot;
-			try {
-				snapshot = source.snapshot();
-			}
-			catch (RuntimeException ex) {
-				return Double.NaN;
-			}
+		@Override
+		double gaugeValue(QueuePairCounters.Snapshot snapshot) {
+			return (snapshot.unavailable() != null) ? Double.NaN : snapshot.counters();
+		}
+
+		@Override
+		void update(QueuePairCounters.Snapshot snapshot) {
 			if (snapshot.unavailable() != null) {
-				return Double.NaN;
+				return;
 			}
-			if (snapshot != this.lastSeen) {
-				this.lastSeen = snapshot;
-				// Prometheus wants one set of tags per name: per queue pair or per type
-				boolean perQueuePair = source.settings().perQueuePair();
-				snapshot.values().forEach((group, values) -> {
-					if ((group.lqpn() != null) == perQueuePair) {
-						values.keySet().forEach((name) -> bind(source, group, name));
-					}
-				});
-				// a queue pair's own series go with it
-				this.bound.entrySet().removeIf((entry) -> {
-					if (entry.getKey().lqpn() == null || snapshot.values().containsKey(entry.getKey())) {
-						return false;
-					}
-					entry.getValue().values().forEach(this::remove);
-					return true;
-				});
-			}
-			return snapshot.counters();
+			QueuePairCounters source = QueuePairCounterMetrics.this.source;
+			// Prometheus wants one set of tags per name: per queue pair or per type
+			boolean perQueuePair = source.settings().perQueuePair();
+			snapshot.values().forEach((group, values) -> {
+				if ((group.lqpn() != null) == perQueuePair) {
+					values.keySet().forEach((name) -> bind(source, group, name));
+				}
+			});
+			// a queue pair's own series go with it
+			this.bound.entrySet().removeIf((entry) -> {
+				if (entry.getKey().lqpn() == null || snapshot.values().containsKey(entry.getKey())) {
+					return false;
+				}
+				entry.getValue().values().forEach(this::remove);
+				return true;
+			});
 		}
 
 		private void bind(QueuePairCounters source, QueuePairCounters.Group group, String name) {

@@ -1,10 +1,8 @@
 package io.github.rdmacounters.metrics;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 import io.micrometer.core.instrument.Gauge;
@@ -12,7 +10,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.netlink.NldevQueuePair;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
@@ -30,7 +27,7 @@ import io.github.rdmacounters.netlink.ProcessQueuePairs;
  * @author rdma-counters
  * @since 0.1.0
  */
-public class QueuePairMetrics implements MeterBinder, AutoCloseable {
+public class QueuePairMetrics extends SnapshotMetrics<ProcessQueuePairs, ProcessQueuePairs.Snapshot> {
 
 	/** Name of the gauge of the process's queue pairs by device, port, type and state. */
 	public static final String QUEUE_PAIRS = "rdma.process.queue.pairs";
@@ -38,33 +35,24 @@ public class QueuePairMetrics implements MeterBinder, AutoCloseable {
 	/** Name of the gauge of the process's queue pairs in the error state. */
 	public static final String ERRORS = "rdma.process.queue.pairs.error";
 
-	private final ProcessQueuePairs source;
-
-	private final Iterable<Tag> tags;
-
-	private final List<Registration> registrations = new ArrayList<>();
-
 	/**
 	 * Create a binder.
 	 * @param source the process's queue pairs
 	 * @param tags tags added to every meter
 	 */
 	public QueuePairMetrics(ProcessQueuePairs source, Iterable<Tag> tags) {
-		this.source = Objects.requireNonNull(source, "source");
-		this.tags = tags;
+		super(source, tags, ERRORS,
+				"Queue pairs of this process in the error state; reading it registers new combinations");
 	}
 
 	@Override
-	public void bindTo(MeterRegistry registry) {
-		Registration registration = new Registration(registry);
-		synchronized (this.registrations) {
-			this.registrations.add(registration);
-		}
-		registration.refresh(this.source);
-		registration.add(Gauge.builder(ERRORS, this.source, registration::refresh)
-			.description("Queue pairs of this process in the error state; reading it registers new combinations")
-			.tags(this.tags)
-			.register(registry));
+	ProcessQueuePairs.Snapshot snapshot() {
+		return this.source.snapshot();
+	}
+
+	@Override
+	Registration registration(MeterRegistry registry) {
+		return new QueuePairRegistration(registry);
 	}
 
 	private static double count(ProcessQueuePairs source, String device, int port, String type, String state) {
@@ -80,49 +68,34 @@ public class QueuePairMetrics implements MeterBinder, AutoCloseable {
 			.count();
 	}
 
-	/**
-	 * Remove the meters this binder registered.
-	 */
-	@Override
-	public void close() {
-		MeterRegistration.removeAll(this.registrations);
-	}
-
-	/** The meters of one registry, and the combinations that have them. */
-	private final class Registration extends MeterRegistration {
+	/** The combinations that have a gauge in one registry. */
+	private final class QueuePairRegistration extends Registration {
 
 		private final Set<String> bound = new HashSet<>();
 
-		private ProcessQueuePairs.@Nullable Snapshot lastSeen;
-
-		Registration(MeterRegistry registry) {
+		QueuePairRegistration(MeterRegistry registry) {
 			super(registry);
 		}
 
-		synchronized double refresh(ProcessQueuePairs source) {
-			ProcessQueuePairs.Snapshot snapshot;
-			try {
-				snapshot = source.snapshot();
-			}
-			catch (RuntimeException ex) {
-				return Double.NaN;
-			}
-			if (snapshot != this.lastSeen) {
-				this.lastSeen = snapshot;
-				for (Map.Entry<String, List<NldevQueuePair>> device : snapshot.devices().entrySet()) {
-					for (NldevQueuePair queuePair : device.getValue()) {
-						bind(source, device.getKey(), queuePair.port(), queuePair.typeName(), queuePair.stateName());
-					}
+		@Override
+		void update(ProcessQueuePairs.Snapshot snapshot) {
+			for (Map.Entry<String, List<NldevQueuePair>> device : snapshot.devices().entrySet()) {
+				for (NldevQueuePair queuePair : device.getValue()) {
+					bind(device.getKey(), queuePair.port(), queuePair.typeName(), queuePair.stateName());
 				}
 			}
+		}
+
+		@Override
+		double gaugeValue(ProcessQueuePairs.Snapshot snapshot) {
 			return (snapshot.unavailable() != null) ? Double.NaN : snapshot.inError().size();
 		}
 
-		private void bind(ProcessQueuePairs source, String device, int port, String type, String state) {
+		private void bind(String device, int port, String type, String state) {
 			if (!this.bound.add(device + "/" + port + "/" + type + "/" + state)) {
 				return;
 			}
-			add(Gauge.builder(QUEUE_PAIRS, source, (s) -> count(s, device, port, type, state))
+			add(Gauge.builder(QUEUE_PAIRS, QueuePairMetrics.this.source, (s) -> count(s, device, port, type, state))
 				.description("Queue pairs of this process")
 				.tags(Tags.of(QueuePairMetrics.this.tags)
 					.and("device", device)
