@@ -1,6 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,7 +32,7 @@ import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
  * Registers one {@link Counters} bean per counter set of {@code rdma.counter-sets}, named
- * after the set, before any bean is created. Only the set names are bound here: the sets
+ * after the set, before any bean is created. Only the set names are read here: the sets
  * themselves are bound once, into {@link RdmaProperties}. Registers nothing when the
  * application defines its own {@link RdmaRegistry}.
  *
@@ -68,12 +68,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		if (this.environment == null) {
 			return;
 		}
-		checkNumberOfSets(this.environment);
-		// the names alone: a set's keys are bound, and checked, with RdmaProperties
-		Set<String> sets = Binder.get(this.environment)
-			.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
-			.map(Map::keySet)
-			.orElseGet(Set::of);
+		Set<String> sets = setNames(this.environment);
 		if (!registry.containsBeanDefinition(REGISTRY_BEAN)) {
 			if (!sets.isEmpty()) {
 				logger.info("Not registering Counters beans for " + COUNTER_SETS + " " + sets
@@ -90,13 +85,17 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	}
 
 	/**
-	 * Refuse more than {@value #MAX_SETS} sets before any is bound: each is a steering
-	 * rule and a counters object on the NIC and a read per scrape, and binding and
-	 * opening ten thousand takes minutes.
+	 * Return the names of the sets, the keys Boot's map binder gives them when it binds
+	 * {@link RdmaProperties} (each property's element after {@code rdma.counter-sets}, as
+	 * written, in the order of the sources), found in one pass over the property names
+	 * instead of a second binding of every set: a set's keys are bound, and checked, with
+	 * {@link RdmaProperties}. Refuse more than {@value #MAX_SETS} sets before any is
+	 * bound: each is a steering rule and a counters object on the NIC and a read per
+	 * scrape, and binding and opening ten thousand takes minutes.
 	 */
-	private static void checkNumberOfSets(Environment environment) {
+	private static Set<String> setNames(Environment environment) {
 		ConfigurationPropertyName root = ConfigurationPropertyName.of(COUNTER_SETS);
-		Set<String> names = new HashSet<>();
+		Set<String> names = new LinkedHashSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
 				iterable.filter(root::isAncestorOf)
@@ -109,6 +108,15 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 							+ "the NIC, read at every scrape; count fewer flows, or group them with wider ones "
 							+ "(a prefix, no port)");
 		}
+		if (names.isEmpty()) {
+			// no set, or rdma.counter-sets given a value of its own: bound as before, so
+			// that a value that is no map fails here as it does in RdmaProperties
+			return Binder.get(environment)
+				.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
+				.map(Map::keySet)
+				.orElseGet(Set::of);
+		}
+		return names;
 	}
 
 	private static void checkFree(BeanDefinitionRegistry registry, String set) {

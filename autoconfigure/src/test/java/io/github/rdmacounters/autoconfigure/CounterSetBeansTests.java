@@ -231,6 +231,26 @@ class CounterSetBeansTests {
 	}
 
 	@Test
+	void setBeansAreTheSetsBootBindsFromEverySourceInTheirOrder() {
+		this.simulatedRunner
+			.withPropertyValues("rdma.counter-sets.web.device=sim_mlx5_0", "rdma.counter-sets.web.flow.protocol=tcp",
+					"rdma.counter-sets[Nvme_Tcp].device=sim_mlx5_1", "rdma.counter-sets[Nvme_Tcp].flow.protocol=tcp",
+					"rdma.counterSets.storage.flow.protocol=tcp")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(environmentVariables(Map.of("RDMA_COUNTERSETS_STORAGE_DEVICE", "sim_mlx5_1",
+						"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT", "4420"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Map<String, CounterSetProperties> bound = context.getBean(RdmaProperties.class).getCounterSets();
+				assertThat(bound).containsOnlyKeys("storage", "web", "Nvme_Tcp");
+				assertThat(context.getBeanNamesForType(Counters.class)).containsExactlyElementsOf(bound.keySet());
+				assertThat(set(context.getBean(RdmaRegistry.class), "sim_mlx5_1", "storage").spec().destinationPort())
+					.isEqualTo(4420);
+			});
+	}
+
+	@Test
 	void unknownCamelCaseKeyFailsStartupNamingThePropertyAsWritten() {
 		this.simulatedRunner
 			.withPropertyValues("rdma.counterSets.storage.flow.protocol=tcp",

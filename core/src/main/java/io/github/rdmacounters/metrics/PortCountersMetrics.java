@@ -556,12 +556,12 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 		synchronized void bind(String deviceName, PortCountersSource source, PortCountersSnapshot snapshot) {
 			DeviceMeters device = this.devices.get(deviceName);
-			Tags deviceTags = Tags.of(PortCountersMetrics.this.tags).and("device", deviceName);
 			if (device == null) {
 				if (!snapshot.isPresent()) {
 					return;
 				}
-				device = new DeviceMeters(source);
+				Tags deviceTags = Tags.of(PortCountersMetrics.this.tags).and("device", deviceName);
+				device = new DeviceMeters(source, deviceTags);
 				this.devices.put(deviceName, device);
 				DeviceIdentity identity = snapshot.identity();
 				add(Gauge.builder(INFO, source, (s) -> 1.0)
@@ -585,15 +585,17 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 					.register(registry()));
 			}
 			for (PortStatus port : snapshot.ports()) {
-				if (port.presence() == Presence.PRESENT) {
-					bindPort(device, source, port, deviceTags);
+				// a port whose counters all have meters costs a look-up per counter: this
+				// runs for every new snapshot
+				if (port.presence() == Presence.PRESENT && !device.bound(port)) {
+					bindPort(device, source, port);
 				}
 			}
 		}
 
-		private void bindPort(DeviceMeters device, PortCountersSource source, PortStatus port, Tags deviceTags) {
+		private void bindPort(DeviceMeters device, PortCountersSource source, PortStatus port) {
 			int number = port.port();
-			Tags portTags = deviceTags.and("port", Integer.toString(number));
+			Tags portTags = device.tags.and("port", Integer.toString(number));
 			Set<String> taken = device.taken.get(number);
 			if (taken == null) {
 				taken = new HashSet<>();
@@ -659,18 +661,31 @@ public class PortCountersMetrics implements MeterBinder, AutoCloseable {
 
 		private final PortCountersSource source;
 
+		/** The tags of the device's meters. */
+		private final Tags tags;
+
 		/** Meter names taken, by port number; a port is in it once its gauges exist. */
 		private final Map<Integer, Set<String>> taken = new TreeMap<>();
 
 		/** Counter keys seen, by port number. */
 		private final Map<Integer, Set<String>> keys = new TreeMap<>();
 
-		DeviceMeters(PortCountersSource source) {
+		DeviceMeters(PortCountersSource source, Tags tags) {
 			this.source = source;
+			this.tags = tags;
 		}
 
 		PortCountersSource source() {
 			return this.source;
+		}
+
+		/**
+		 * Return whether the port has its gauges and every counter of its status was seen
+		 * (registered, or left out by the filter).
+		 */
+		boolean bound(PortStatus port) {
+			Set<String> seen = this.keys.get(port.port());
+			return seen != null && this.taken.containsKey(port.port()) && seen.containsAll(port.groups().keySet());
 		}
 
 	}
