@@ -32,11 +32,11 @@ import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
  * {@code rdma.port-counters.sysfs-root} the tree's {@code class/infiniband}, read cache
  * time-to-live 100 ms, shorter than the time between its scrapes, so that every scrape
  * reads the tree, the counter include of the 21 {@code counters/} files node_exporter
- * reads unless {@code all} is asked) and without it ({@code rdma.enabled=false}). The
- * tree is on an ordinary file system, so the application is given the host source the
- * auto-configuration makes, over a tree that keeps files open as on sysfs. Each round,
- * after a 40 ms pause each, scrapes both applications and node_exporter, the order
- * turning from round to round, and prints
+ * reads unless {@code all} is asked, the ethtool statistics and RDMA netlink off) and
+ * without it ({@code rdma.enabled=false}). The tree is on an ordinary file system, so the
+ * application is given the host source the auto-configuration makes, over a tree that
+ * keeps files open as on sysfs. Each round, after a 40 ms pause each, scrapes both
+ * applications and node_exporter, the order turning from round to round, and prints
  * {@code with_us without_us node_exporter_collector_us node_exporter_scrape_us}, the
  * scrapes timed from the request to the last byte of the body.
  * <p>
@@ -121,6 +121,12 @@ public final class PrometheusVersusNodeExporter {
 		if (pma) {
 			properties.put("rdma.port-counters.include", String.join(",", HostSysfsTree.PMA_COUNTERS));
 		}
+		// the infiniband collector reads the port counters only: the ethtool statistics
+		// and RDMA netlink, which it has no part of, are measured on their own
+		// (ethtool-read.md, netlink-qp-dump.md)
+		properties.put("rdma.ethtool.enabled", false);
+		properties.put("rdma.optional-counters.enabled", false);
+		properties.put("rdma.queue-pairs.enabled", false);
 		properties.put("server.port", 0);
 		properties.put("server.address", "127.0.0.1");
 		properties.put("management.endpoints.web.exposure.include", "health,prometheus");
