@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * reopen; values are carried forward, so what a read returns stays monotonic: the values
  * of the last successful read before the failure are added to those of the new handle,
  * which starts from 0. While the device is failed, reads fail with the reason (and are
- * counted as failed reads by the {@link CounterSet}).
+ * counted as failed reads by the {@link CounterSet}); once the set or its device is
+ * closed, also during the close, they fail with {@link RdmaClosedException}.
  *
  * @author rdma-counters
  */
@@ -129,7 +130,7 @@ final class SupervisedCounters implements Counters {
 			current.counters().read(values, mode);
 		}
 		catch (RdmaClosedException ex) {
-			if (this.closed) {
+			if (isShutDown()) {
 				throw ex;
 			}
 			// the supervisor closed the failed device under this read
@@ -169,6 +170,7 @@ final class SupervisedCounters implements Counters {
 			if (this.closed) {
 				return;
 			}
+			// closed before the binding goes: currentBinding() reads them the other way
 			this.closed = true;
 			current = this.binding;
 			this.binding = null;
@@ -196,14 +198,24 @@ final class SupervisedCounters implements Counters {
 	}
 
 	private Binding currentBinding() {
-		if (this.closed) {
+		// the binding before the closed flags: a binding that close() dropped is seen
+		// closed, not taken for one a failure dropped (unbind())
+		Binding current = this.binding;
+		if (isShutDown()) {
 			throw new RdmaClosedException("Counters on " + this.owner.name());
 		}
-		Binding current = this.binding;
 		if (current == null) {
 			throw unavailable(null);
 		}
 		return current;
+	}
+
+	/**
+	 * Return whether this set or its device was closed: the device's close frees the
+	 * set's handle with its context, and it is never reopened.
+	 */
+	private boolean isShutDown() {
+		return this.closed || this.owner.isClosed();
 	}
 
 	private RdmaException unavailable(@Nullable Throwable cause) {

@@ -17,6 +17,7 @@ import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link SupervisedCounters} on a {@link SupervisedDevice} whose contexts are
@@ -83,6 +84,39 @@ class SupervisedCountersTests {
 		assertThat(handle.isClosed()).as("counters of the closed set on the new context").isTrue();
 	}
 
+	@Test
+	void readOfASetWhoseDeviceClosedWhileFailedFailsAsClosed() {
+		// a shutdown while the device is reopened: the set is unbound, not closed,
+		// what a reader saw that read the closed flag before close() and the binding
+		// after it
+		this.backend.present();
+		Counters counters = open().createSupervisedCounters(1, FlowSpec.any(), PACKETS);
+		CounterSet set = counterSet(counters);
+		this.device.fail("a failure", null);
+		this.device.close();
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> packets(counters));
+		CounterSetReading reading = set.read();
+		assertThat(reading.isClosed()).isTrue();
+		assertThat(set.failedReads()).as("a read after shutdown is no failed read").isZero();
+	}
+
+	@Test
+	void readOfASetWhoseDeviceClosesUnderItFailsAsClosed() {
+		ScriptedDevice first = this.backend.present();
+		Counters counters = open().createSupervisedCounters(1, FlowSpec.any(), PACKETS);
+		CounterSet set = counterSet(counters);
+		// the device closes its context after the set's checks; the handle refuses the
+		// read as a native one does once its context is gone (NativeCounters.ensureOpen)
+		first.counters().get(0).beforeRead(() -> {
+			this.device.close();
+			throw new RdmaClosedException("Counters on " + DEVICE);
+		});
+		assertThatExceptionOfType(RdmaClosedException.class).isThrownBy(() -> packets(counters));
+		assertThat(set.read().isClosed()).isTrue();
+		assertThat(set.failedReads()).as("a read racing the shutdown is no failed read").isZero();
+		assertThat(this.device.failure()).as("a shutdown is no failure").isNull();
+	}
+
 	private SupervisedDevice open() {
 		this.device = SupervisedDevice.open(this.backend, DEVICE, Duration.ofMillis(1), Duration.ofMillis(10),
 				Duration.ZERO, Clock.systemUTC());
@@ -94,6 +128,11 @@ class SupervisedCountersTests {
 			.atMost(TIMEOUT)
 			.pollInterval(Duration.ofMillis(2))
 			.until(() -> this.device.tracker().reopens() > 0);
+	}
+
+	private static CounterSet counterSet(Counters counters) {
+		return new CounterSet("set", DEVICE, 1, FlowSpec.any(), PACKETS, ReadMode.FRESH, counters, Duration.ZERO,
+				Clock.systemUTC());
 	}
 
 	private static long packets(Counters counters) {
