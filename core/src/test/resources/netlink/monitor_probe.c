@@ -1,10 +1,11 @@
 /*
  * Prints the numbers of RDMA netlink's monitor that the installed <rdma/rdma_netlink.h> has, one
  * "name value" pair a line, for NldevMonitorAbiTests. The monitor's own numbers came with Linux
- * 6.12 (commit 9cbed5aab5ae) and its rename events with 6.13: an older header (Debian 12's is
- * 6.1) prints where its enums end instead, which must come before them.
+ * 6.12 (commit 9cbed5aab5ae) and its rename events with 6.13; the test defines FK_HAS_MONITOR
+ * and FK_HAS_RENAME from the header's text (a header tree such as rdma-core's can be newer than
+ * the kernel's <linux/version.h>). An older header (Debian 12's is 6.1) prints where its enums
+ * end instead, which must come before them.
  */
-#include <linux/version.h>
 #include <rdma/rdma_netlink.h>
 
 #include <stdio.h>
@@ -18,7 +19,7 @@ int main(void)
 	CONST(RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK);
 	CONST(RDMA_NLDEV_ATTR_NDEV_INDEX);
 	CONST(RDMA_NLDEV_ATTR_NDEV_NAME);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#ifdef FK_HAS_MONITOR
 	CONST(RDMA_NL_GROUP_NOTIFY);
 	CONST(RDMA_NLDEV_CMD_MONITOR);
 	CONST(RDMA_NLDEV_ATTR_EVENT_TYPE);
@@ -27,12 +28,13 @@ int main(void)
 	CONST(RDMA_UNREGISTER_EVENT);
 	CONST(RDMA_NETDEV_ATTACH_EVENT);
 	CONST(RDMA_NETDEV_DETACH_EVENT);
+#ifdef FK_HAS_RENAME
 	CONST(RDMA_RENAME_EVENT);
 	CONST(RDMA_NETDEV_RENAME_EVENT);
-#else
+#endif
+#endif
 	CONST(RDMA_NL_NUM_GROUPS);
 	CONST(RDMA_NLDEV_NUM_OPS);
 	CONST(RDMA_NLDEV_ATTR_MAX);
-#endif
 	return 0;
 }

@@ -61,7 +61,22 @@ public final class NativeBuild {
 	 * not compile
 	 */
 	public static Path executable(String resource, String name) {
-		return build(resource, name, "", List.of("-O0"), List.of());
+		return executable(resource, name, List.of());
+	}
+
+	/**
+	 * Build an executable from a C test resource with extra compiler flags.
+	 * @param resource the class-path resource
+	 * @param name the base name of the output
+	 * @param flags extra flags, e.g. {@code -DNAME}
+	 * @return the absolute path of the executable
+	 * @throws IllegalStateException if gcc or the header is missing or the source does
+	 * not compile
+	 */
+	public static Path executable(String resource, String name, List<String> flags) {
+		List<String> all = new ArrayList<>(List.of("-O0"));
+		all.addAll(flags);
+		return build(resource, name, "", all, List.of());
 	}
 
 	/**
