@@ -70,7 +70,7 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "native",
 			matchIfMissing = true)
 	NativeBackend rdmaNativeBackend(RdmaProperties properties) {
-		return new NativeBackend(properties.getNative().getLibrary());
+		return new NativeBackend(properties.nativeBackend().library());
 	}
 
 	@Bean("rdmaBackend")
@@ -78,7 +78,7 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
 		List<SimulatedDeviceSpec> specs = new ArrayList<>();
-		properties.getSimulated()
+		properties.simulated()
 			.effectiveDevices()
 			.forEach((name,
 					device) -> specs.add(SimulatedDeviceSpec.builder()
@@ -102,15 +102,15 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Conditional(OnRdmaEnabledCondition.PortCounters.class)
 	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
-		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
-		RdmaProperties.DeviceFilter devices = portCounters.getDevices();
-		Predicate<String> deviceFilter = NameFilter.of(devices.getInclude(), devices.getExclude());
-		Path root = Path.of(portCounters.getSysfsRoot());
-		if (!devices.getInclude().isEmpty() || !devices.getExclude().isEmpty()) {
+		RdmaProperties.PortCounters portCounters = properties.portCounters();
+		RdmaProperties.DeviceFilter devices = portCounters.devices();
+		Predicate<String> deviceFilter = NameFilter.of(devices.include(), devices.exclude());
+		Path root = Path.of(portCounters.sysfsRoot());
+		if (!devices.include().isEmpty() || !devices.exclude().isEmpty()) {
 			warnIfNoDeviceMatches(backend, root, deviceFilter, devices);
 		}
 		return backend.hostPortCounters(root, deviceFilter,
-				NameFilter.of(portCounters.getInclude(), portCounters.getExclude()), properties.getReadCacheTtl());
+				NameFilter.of(portCounters.include(), portCounters.exclude()), properties.readCacheTtl());
 	}
 
 	/**
@@ -126,8 +126,8 @@ public final class RdmaAutoConfiguration {
 			.map(PortCountersSnapshot::deviceName)
 			.toList();
 		if (!host.isEmpty() && host.stream().noneMatch(filter)) {
-			logger.warn("rdma.port-counters.devices.include " + devices.getInclude() + " and exclude "
-					+ devices.getExclude() + " leave none of this host's RDMA devices " + host
+			logger.warn("rdma.port-counters.devices.include " + devices.include() + " and exclude " + devices.exclude()
+					+ " leave none of this host's RDMA devices " + host
 					+ ", so no port counters are read; correct the names or globs, or remove the filter");
 		}
 	}
@@ -143,17 +143,16 @@ public final class RdmaAutoConfiguration {
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
 		// one snapshot of the host for every device and netdev
 		HostPortCountersSnapshot snapshot = ((host != null) ? host
-				: backend.hostPortCounters(Path.of(properties.getPortCounters().getSysfsRoot()), (device) -> true,
-						(counter) -> false, properties.getReadCacheTtl()))
+				: backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
+						(counter) -> false, properties.readCacheTtl()))
 			.snapshot();
-		RdmaEventsProperties.ReopenBackoff backoff = properties.getEvents().getReopenBackoff();
-		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.getReadCacheTtl(),
-				Clock.systemUTC(),
+		RdmaEventsProperties.ReopenBackoff backoff = properties.events().reopenBackoff();
+		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.readCacheTtl(), Clock.systemUTC(),
 				(device) -> (host != null && snapshot.device(device) != null) ? host.device(device) : null)
-			.reopenBackoff(backoff.getInitial(), backoff.getMax());
+			.reopenBackoff(backoff.initial(), backoff.max());
 		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
-				RdmaProperties.PREFIX, (device) -> (device != null) ? properties.failOnUnavailable(device)
-						: properties.isFailOnUnavailable()));
+				RdmaProperties.PREFIX,
+				(device) -> (device != null) ? properties.failOnUnavailable(device) : properties.failOnUnavailable()));
 	}
 
 	/**
@@ -173,7 +172,7 @@ public final class RdmaAutoConfiguration {
 			}
 			else if (device == null) {
 				if (onlyFlowCapable.isEmpty()) {
-					onlyFlowCapable.add(factory.onlyFlowCapableDevice(property, properties.isFailOnUnavailable()));
+					onlyFlowCapable.add(factory.onlyFlowCapableDevice(property, properties.failOnUnavailable()));
 				}
 				device = onlyFlowCapable.get(0);
 			}

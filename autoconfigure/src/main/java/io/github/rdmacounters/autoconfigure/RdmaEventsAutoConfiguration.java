@@ -48,7 +48,7 @@ public final class RdmaEventsAutoConfiguration {
 	RdmaEventPublisher rdmaEventPublisher(RdmaRegistry registry, ApplicationEventPublisher publisher,
 			RdmaProperties properties) {
 		return new RdmaEventPublisher(registry, publisher,
-				properties.getEvents().getPortDownReadiness() == RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
+				properties.events().portDownReadiness() == RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
 	}
 
 	/**

@@ -47,8 +47,8 @@ public final class RdmaMetricsAutoConfiguration {
 	@Conditional(OnRdmaEnabledCondition.PortCounters.class)
 	PortCountersMetrics rdmaPortCountersMetrics(RdmaRegistry registry, RdmaProperties properties,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
-		Predicate<String> filter = PortCountersMetrics.filter(portCounters.getInclude(), portCounters.getExclude());
+		RdmaProperties.PortCounters portCounters = properties.portCounters();
+		Predicate<String> filter = PortCountersMetrics.filter(portCounters.include(), portCounters.exclude());
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
 		return (host != null) ? new PortCountersMetrics(host, filter, Tags.empty())
 				: new PortCountersMetrics(registry, filter);

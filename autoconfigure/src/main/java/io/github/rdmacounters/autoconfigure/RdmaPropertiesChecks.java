@@ -85,11 +85,11 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	synchronized List<SetPlan> check(RdmaProperties properties) {
 		this.problems.clear();
 		Set<String> refusedKeys = new WrittenRdmaProperties(this.environment, this.problems)
-			.check(properties.getBackend());
+			.check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
 		List<SetPlan> sets = new ArrayList<>();
-		properties.getCounterSets().forEach((name, set) -> {
+		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
 				return;
 			}
@@ -98,7 +98,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 				sets.add(plan);
 			}
 		});
-		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED) {
+		if (properties.backend() == RdmaProperties.Backend.SIMULATED) {
 			checkSimulated(properties, refusedKeys);
 		}
 		this.problems.throwIfAny();
@@ -106,18 +106,18 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	private void checkCommon(RdmaProperties properties) {
-		Duration ttl = properties.getReadCacheTtl();
+		Duration ttl = properties.readCacheTtl();
 		if (ttl.compareTo(Duration.ofMillis(100)) < 0 || ttl.compareTo(Duration.ofMinutes(10)) > 0) {
 			this.problems
 				.add(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
 						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
 						+ "repeats stale values");
 		}
-		if (properties.getBackend() == RdmaProperties.Backend.NATIVE && properties.getNative().getLibrary().isBlank()) {
-			this.problems.add(PREFIX + ".native.library", properties.getNative().getLibrary(),
+		if (properties.backend() == RdmaProperties.Backend.NATIVE && properties.nativeBackend().library().isBlank()) {
+			this.problems.add(PREFIX + ".native.library", properties.nativeBackend().library(),
 					"must name the library to load, e.g. libibverbs.so.1 or a path to it");
 		}
-		properties.getDevices()
+		properties.devices()
 			.keySet()
 			.stream()
 			.filter((name) -> !DeviceDefinition.isValidName(name))
@@ -125,8 +125,8 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
 							+ " characters (IB_DEVICE_NAME_MAX)"));
 		String prefix = PREFIX + ".events.reopen-backoff";
-		Duration initial = properties.getEvents().getReopenBackoff().getInitial();
-		Duration max = properties.getEvents().getReopenBackoff().getMax();
+		Duration initial = properties.events().reopenBackoff().initial();
+		Duration max = properties.events().reopenBackoff().max();
 		if (initial.compareTo(Duration.ofMillis(1)) < 0) {
 			this.problems.add(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the "
 					+ "first attempt to reopen a failed device, doubled after each failed attempt");
@@ -143,14 +143,14 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	}
 
 	private void checkPortCounters(RdmaProperties properties) {
-		RdmaProperties.PortCounters portCounters = properties.getPortCounters();
-		if (!portCounters.isEnabled()) {
+		RdmaProperties.PortCounters portCounters = properties.portCounters();
+		if (!portCounters.enabled()) {
 			return;
 		}
 		String prefix = PREFIX + ".port-counters";
-		String root = portCounters.getSysfsRoot();
+		String root = portCounters.sysfsRoot();
 		Object written = this.problems.raw(prefix + ".sysfs-root");
-		if (properties.getBackend() == RdmaProperties.Backend.SIMULATED && written != null) {
+		if (properties.backend() == RdmaProperties.Backend.SIMULATED && written != null) {
 			logger.warn(prefix + ".sysfs-root=" + written + " has no effect on the simulated backend, whose devices "
 					+ "have a sysfs tree of their own (" + PREFIX + ".simulated.devices); remove it, or set " + PREFIX
 					+ ".backend=native to read that directory");
@@ -158,7 +158,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		if (root.isBlank()) {
 			this.problems.add(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}
-		else if (properties.getBackend() == RdmaProperties.Backend.NATIVE && !Files.isDirectory(Path.of(root))) {
+		else if (properties.backend() == RdmaProperties.Backend.NATIVE && !Files.isDirectory(Path.of(root))) {
 			String reason = Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
 			if (this.problems.raw(prefix + ".sysfs-root") != null) {
 				this.problems.add(prefix + ".sysfs-root", root,
@@ -170,12 +170,10 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 				logger.info("No RDMA devices on this host: " + root + " " + reason + ", so no port counters to read");
 			}
 		}
-		checkGlobs(portCounters.getInclude(), prefix + ".include", "a port counter file name", "port_*");
-		checkGlobs(portCounters.getExclude(), prefix + ".exclude", "a port counter file name", "port_*");
-		checkGlobs(portCounters.getDevices().getInclude(), prefix + ".devices.include", "an RDMA device name",
-				"mlx5_*");
-		checkGlobs(portCounters.getDevices().getExclude(), prefix + ".devices.exclude", "an RDMA device name",
-				"mlx5_*");
+		checkGlobs(portCounters.include(), prefix + ".include", "a port counter file name", "port_*");
+		checkGlobs(portCounters.exclude(), prefix + ".exclude", "a port counter file name", "port_*");
+		checkGlobs(portCounters.devices().include(), prefix + ".devices.include", "an RDMA device name", "mlx5_*");
+		checkGlobs(portCounters.devices().exclude(), prefix + ".devices.exclude", "an RDMA device name", "mlx5_*");
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {
@@ -217,7 +215,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private void checkSimulated(RdmaProperties properties, Set<String> refusedKeys) {
 		String prefix = PREFIX + ".simulated";
-		properties.getSimulated().getDevices().forEach((name, device) -> {
+		properties.simulated().devices().forEach((name, device) -> {
 			if (!DeviceDefinition.isValidName(name)) {
 				this.problems.add(prefix + ".devices." + name, name,
 						"must name the simulated device without '/', at most " + DeviceDefinition.MAX_NAME
@@ -235,19 +233,19 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
 			}
 		});
-		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
-		Duration interval = traffic.getInterval();
+		SimulatedProperties.Traffic traffic = properties.simulated().traffic();
+		Duration interval = traffic.interval();
 		if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
 			this.problems.add(prefix + ".traffic.interval", interval, "must be 1ms to 1m, e.g. 100ms");
 		}
-		checkTraffic(prefix + ".traffic", traffic.getPacketsPerSecond(), traffic.getPacketSize());
-		traffic.getSets().forEach((name, set) -> {
+		checkTraffic(prefix + ".traffic", traffic.packetsPerSecond(), traffic.packetSize());
+		traffic.sets().forEach((name, set) -> {
 			if (refusedKeys.contains(prefix + ".traffic.sets." + name)) {
 				return;
 			}
-			if (!properties.getCounterSets().containsKey(name)) {
+			if (!properties.counterSets().containsKey(name)) {
 				this.problems.add(prefix + ".traffic.sets." + name, name, "must name a counter set of " + PREFIX
-						+ ".counter-sets; configured: " + properties.getCounterSets().keySet());
+						+ ".counter-sets; configured: " + properties.counterSets().keySet());
 			}
 			else {
 				checkTraffic(prefix + ".traffic.sets." + name, set.packetsPerSecond(), set.packetSize());

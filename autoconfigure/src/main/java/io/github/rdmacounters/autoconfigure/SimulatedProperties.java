@@ -1,7 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,25 +14,14 @@ import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 /**
  * Settings of the simulated backend ({@code rdma.simulated}).
  *
+ * @param devices Simulated devices by name; none means one device sim_mlx5_0 with the
+ * defaults.
+ * @param traffic Synthetic traffic that matches each counter set's flow on the simulated
+ * devices.
  * @since 0.1.0
  * @author rdma-counters
  */
-public class SimulatedProperties {
-
-	/**
-	 * Simulated devices by name; none means one device sim_mlx5_0 with the defaults.
-	 */
-	private final Map<String, Device> devices = new LinkedHashMap<>();
-
-	private final Traffic traffic = new Traffic();
-
-	public Map<String, Device> getDevices() {
-		return this.devices;
-	}
-
-	public Traffic getTraffic() {
-		return this.traffic;
-	}
+public record SimulatedProperties(@DefaultValue Map<String, Device> devices, @DefaultValue Traffic traffic) {
 
 	/**
 	 * Return the simulated devices: those configured, or sim_mlx5_0 with the defaults.
@@ -46,15 +34,15 @@ public class SimulatedProperties {
 	/**
 	 * One simulated device of rdma.simulated.devices.
 	 *
-	 * @param ports number of ports of the device
-	 * @param linkLayer link layer of the device's ports
-	 * @param countersSupported whether the device implements flow counters, as only mlx5
-	 * devices do
-	 * @param roceEnabled whether RoCE is enabled on the device
-	 * @param managedFlowSteering whether the device supports managed flow steering, which
-	 * flows need
-	 * @param netdevs network interfaces of the device, as sysfs lists them under
-	 * device/net
+	 * @param ports Number of ports of the device.
+	 * @param linkLayer Link layer of the device's ports.
+	 * @param countersSupported Whether the device implements flow counters, as only mlx5
+	 * devices do.
+	 * @param roceEnabled Whether RoCE is enabled on the device.
+	 * @param managedFlowSteering Whether the device supports managed flow steering, which
+	 * flows need.
+	 * @param netdevs Network interfaces of the device, as sysfs lists them under
+	 * device/net.
 	 */
 	public record Device(@DefaultValue("1") int ports, @DefaultValue("ethernet") LinkLayer linkLayer,
 			@DefaultValue("true") boolean countersSupported, @DefaultValue("true") boolean roceEnabled,
@@ -66,77 +54,24 @@ public class SimulatedProperties {
 
 	/**
 	 * Synthetic traffic that matches each counter set's flow on the simulated devices.
+	 *
+	 * @param enabled Whether to deliver synthetic traffic to the simulated devices.
+	 * @param interval How often the packets the rates owe are delivered.
+	 * @param packetsPerSecond Packets per second delivered to each counter set's flow.
+	 * @param packetSize Frame length in bytes of each packet, 60 to 9000.
+	 * @param sets Rate and packet size by counter set name, overriding the ones above.
 	 */
-	public static class Traffic {
-
-		/**
-		 * Whether to deliver synthetic traffic to the simulated devices.
-		 */
-		private boolean enabled = false;
-
-		/**
-		 * How often the packets the rates owe are delivered.
-		 */
-		private Duration interval = Duration.ofMillis(100);
-
-		/**
-		 * Packets per second delivered to each counter set's flow.
-		 */
-		private double packetsPerSecond = 100;
-
-		/**
-		 * Frame length in bytes of each packet, 60 to 9000.
-		 */
-		private int packetSize = 1024;
-
-		/**
-		 * Rate and packet size by counter set name, overriding the ones above.
-		 */
-		private final Map<String, SetTraffic> sets = new LinkedHashMap<>();
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getInterval() {
-			return this.interval;
-		}
-
-		public void setInterval(Duration interval) {
-			this.interval = interval;
-		}
-
-		public double getPacketsPerSecond() {
-			return this.packetsPerSecond;
-		}
-
-		public void setPacketsPerSecond(double packetsPerSecond) {
-			this.packetsPerSecond = packetsPerSecond;
-		}
-
-		public int getPacketSize() {
-			return this.packetSize;
-		}
-
-		public void setPacketSize(int packetSize) {
-			this.packetSize = packetSize;
-		}
-
-		public Map<String, SetTraffic> getSets() {
-			return this.sets;
-		}
+	public record Traffic(@DefaultValue("false") boolean enabled, @DefaultValue("100ms") Duration interval,
+			@DefaultValue("100") double packetsPerSecond, @DefaultValue("1024") int packetSize,
+			@DefaultValue Map<String, SetTraffic> sets) {
 
 	}
 
 	/**
 	 * Synthetic traffic of one counter set.
 	 *
-	 * @param packetsPerSecond packets per second delivered to the set's flow
-	 * @param packetSize frame length in bytes of each packet, 60 to 9000
+	 * @param packetsPerSecond Packets per second delivered to the set's flow.
+	 * @param packetSize Frame length in bytes of each packet, 60 to 9000.
 	 */
 	public record SetTraffic(@Nullable Double packetsPerSecond, @Nullable Integer packetSize) {
 

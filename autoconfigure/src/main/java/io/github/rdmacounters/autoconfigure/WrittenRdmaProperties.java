@@ -125,7 +125,7 @@ final class WrittenRdmaProperties {
 			return;
 		}
 		try {
-			new Binder(ConfigurationPropertySources.from(env)).bind(PREFIX, Bindable.ofInstance(new RdmaProperties()),
+			new Binder(ConfigurationPropertySources.from(env)).bind(PREFIX, Bindable.of(RdmaProperties.class),
 					new NoUnboundElementsBindHandler(BindHandler.DEFAULT, (source) -> true));
 		}
 		catch (BindException ex) {

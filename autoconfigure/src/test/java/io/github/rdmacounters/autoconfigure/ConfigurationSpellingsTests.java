@@ -136,7 +136,7 @@ class ConfigurationSpellingsTests {
 				assertThat(storage.deviceName()).isEqualTo(device);
 				assertThat(storage.spec().protocol()).isEqualTo(L4Protocol.TCP);
 				assertThat(storage.spec().destinationPort()).isEqualTo(4420);
-				assertThat(context.getBean(RdmaProperties.class).getReadCacheTtl()).hasSeconds(2);
+				assertThat(context.getBean(RdmaProperties.class).readCacheTtl()).hasSeconds(2);
 			});
 		assertThat(warnings()).isEmpty();
 	}

@@ -242,7 +242,7 @@ class CounterSetBeansTests {
 						"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT", "4420"))))
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				Map<String, CounterSetProperties> bound = context.getBean(RdmaProperties.class).getCounterSets();
+				Map<String, CounterSetProperties> bound = context.getBean(RdmaProperties.class).counterSets();
 				assertThat(bound).containsOnlyKeys("storage", "web", "Nvme_Tcp");
 				assertThat(context.getBeanNamesForType(Counters.class)).containsExactlyElementsOf(bound.keySet());
 				assertThat(set(context.getBean(RdmaRegistry.class), "sim_mlx5_1", "storage").spec().destinationPort())

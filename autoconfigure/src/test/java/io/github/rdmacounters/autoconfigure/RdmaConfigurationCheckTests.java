@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -94,8 +95,11 @@ class RdmaConfigurationCheckTests {
 
 	@Test
 	void missingDefaultSysfsRootOnTheNativeBackendIsLoggedAndNotAFailure(CapturedOutput output) {
-		RdmaProperties properties = new RdmaProperties();
-		properties.getPortCounters().setSysfsRoot("/nonexistent/sys/class/infiniband");
+		// bound from one environment, checked in another where the root is not written
+		RdmaProperties properties = Binder
+			.get(new MockEnvironment().withProperty("rdma.port-counters.sysfs-root",
+					"/nonexistent/sys/class/infiniband"))
+			.bindOrCreate(RdmaProperties.PREFIX, RdmaProperties.class);
 		assertThat(new RdmaPropertiesChecks(new MockEnvironment()).check(properties)).isEmpty();
 		assertThat(output).contains("No RDMA devices on this host: /nonexistent/sys/class/infiniband does not exist");
 	}

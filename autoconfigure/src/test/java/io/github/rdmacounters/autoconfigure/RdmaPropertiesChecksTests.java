@@ -60,14 +60,14 @@ class RdmaPropertiesChecksTests {
 
 	@Test
 	void defaultsHaveNoCounterSetsAndCheckToAnEmptyPlan() {
-		RdmaProperties properties = new RdmaProperties();
-		assertThat(properties.isEnabled()).isTrue();
-		assertThat(properties.getBackend()).isEqualTo(RdmaProperties.Backend.NATIVE);
-		assertThat(properties.getNative().getLibrary()).isEqualTo("libibverbs.so.1");
-		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofSeconds(1));
-		assertThat(properties.isFailOnUnavailable()).isTrue();
-		assertThat(properties.getPortCounters().getSysfsRoot()).isEqualTo("/sys/class/infiniband");
-		assertThat(properties.getSimulated().effectiveDevices()).containsOnlyKeys("sim_mlx5_0");
+		RdmaProperties properties = bind(this.environment);
+		assertThat(properties.enabled()).isTrue();
+		assertThat(properties.backend()).isEqualTo(RdmaProperties.Backend.NATIVE);
+		assertThat(properties.nativeBackend().library()).isEqualTo("libibverbs.so.1");
+		assertThat(properties.readCacheTtl()).isEqualTo(Duration.ofSeconds(1));
+		assertThat(properties.failOnUnavailable()).isTrue();
+		assertThat(properties.portCounters().sysfsRoot()).isEqualTo("/sys/class/infiniband");
+		assertThat(properties.simulated().effectiveDevices()).containsOnlyKeys("sim_mlx5_0");
 		assertThat(new RdmaPropertiesChecks(this.environment).check(properties)).isEmpty();
 	}
 
@@ -140,27 +140,26 @@ class RdmaPropertiesChecksTests {
 	void yamlInTheDocumentedShapeBindsEveryGroupWithNoUnknownKey() throws IOException {
 		new YamlPropertySourceLoader().load("rdma-full.yml", new ClassPathResource("rdma-full.yml", getClass()))
 			.forEach((source) -> this.environment.getPropertySources().addFirst(source));
-		RdmaProperties properties = new RdmaProperties();
-		Binder.get(this.environment)
-			.bind(RdmaProperties.PREFIX, Bindable.ofInstance(properties),
+		RdmaProperties properties = Binder.get(this.environment)
+			.bindOrCreate(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class),
 					new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
-		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofMillis(500));
+		assertThat(properties.readCacheTtl()).isEqualTo(Duration.ofMillis(500));
 		assertThat(properties.failOnUnavailable("mlx5_0")).isFalse();
 		assertThat(properties.failOnUnavailable("mlx5_1")).isTrue();
-		assertThat(properties.getPortCounters().getInclude()).containsExactly("port_*");
-		assertThat(properties.getPortCounters().getExclude()).containsExactly("port_xmit_wait");
-		assertThat(properties.getPortCounters().getDevices().getExclude()).containsExactly("mlx5_9");
-		assertThat(properties.getEvents().getPortDownReadiness())
+		assertThat(properties.portCounters().include()).containsExactly("port_*");
+		assertThat(properties.portCounters().exclude()).containsExactly("port_xmit_wait");
+		assertThat(properties.portCounters().devices().exclude()).containsExactly("mlx5_9");
+		assertThat(properties.events().portDownReadiness())
 			.isEqualTo(RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
-		assertThat(properties.getEvents().getReopenBackoff().getMax()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(properties.getUi().getPath()).isEqualTo("/rdma-live");
-		assertThat(properties.getUi().getPollInterval()).isEqualTo(Duration.ofSeconds(5));
-		SimulatedProperties.Device simulated = properties.getSimulated().getDevices().get("sim_mlx5_0");
+		assertThat(properties.events().reopenBackoff().max()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(properties.ui().getPath()).isEqualTo("/rdma-live");
+		assertThat(properties.ui().getPollInterval()).isEqualTo(Duration.ofSeconds(5));
+		SimulatedProperties.Device simulated = properties.simulated().devices().get("sim_mlx5_0");
 		assertThat(simulated.ports()).isEqualTo(2);
 		assertThat(simulated.linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
 		assertThat(simulated.roceEnabled()).isFalse();
 		assertThat(simulated.netdevs()).containsExactly("ens1f0np0");
-		assertThat(properties.getSimulated().getTraffic().getSets().get("roce").packetSize()).isEqualTo(60);
+		assertThat(properties.simulated().traffic().sets().get("roce").packetSize()).isEqualTo(60);
 		List<SetPlan> plan = new RdmaPropertiesChecks(this.environment).check(properties);
 		assertThat(plan).extracting((set) -> set.definition().name(), SetPlan::device, SetPlan::netdev)
 			.containsExactly(tuple("roce", "mlx5_0", null), tuple("rocev1", null, "ens1f0np0"));
@@ -340,7 +339,7 @@ class RdmaPropertiesChecksTests {
 		set("rdma.read-cache-ttl", "100ms");
 		RdmaProperties properties = bind(this.environment);
 		assertThat(new RdmaPropertiesChecks(this.environment).check(properties)).isEmpty();
-		assertThat(properties.getReadCacheTtl()).isEqualTo(Duration.ofMillis(100));
+		assertThat(properties.readCacheTtl()).isEqualTo(Duration.ofMillis(100));
 	}
 
 	@Test
@@ -357,10 +356,9 @@ class RdmaPropertiesChecksTests {
 	@Test
 	void emptyBackendFailsTheBindAsBootBindsItInsteadOfMeaningNative() {
 		set("rdma.backend", "");
-		RdmaProperties properties = new RdmaProperties();
 		BindException ex = catchThrowableOfType(BindException.class,
 				() -> Binder.get(this.environment)
-					.bind(RdmaProperties.PREFIX, Bindable.ofInstance(properties),
+					.bind(RdmaProperties.PREFIX, Bindable.of(RdmaProperties.class),
 							new NoUnboundElementsBindHandler(BindHandler.DEFAULT)));
 		assertThat(ex).cause().isInstanceOf(UnboundConfigurationPropertiesException.class);
 		assertThat(((UnboundConfigurationPropertiesException) ex.getCause()).getUnboundProperties())
@@ -482,9 +480,7 @@ class RdmaPropertiesChecksTests {
 	}
 
 	private static RdmaProperties bind(MockEnvironment environment) {
-		RdmaProperties properties = new RdmaProperties();
-		Binder.get(environment).bind(RdmaProperties.PREFIX, Bindable.ofInstance(properties));
-		return properties;
+		return Binder.get(environment).bindOrCreate(RdmaProperties.PREFIX, RdmaProperties.class);
 	}
 
 }

@@ -103,7 +103,7 @@ class ReadmeConfigurationReferenceTests {
 					"rdma.counter-sets." + set + ".flow.destination-port=4420")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(RdmaProperties.class).getCounterSets().get(set).device()).isEqualTo(device);
+				assertThat(context.getBean(RdmaProperties.class).counterSets().get(set).device()).isEqualTo(device);
 				assertThat(context.getBean(RdmaRegistry.class).counterSet(set).deviceName()).isEqualTo(device);
 				assertThat(context.getBean(set, Counters.class)).isNotNull();
 			});

@@ -38,8 +38,8 @@ class SimulatedDevicesPropertiesTests {
 	@Test
 	void anEntryWithOneKeyGetsTheDefaultsForTheOthers() {
 		RdmaProperties properties = bind(Map.of("rdma.simulated.devices.sim_ib_0.link-layer", "infiniband"));
-		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_ib_0");
-		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_ib_0");
+		assertThat(properties.simulated().devices()).containsOnlyKeys("sim_ib_0");
+		SimulatedProperties.Device device = properties.simulated().devices().get("sim_ib_0");
 		assertThat(device.linkLayer()).isEqualTo(LinkLayer.INFINIBAND);
 		assertThat(device.ports()).isEqualTo(1);
 		assertThat(device.countersSupported()).isTrue();
@@ -53,8 +53,8 @@ class SimulatedDevicesPropertiesTests {
 		RdmaProperties properties = bind(Map.of("rdma.simulated.devices.sim_rxe_0.counters-supported", "false",
 				"rdma.simulated.devices.sim_rxe_0.managed-flow-steering", "false",
 				"rdma.simulated.devices.sim_rxe_0.netdevs", "eth0,eth1"));
-		assertThat(properties.getSimulated().getDevices()).containsOnlyKeys("sim_rxe_0");
-		SimulatedProperties.Device device = properties.getSimulated().getDevices().get("sim_rxe_0");
+		assertThat(properties.simulated().devices()).containsOnlyKeys("sim_rxe_0");
+		SimulatedProperties.Device device = properties.simulated().devices().get("sim_rxe_0");
 		assertThat(device.countersSupported()).isFalse();
 		assertThat(device.managedFlowSteering()).isFalse();
 		assertThat(device.netdevs()).containsExactly("eth0", "eth1");

@@ -36,7 +36,7 @@ public final class RdmaDiagnosisAutoConfiguration {
 	@ConditionalOnMissingBean
 	HostDiagnosis rdmaHostDiagnosis(RdmaBackend backend, RdmaProperties properties) {
 		return HostDiagnosis.builder(backend)
-			.paths(HostPaths.system().withSysfsRoot(Path.of(properties.getPortCounters().getSysfsRoot())))
+			.paths(HostPaths.system().withSysfsRoot(Path.of(properties.portCounters().sysfsRoot())))
 			.build();
 	}
 

@@ -57,7 +57,7 @@ public final class RdmaEthtoolAutoConfiguration {
 	@Bean
 	SmartInitializingSingleton rdmaEthtoolSettingsCheck(RdmaProperties rdma,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		RdmaEthtoolProperties properties = rdma.getEthtool();
+		RdmaEthtoolProperties properties = rdma.ethtool();
 		return () -> {
 			boolean tuned = !properties.getInclude().isEmpty() || !properties.getExclude().isEmpty()
 					|| properties.getPauseStorm().getPauseShare() != new RdmaEthtoolProperties.PauseStorm()
@@ -107,8 +107,8 @@ public final class RdmaEthtoolAutoConfiguration {
 		@ConditionalOnMissingBean
 		HostNetdevStatistics rdmaNetdevStatistics(HostPortCountersSource hostPortCounters, StatisticsReader reader,
 				RdmaProperties properties) {
-			return new HostNetdevStatistics(hostPortCounters, reader, properties.getReadCacheTtl(), Clock.systemUTC(),
-					pauseStormDetector(properties.getEthtool().getPauseStorm()));
+			return new HostNetdevStatistics(hostPortCounters, reader, properties.readCacheTtl(), Clock.systemUTC(),
+					pauseStormDetector(properties.ethtool().getPauseStorm()));
 		}
 
 		private static PauseStormDetector pauseStormDetector(RdmaEthtoolProperties.PauseStorm pauseStorm) {
@@ -135,7 +135,7 @@ public final class RdmaEthtoolAutoConfiguration {
 			@ConditionalOnMissingBean
 			NetdevStatisticsMetrics rdmaNetdevStatisticsMetrics(HostNetdevStatistics statistics,
 					RdmaProperties properties) {
-				RdmaEthtoolProperties ethtool = properties.getEthtool();
+				RdmaEthtoolProperties ethtool = properties.ethtool();
 				return new NetdevStatisticsMetrics(statistics, ethtool.getInclude(), ethtool.getExclude(),
 						Tags.empty());
 			}

@@ -63,8 +63,8 @@ public final class RdmaOptionalCountersAutoConfiguration {
 			ObjectProvider<NldevClient> client) {
 		Supplier<NldevClient> opener = nldev(backend, client);
 		Log log = LogFactory.getLog(OptionalCounters.class);
-		OptionalCounters counters = new OptionalCounters(opener, settings(properties.getOptionalCounters()),
-				properties.getReadCacheTtl(), Clock.systemUTC(), log::warn);
+		OptionalCounters counters = new OptionalCounters(opener, settings(properties.optionalCounters()),
+				properties.readCacheTtl(), Clock.systemUTC(), log::warn);
 		counters.applyAll();
 		for (ManagedDevice device : registry.devices()) {
 			DeviceEventTracker events = device.events();
@@ -86,7 +86,7 @@ public final class RdmaOptionalCountersAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", havingValue = false)
 	InitializingBean rdmaOptionalCountersDisabledCheck(RdmaProperties properties) {
 		return () -> {
-			if (!settings(properties.getOptionalCounters()).isEmpty()) {
+			if (!settings(properties.optionalCounters()).isEmpty()) {
 				logger
 					.warn(RdmaOptionalCountersProperties.PREFIX + ".enable and " + RdmaOptionalCountersProperties.PREFIX
 							+ ".devices have no effect while " + RdmaOptionalCountersProperties.PREFIX

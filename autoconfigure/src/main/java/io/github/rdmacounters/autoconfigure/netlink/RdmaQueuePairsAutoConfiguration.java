@@ -63,7 +63,7 @@ public final class RdmaQueuePairsAutoConfiguration {
 	ProcessQueuePairs rdmaProcessQueuePairs(RdmaProperties properties, RdmaBackend backend,
 			ObjectProvider<NldevClient> client) {
 		return new ProcessQueuePairs(RdmaOptionalCountersAutoConfiguration.nldev(backend, client),
-				ProcessHandle.current().pid(), NetlinkBudget.DEFAULT, properties.getReadCacheTtl(), Clock.systemUTC());
+				ProcessHandle.current().pid(), NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC());
 	}
 
 	/**
@@ -78,7 +78,7 @@ public final class RdmaQueuePairsAutoConfiguration {
 			ObjectProvider<NldevClient> client, ProcessQueuePairs queuePairs,
 			ObjectProvider<OptionalCounters> optionalCounters) {
 		optionalCounters.getIfAvailable();
-		RdmaQueuePairsProperties.Counters counters = properties.getQueuePairs().getCounters();
+		RdmaQueuePairsProperties.Counters counters = properties.queuePairs().getCounters();
 		if (counters.isPerQueuePair() && counters.getBinding() != QueuePairCounters.Binding.MANUAL) {
 			logger.warn(COUNTERS_PREFIX + ".per-queue-pair=true has no effect with " + COUNTERS_PREFIX + ".binding="
 					+ counters.getBinding().name().toLowerCase(Locale.ROOT)
@@ -88,7 +88,7 @@ public final class RdmaQueuePairsAutoConfiguration {
 		Log log = LogFactory.getLog(QueuePairCounters.class);
 		return new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client), queuePairs,
 				new QueuePairCounters.Settings(counters.getBinding(), counters.isPerQueuePair(), COUNTERS_PREFIX),
-				NetlinkBudget.DEFAULT, properties.getReadCacheTtl(), Clock.systemUTC(), log::warn);
+				NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC(), log::warn);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -38,23 +38,23 @@ public final class RdmaSimulatedTrafficAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	SyntheticTraffic rdmaSyntheticTraffic(SimulatedBackend backend, RdmaRegistry registry, RdmaProperties properties) {
-		SimulatedProperties.Traffic traffic = properties.getSimulated().getTraffic();
+		SimulatedProperties.Traffic traffic = properties.simulated().traffic();
 		List<SyntheticTraffic.Stream> streams = new ArrayList<>();
 		for (ManagedDevice device : registry.devices()) {
 			for (CounterSet set : device.counterSets()) {
-				SimulatedProperties.SetTraffic own = traffic.getSets().get(set.name());
+				SimulatedProperties.SetTraffic own = traffic.sets().get(set.name());
 				double rate = (own != null && own.packetsPerSecond() != null) ? own.packetsPerSecond()
-						: traffic.getPacketsPerSecond();
-				int size = (own != null && own.packetSize() != null) ? own.packetSize() : traffic.getPacketSize();
+						: traffic.packetsPerSecond();
+				int size = (own != null && own.packetSize() != null) ? own.packetSize() : traffic.packetSize();
 				streams.add(new SyntheticTraffic.Stream(device.name(), set.name(), set.port(), set.spec(), rate, size));
 			}
 		}
 		// devices without sets still see traffic, in their port counters
 		backend.devices().stream().filter((device) -> registry.device(device.name()) == null).forEach((device) -> {
 			streams.add(new SyntheticTraffic.Stream(device.name(), "port", 1, FlowSpec.any(),
-					traffic.getPacketsPerSecond(), traffic.getPacketSize()));
+					traffic.packetsPerSecond(), traffic.packetSize()));
 		});
-		return SyntheticTraffic.start(backend, streams, traffic.getInterval());
+		return SyntheticTraffic.start(backend, streams, traffic.interval());
 	}
 
 	/**

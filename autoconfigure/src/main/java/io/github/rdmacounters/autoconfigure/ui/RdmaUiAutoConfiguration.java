@@ -44,7 +44,7 @@ public final class RdmaUiAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RdmaUi rdmaUi(RdmaProperties rdma, Environment environment) {
-		RdmaUiProperties properties = rdma.getUi();
+		RdmaUiProperties properties = rdma.ui();
 		String path = validPath(properties.getPath());
 		Duration pollInterval = properties.getPollInterval();
 		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {

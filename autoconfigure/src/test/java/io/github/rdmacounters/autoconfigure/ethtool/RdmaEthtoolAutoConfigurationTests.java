@@ -191,7 +191,7 @@ class RdmaEthtoolAutoConfigurationTests {
 									"rx_corrected_bits_phy", "RDMA_ETHTOOL_PAUSESTORM_PAUSESHARE", "0.3",
 									"RDMA_ETHTOOL_PAUSESTORM_WINDOW", "30s"))))
 			.run((context) -> {
-				RdmaEthtoolProperties properties = context.getBean(RdmaProperties.class).getEthtool();
+				RdmaEthtoolProperties properties = context.getBean(RdmaProperties.class).ethtool();
 				assertThat(properties.getInclude()).containsExactly("rx_prio*_bytes", "tx_prio*_bytes");
 				assertThat(properties.getPauseStorm().getPauseShare()).isEqualTo(0.3);
 				assertThat(properties.getPauseStorm().getWindow()).hasSeconds(30);
