@@ -70,16 +70,4 @@ public class OnRdmaEnabledCondition extends SpringBootCondition {
 
 	}
 
-	/**
-	 * Matches unless {@code rdma.events.enabled} is false.
-	 */
-	static final class Events extends OnRdmaEnabledCondition {
-
-		Events() {
-			super(RdmaProperties.PREFIX + ".events.enabled", true,
-					"whether device events are published as application events and counted");
-		}
-
-	}
-
 }

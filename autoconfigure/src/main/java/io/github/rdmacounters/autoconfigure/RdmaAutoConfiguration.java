@@ -21,9 +21,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
+import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
+import io.github.rdmacounters.autoconfigure.simulated.SimulatedBackendConfiguration;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
@@ -33,8 +36,6 @@ import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.simulated.SimulatedBackend;
-import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
@@ -49,6 +50,7 @@ import io.github.rdmacounters.verbs.NativeBackend;
 @AutoConfiguration
 @Conditional(OnRdmaEnabledCondition.class)
 @EnableConfigurationProperties(RdmaProperties.class)
+@Import(SimulatedBackendConfiguration.class)
 public final class RdmaAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(RdmaAutoConfiguration.class);
@@ -70,28 +72,7 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "native",
 			matchIfMissing = true)
 	NativeBackend rdmaNativeBackend(RdmaProperties properties) {
-		return new NativeBackend(properties.nativeBackend().library());
-	}
-
-	@Bean("rdmaBackend")
-	@ConditionalOnMissingBean(RdmaBackend.class)
-	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "simulated")
-	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
-		List<SimulatedDeviceSpec> specs = new ArrayList<>();
-		properties.simulated()
-			.effectiveDevices()
-			.forEach((name,
-					device) -> specs.add(SimulatedDeviceSpec.builder()
-						.name(name)
-						.nodeGuid(0x0c42a10300650f2cL + specs.size() * 0x100L)
-						.portCount(device.ports())
-						.linkLayer(device.linkLayer())
-						.countersSupported(device.countersSupported())
-						.roceEnabled(device.roceEnabled())
-						.managedFlowSteering(device.managedFlowSteering())
-						.netdevs(device.netdevs())
-						.build()));
-		return new SimulatedBackend(specs);
+		return new NativeBackend(properties.nativeBackend().getLibrary());
 	}
 
 	/**

@@ -12,8 +12,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.context.properties.bind.Name;
 
 import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolProperties;
+import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersProperties;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsProperties;
+import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
 
 /**
@@ -86,11 +88,23 @@ public record RdmaProperties(@DefaultValue("true") boolean enabled, @DefaultValu
 	}
 
 	/**
-	 * Settings of the native backend.
-	 *
-	 * @param library Name or path of the libibverbs library to load.
+	 * Settings of the native backend. A class, not a record: Spring would convert
+	 * {@code rdma.native=<value>} into a record of one String through its constructor.
 	 */
-	public record Native(@DefaultValue("libibverbs.so.1") String library) {
+	public static class Native {
+
+		/**
+		 * Name or path of the libibverbs library to load.
+		 */
+		private String library = "libibverbs.so.1";
+
+		public String getLibrary() {
+			return this.library;
+		}
+
+		public void setLibrary(String library) {
+			this.library = library;
+		}
 
 	}
 

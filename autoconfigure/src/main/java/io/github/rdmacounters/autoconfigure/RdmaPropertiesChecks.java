@@ -19,10 +19,7 @@ import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
-import io.github.rdmacounters.core.LinkLayer;
 import io.github.rdmacounters.core.NameFilter;
-import io.github.rdmacounters.core.PortAttributes;
-import io.github.rdmacounters.simulated.SyntheticTraffic;
 
 /**
  * What Boot's binder and the core types cannot check in {@link RdmaProperties}: where a
@@ -99,7 +96,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			}
 		});
 		if (properties.backend() == RdmaProperties.Backend.SIMULATED) {
-			checkSimulated(properties, refusedKeys);
+			properties.simulated()
+				.problems(properties.counterSets().keySet(), refusedKeys)
+				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
 		}
 		this.problems.throwIfAny();
 		return List.copyOf(sets);
@@ -113,8 +112,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
 						+ "repeats stale values");
 		}
-		if (properties.backend() == RdmaProperties.Backend.NATIVE && properties.nativeBackend().library().isBlank()) {
-			this.problems.add(PREFIX + ".native.library", properties.nativeBackend().library(),
+		if (properties.backend() == RdmaProperties.Backend.NATIVE
+				&& properties.nativeBackend().getLibrary().isBlank()) {
+			this.problems.add(PREFIX + ".native.library", properties.nativeBackend().getLibrary(),
 					"must name the library to load, e.g. libibverbs.so.1 or a path to it");
 		}
 		properties.devices()
@@ -211,61 +211,6 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
 		}
 		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
-	}
-
-	private void checkSimulated(RdmaProperties properties, Set<String> refusedKeys) {
-		String prefix = PREFIX + ".simulated";
-		properties.simulated().devices().forEach((name, device) -> {
-			if (!DeviceDefinition.isValidName(name)) {
-				this.problems.add(prefix + ".devices." + name, name,
-						"must name the simulated device without '/', at most " + DeviceDefinition.MAX_NAME
-								+ " characters as a real one (IB_DEVICE_NAME_MAX), e.g. sim_mlx5_1");
-			}
-			if (device.linkLayer() == LinkLayer.UNSPECIFIED) {
-				// what old providers report for InfiniBand (rdma-core's
-				// ibv_port_attr.link_layer); a simulated device reports the one it is
-				// given
-				this.problems.add(prefix + ".devices." + name + ".link-layer", device.linkLayer(),
-						"must be ethernet or infiniband");
-			}
-			if (device.ports() < 1 || device.ports() > PortAttributes.MAX_PORT) {
-				this.problems.add(prefix + ".devices." + name + ".ports", device.ports(),
-						"must be 1 to " + PortAttributes.MAX_PORT + " (ibv_device_attr.phys_port_cnt is 8 bits)");
-			}
-		});
-		SimulatedProperties.Traffic traffic = properties.simulated().traffic();
-		Duration interval = traffic.interval();
-		if (interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofMinutes(1)) > 0) {
-			this.problems.add(prefix + ".traffic.interval", interval, "must be 1ms to 1m, e.g. 100ms");
-		}
-		checkTraffic(prefix + ".traffic", traffic.packetsPerSecond(), traffic.packetSize());
-		traffic.sets().forEach((name, set) -> {
-			if (refusedKeys.contains(prefix + ".traffic.sets." + name)) {
-				return;
-			}
-			if (!properties.counterSets().containsKey(name)) {
-				this.problems.add(prefix + ".traffic.sets." + name, name, "must name a counter set of " + PREFIX
-						+ ".counter-sets; configured: " + properties.counterSets().keySet());
-			}
-			else {
-				checkTraffic(prefix + ".traffic.sets." + name, set.packetsPerSecond(), set.packetSize());
-			}
-		});
-	}
-
-	private void checkTraffic(String prefix, @Nullable Double rate, @Nullable Integer size) {
-		if (rate != null && (Double.isNaN(rate) || rate < 0 || rate > SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND)) {
-			this.problems.add(prefix + ".packets-per-second", rate,
-					"must be 0 to " + (long) SyntheticTraffic.Stream.MAX_PACKETS_PER_SECOND
-							+ " packets per second (each packet is a call into the simulator)");
-		}
-		if (size != null
-				&& (size < SyntheticTraffic.Stream.MIN_PACKET_SIZE || size > SyntheticTraffic.Stream.MAX_PACKET_SIZE)) {
-			this.problems.add(prefix + ".packet-size", size,
-					"must be " + SyntheticTraffic.Stream.MIN_PACKET_SIZE + " to "
-							+ SyntheticTraffic.Stream.MAX_PACKET_SIZE
-							+ " bytes, a frame from the Ethernet minimum to a jumbo frame");
-		}
 	}
 
 	private static @Nullable String trimmed(@Nullable String text) {

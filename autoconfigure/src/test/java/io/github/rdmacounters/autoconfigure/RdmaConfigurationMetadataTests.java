@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.Name;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.io.ClassPathResource;
 
@@ -250,14 +253,44 @@ class RdmaConfigurationMetadataTests {
 	 * @param names the names to add to
 	 */
 	static void collect(String prefix, Class<?> type, Set<String> names) {
-		for (PropertyDescriptor descriptor : descriptors(type)) {
-			String name = prefix + "." + kebab(descriptor.getName());
-			if (nested(descriptor.getPropertyType())) {
-				collect(name, descriptor.getPropertyType(), names);
+		Map<String, Class<?>> properties = new LinkedHashMap<>();
+		if (type.isRecord()) {
+			for (RecordComponent component : type.getRecordComponents()) {
+				properties.put(prefix + "." + name(component), component.getType());
+			}
+		}
+		else {
+			for (PropertyDescriptor descriptor : descriptors(type)) {
+				properties.put(prefix + "." + kebab(descriptor.getName()), descriptor.getPropertyType());
+			}
+		}
+		properties.forEach((name, property) -> {
+			if (nested(property)) {
+				collect(name, property, names);
 			}
 			else {
 				names.add(name);
 			}
+		});
+	}
+
+	/** The property name of a record component: its {@link Name @Name}, else its own. */
+	private static String name(RecordComponent component) {
+		Class<?> record = component.getDeclaringRecord();
+		RecordComponent[] components = record.getRecordComponents();
+		Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);
+		try {
+			Parameter[] parameters = record.getDeclaredConstructor(types).getParameters();
+			for (int i = 0; i < components.length; i++) {
+				Name name = parameters[i].getAnnotation(Name.class);
+				if (components[i].getName().equals(component.getName()) && name != null) {
+					return name.value();
+				}
+			}
+			return kebab(component.getName());
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
 		}
 	}
 
@@ -280,8 +313,8 @@ class RdmaConfigurationMetadataTests {
 	private static void defaults(String prefix, Object instance, Map<String, String> defaults) {
 		if (instance.getClass().isRecord()) {
 			for (RecordComponent component : instance.getClass().getRecordComponents()) {
-				defaults(prefix + "." + kebab(component.getName()), component.getType(),
-						invoke(component.getAccessor(), instance), defaults);
+				defaults(prefix + "." + name(component), component.getType(), invoke(component.getAccessor(), instance),
+						defaults);
 			}
 			return;
 		}

@@ -21,6 +21,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;

@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.LinkLayer;

@@ -14,7 +14,6 @@ import org.springframework.context.annotation.Conditional;
 import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
-import io.github.rdmacounters.autoconfigure.SimulatedProperties;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;

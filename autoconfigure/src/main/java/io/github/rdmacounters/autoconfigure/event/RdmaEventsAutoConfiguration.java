@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.event;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.commons.logging.Log;
@@ -17,6 +17,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -39,7 +42,7 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean(RdmaRegistry.class)
-@Conditional(OnRdmaEnabledCondition.Events.class)
+@Conditional(RdmaEventsAutoConfiguration.OnEventsEnabled.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaEventsAutoConfiguration {
 
@@ -83,6 +86,18 @@ public final class RdmaEventsAutoConfiguration {
 		@ConditionalOnMissingBean
 		RdmaEventMetrics rdmaEventMetrics(RdmaRegistry registry) {
 			return new RdmaEventMetrics(registry);
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code rdma.events.enabled} is false.
+	 */
+	static final class OnEventsEnabled extends OnRdmaEnabledCondition {
+
+		OnEventsEnabled() {
+			super(RdmaProperties.PREFIX + ".events.enabled", true,
+					"whether device events are published as application events and counted");
 		}
 
 	}

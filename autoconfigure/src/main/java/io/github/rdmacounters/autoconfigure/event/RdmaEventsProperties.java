@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.event;
 
 import java.time.Duration;
 
