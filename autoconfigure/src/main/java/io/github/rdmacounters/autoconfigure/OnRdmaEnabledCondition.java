@@ -61,9 +61,9 @@ public class OnRdmaEnabledCondition extends SpringBootCondition {
 	/**
 	 * Matches unless {@code rdma.port-counters.enabled} is false.
 	 */
-	static final class PortCounters extends OnRdmaEnabledCondition {
+	public static final class PortCounters extends OnRdmaEnabledCondition {
 
-		PortCounters() {
+		public PortCounters() {
 			super(RdmaProperties.PREFIX + ".port-counters.enabled", true,
 					"whether to read the port counters of the host's devices");
 		}

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.PropertyMatches;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -67,10 +68,6 @@ final class Problems {
 		return this.problems.size();
 	}
 
-	void clear() {
-		this.problems.clear();
-	}
-
 	/** The value of a property as written, or {@code null} if it is not set. */
 	@Nullable Object raw(String name) {
 		ConfigurationProperty property = property(name);
@@ -88,16 +85,12 @@ final class Problems {
 		}
 	}
 
-	static String kebab(String camel) {
-		return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
-	}
-
 	/** The keys of a group, e.g. {@code include, exclude}. */
 	static List<String> keys(@Nullable Class<?> type) {
 		List<String> keys = new ArrayList<>();
 		for (Field field : (type != null) ? type.getDeclaredFields() : new Field[0]) {
 			if (!Modifier.isStatic(field.getModifiers())) {
-				keys.add(Problems.kebab(field.getName()));
+				keys.add(DataObjectPropertyName.toDashedForm(field.getName()));
 			}
 		}
 		return keys.isEmpty() ? List.of("<key>") : keys;
@@ -144,7 +137,7 @@ final class Problems {
 
 	static @Nullable String closestField(String key, Class<?> type) {
 		String[] matches = PropertyMatches.forField(camel(key), type).getPossibleMatches();
-		return (matches.length > 0) ? kebab(matches[0]) : null;
+		return (matches.length > 0) ? DataObjectPropertyName.toDashedForm(matches[0]) : null;
 	}
 
 	/** The values of an enum key, e.g. {@code : tcp or udp}. */

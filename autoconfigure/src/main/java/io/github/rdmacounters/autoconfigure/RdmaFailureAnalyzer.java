@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -111,7 +112,7 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 			return analysis(Problems.find(this.environment, key), key,
 					"'" + conversion.getValue()
 							+ "' is not a counter type: counters are packets or bytes, each with its index in a read",
-					cause);
+					cause, null, null);
 		}
 		return null;
 	}
@@ -125,18 +126,20 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 					CounterSetDefinition.NAME_RULE, cause, written.group(1), written.group(2));
 		}
 		String key = Problems.original(property.getName(), 3);
-		String known = Problems.kebab(key);
+		String known = DataObjectPropertyName.toDashedForm(key);
 		if (Problems.SET_KEYS.contains(known) && property.getValue() instanceof CharSequence text
 				&& text.toString().isBlank()) {
 			// a known key left blank, which Boot binds as nothing
-			return analysis(property, property.getName(), "must have a value" + Problems.allowed(known) + ", or leave "
-					+ known + " out" + (known.startsWith("flow.") ? " to match any" : " for the default"), cause);
+			return analysis(
+					property, property.getName(), "must have a value" + Problems.allowed(known) + ", or leave " + known
+							+ " out" + (known.startsWith("flow.") ? " to match any" : " for the default"),
+					cause, null, null);
 		}
 		String closest = Problems.closest(known);
 		return analysis(property, property.getName(), "'" + key + "' is not a counter set property"
 				+ ((closest != null) ? "; did you mean " + closest + "?" : ".") + " A counter set has "
 				+ String.join(", ", Problems.SET_KEYS) + "; an unknown key would leave the flow wider than meant",
-				cause);
+				cause, null, null);
 	}
 
 	/**
@@ -176,15 +179,10 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 			shape = ((setKey != null) ? "'" + setKey + "' of a counter set" : "'" + written + "'")
 					+ " is a group of keys (" + String.join(", ", keys) + "), e.g. " + written + "." + keys.get(0);
 		}
-		return analysis(property, name, shape + "; it cannot be a single value or a list item", cause);
+		return analysis(property, name, shape + "; it cannot be a single value or a list item", cause, null, null);
 	}
 
 	/** An analysis worded as Boot's of an invalid property value. */
-	private static FailureAnalysis analysis(@Nullable ConfigurationProperty property, ConfigurationPropertyName name,
-			String reason, BindException cause) {
-		return analysis(property, name, reason, cause, null, null);
-	}
-
 	private static FailureAnalysis analysis(@Nullable ConfigurationProperty property, ConfigurationPropertyName name,
 			String reason, Throwable cause, @Nullable String writtenName, @Nullable Object writtenValue) {
 		Origin origin = (property != null) ? property.getOrigin() : null;
@@ -218,13 +216,13 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 		return null;
 	}
 
-	private @Nullable FailureAnalysis rdmaFailure(Throwable rootFailure) {
-		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
-		DeviceNotFoundException notFound = findCause(rootFailure, DeviceNotFoundException.class);
-		InvalidRdmaConfigurationException invalid = findCause(rootFailure, InvalidRdmaConfigurationException.class);
-		NoUniqueRdmaDeviceException notUnique = findCause(rootFailure, NoUniqueRdmaDeviceException.class);
-		RdmaOperationException operation = findCause(rootFailure, RdmaOperationException.class);
-		RdmaUnavailableException unavailable = findCause(rootFailure, RdmaUnavailableException.class);
+	private @Nullable FailureAnalysis rdmaFailure(Throwable root) {
+		DeviceStartupException startup = findCause(root, DeviceStartupException.class);
+		DeviceNotFoundException notFound = findCause(root, DeviceNotFoundException.class);
+		InvalidRdmaConfigurationException invalid = findCause(root, InvalidRdmaConfigurationException.class);
+		NoUniqueRdmaDeviceException notUnique = findCause(root, NoUniqueRdmaDeviceException.class);
+		RdmaOperationException operation = findCause(root, RdmaOperationException.class);
+		RdmaUnavailableException unavailable = findCause(root, RdmaUnavailableException.class);
 		if (notFound != null) {
 			return deviceNotFound(notFound, startup);
 		}
@@ -235,7 +233,7 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 			return noUniqueDevice(notUnique);
 		}
 		if (operation != null) {
-			return operationFailed(operation, findCause(rootFailure, CounterSetCreationException.class), startup);
+			return operationFailed(operation, findCause(root, CounterSetCreationException.class), startup);
 		}
 		return (unavailable != null) ? unavailable(unavailable, startup) : null;
 	}
@@ -282,61 +280,52 @@ class RdmaFailureAnalyzer extends AbstractFailureAnalyzer<Throwable> {
 
 	private static FailureAnalysis operationFailed(RdmaOperationException cause,
 			@Nullable CounterSetCreationException set, @Nullable DeviceStartupException startup) {
-		String startWithout = startWithout(startup);
 		String where = (set != null) ? "Creating counter set '" + set.setName() + "' (rdma.counter-sets."
 				+ set.setName() + ") on " + set.deviceName() + " port " + set.port() : "Setting up the RDMA device";
-		String setProperty = (set != null) ? "rdma.counter-sets." + set.setName() : "rdma.counter-sets.<set>";
+		String setProperty = "rdma.counter-sets." + ((set != null) ? set.setName() : "<set>");
 		String flowProperty = (set != null) ? setProperty + ".flow" : "rdma.counter-sets";
 		int errno = cause.errno();
 		String explanation = Errno.explain(cause.verb(), errno);
+		String failed = where + " failed: " + cause.getMessage() + ".";
+		String description;
+		String action;
 		if (errno == Errno.EPERM || errno == Errno.EACCES) {
-			return new FailureAnalysis(
-					where + " was not permitted: " + cause.getMessage() + ". For flow counters, "
-							+ Errno.explain("ibv_create_flow", errno) + ".",
-					"Give the process CAP_NET_RAW: e.g. setcap cap_net_raw+ep on the java binary, "
-							+ "AmbientCapabilities=CAP_NET_RAW in a systemd unit, or capabilities add [NET_RAW] in "
-							+ "a Kubernetes securityContext; or run as root. " + startWithout,
-					cause);
+			description = where + " was not permitted: " + cause.getMessage() + ". For flow counters, "
+					+ Errno.explain("ibv_create_flow", errno) + ".";
+			action = "Give the process CAP_NET_RAW: e.g. setcap cap_net_raw+ep on the java binary, "
+					+ "AmbientCapabilities=CAP_NET_RAW in a systemd unit, or capabilities add [NET_RAW] in a "
+					+ "Kubernetes securityContext; or run as root.";
 		}
-		if (explanation != null && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
-			return new FailureAnalysis(
-					where + " failed: " + cause.getMessage()
-							+ ". The device's provider does not implement flow counters: " + explanation + ".",
-					"Set " + setProperty + ".device to an mlx5 device, or remove the set: the port counters of every "
-							+ "device are read without sets. " + startWithout,
-					cause);
+		else if (explanation != null && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS)) {
+			description = failed + " The device's provider does not implement flow counters: " + explanation + ".";
+			action = "Set " + setProperty + ".device to an mlx5 device, or remove the set: the port counters of "
+					+ "every device are read without sets.";
 		}
-		if (explanation != null && errno == Errno.EINVAL) {
-			return new FailureAnalysis(where + " failed: " + cause.getMessage()
-					+ ". The kernel refused the flow, one with dont-trap (the starter's flows): " + explanation + ".",
-					"Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow under "
-							+ flowProperty + " (EINVAL also means specs the provider does not accept), or "
-							+ "remove rdma.counter-sets to keep only the port counters. " + startWithout,
-					cause);
+		else if (explanation != null && errno == Errno.EINVAL) {
+			description = failed + " The kernel refused the flow, one with dont-trap (the starter's flows): "
+					+ explanation + ".";
+			action = "Check the kernel version (uname -r) and run Linux 5.8 or later; if it is, simplify the flow "
+					+ "under " + flowProperty + " (EINVAL also means specs the provider does not accept), or remove "
+					+ "rdma.counter-sets to keep only the port counters.";
 		}
-		if (explanation != null && errno == Errno.ENOMEM) {
-			return new FailureAnalysis(
-					where + " failed: " + cause.getMessage() + ". The NIC could not place the steering rule: "
-							+ explanation + ".",
-					"Use a lower priority number under " + flowProperty + ".priority, or configure fewer counter "
-							+ "sets on this port (other applications' flows share the table). " + startWithout,
-					cause);
+		else if (explanation != null && errno == Errno.ENOMEM) {
+			description = failed + " The NIC could not place the steering rule: " + explanation + ".";
+			action = "Use a lower priority number under " + flowProperty + ".priority, or configure fewer counter "
+					+ "sets on this port (other applications' flows share the table).";
 		}
-		if (FLOW_VERBS.contains(cause.verb())) {
-			return new FailureAnalysis(
-					where + " failed: " + cause.getMessage()
-							+ ". The device could not steer the flow: flow counters need a device with managed flow "
-							+ "steering and a flow the provider accepts on this port.",
-					"Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
-							+ flowProperty
-							+ " suits the port's link layer (Ethernet and IP fields need a RoCE port); simplify the "
-							+ "flow, or remove rdma.counter-sets to keep only the port counters. " + startWithout,
-					cause);
+		else if (FLOW_VERBS.contains(cause.verb())) {
+			description = failed + " The device could not steer the flow: flow counters need a device with managed "
+					+ "flow steering and a flow the provider accepts on this port.";
+			action = "Check that the device reports MANAGED_FLOW_STEERING (ibv_devinfo -v) and that the flow under "
+					+ flowProperty + " suits the port's link layer (Ethernet and IP fields need a RoCE port); "
+					+ "simplify the flow, or remove rdma.counter-sets to keep only the port counters.";
 		}
-		return new FailureAnalysis(where + " failed: " + cause.getMessage() + ".",
-				"Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno) + " from "
-						+ cause.verb() + ". " + startWithout,
-				cause);
+		else {
+			description = failed;
+			action = "Check the device and its driver (ibv_devinfo, dmesg) for the reason of " + Errno.name(errno)
+					+ " from " + cause.verb() + ".";
+		}
+		return new FailureAnalysis(description, action + " " + startWithout(startup), cause);
 	}
 
 	private static FailureAnalysis unavailable(RdmaUnavailableException cause,

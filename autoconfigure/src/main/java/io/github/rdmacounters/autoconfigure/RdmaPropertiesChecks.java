@@ -41,7 +41,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private final Environment environment;
 
-	private final Problems problems;
+	private Problems problems;
 
 	private @Nullable List<SetPlan> plan;
 
@@ -80,7 +80,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	 * @return the counter sets, in configuration order
 	 */
 	synchronized List<SetPlan> check(RdmaProperties properties) {
-		this.problems.clear();
+		this.problems = new Problems(this.environment);
 		Set<String> refusedKeys = new WrittenRdmaProperties(this.environment, this.problems)
 			.check(properties.backend());
 		checkCommon(properties);

@@ -39,6 +39,7 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
 import io.github.rdmacounters.core.RdmaRegistry;

@@ -37,6 +37,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.github.rdmacounters.actuate.endpoint.CounterSetDescriptor;
 import io.github.rdmacounters.actuate.endpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.metrics.RdmaMetricsAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;

@@ -35,6 +35,8 @@ import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.metrics.RdmaMetricsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetDefinition;

@@ -27,6 +27,7 @@ import org.springframework.context.event.EventListener;
 import io.github.rdmacounters.actuate.endpoint.PortDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;

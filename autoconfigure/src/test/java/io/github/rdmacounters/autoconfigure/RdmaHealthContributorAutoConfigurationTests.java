@@ -22,6 +22,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.actuate.health.PortCountersHealthIndicator;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.Errno;

@@ -24,7 +24,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.core.DeviceEventTracker;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaBackend;
@@ -46,8 +48,7 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class,
-		beforeName = { "io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration",
-				"io.github.rdmacounters.autoconfigure.RdmaHealthContributorAutoConfiguration" },
+		before = { RdmaEndpointAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class },
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean({ RdmaBackend.class, RdmaRegistry.class })

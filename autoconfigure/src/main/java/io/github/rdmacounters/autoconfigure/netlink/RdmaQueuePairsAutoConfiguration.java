@@ -23,7 +23,9 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
+import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.metrics.QueuePairCounterMetrics;
@@ -45,8 +47,7 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
  * @author rdma-counters
  */
 @AutoConfiguration(after = RdmaAutoConfiguration.class,
-		beforeName = { "io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration",
-				"io.github.rdmacounters.autoconfigure.RdmaHealthContributorAutoConfiguration" },
+		before = { RdmaEndpointAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class },
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean({ RdmaBackend.class, RdmaRegistry.class })

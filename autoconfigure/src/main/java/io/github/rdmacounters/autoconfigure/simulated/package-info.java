@@ -1,5 +1,5 @@
 /**
- * Auto-configuration of synthetic traffic on the simulated backend's devices.
+ * Auto-configuration of the simulated backend: its devices and their synthetic traffic.
  */
 @NullMarked
 package io.github.rdmacounters.autoconfigure.simulated;

@@ -1,4 +1,4 @@
-package io.github.rdmacounters.autoconfigure;
+package io.github.rdmacounters.autoconfigure.health;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.rdmacounters.actuate.health.RdmaHealthContributor;
 import io.github.rdmacounters.actuate.health.RdmaHealthIndicator;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
