@@ -154,8 +154,8 @@ class RdmaPropertiesChecksTests {
 		assertThat(properties.events().portDownReadiness())
 			.isEqualTo(RdmaEventsProperties.PortDownReadiness.REFUSE_TRAFFIC);
 		assertThat(properties.events().reopenBackoff().max()).isEqualTo(Duration.ofSeconds(10));
-		assertThat(properties.ui().getPath()).isEqualTo("/rdma-live");
-		assertThat(properties.ui().getPollInterval()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(properties.ui().path()).isEqualTo("/rdma-live");
+		assertThat(properties.ui().pollInterval()).isEqualTo(Duration.ofSeconds(5));
 		SimulatedProperties.Device simulated = properties.simulated().devices().get("sim_mlx5_0");
 		assertThat(simulated.ports()).isEqualTo(2);
 		assertThat(simulated.linkLayer()).isEqualTo(LinkLayer.INFINIBAND);

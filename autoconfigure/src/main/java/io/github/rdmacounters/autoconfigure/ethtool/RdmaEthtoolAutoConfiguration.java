@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -59,16 +60,15 @@ public final class RdmaEthtoolAutoConfiguration {
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		RdmaEthtoolProperties properties = rdma.ethtool();
 		return () -> {
-			boolean tuned = !properties.getInclude().isEmpty() || !properties.getExclude().isEmpty()
-					|| properties.getPauseStorm().getPauseShare() != new RdmaEthtoolProperties.PauseStorm()
-						.getPauseShare()
-					|| !properties.getPauseStorm()
-						.getWindow()
-						.equals(new RdmaEthtoolProperties.PauseStorm().getWindow());
-			if (tuned && !properties.isEnabled()) {
+			// the defaults as Boot's binder creates them with nothing set
+			RdmaEthtoolProperties.PauseStorm defaults = new Binder().bindOrCreate("pause-storm",
+					RdmaEthtoolProperties.PauseStorm.class);
+			boolean tuned = !properties.include().isEmpty() || !properties.exclude().isEmpty()
+					|| !properties.pauseStorm().equals(defaults);
+			if (tuned && !properties.enabled()) {
 				logger.warn("rdma.ethtool.enabled is false, so the other rdma.ethtool settings have no effect");
 			}
-			else if (properties.isEnabled() && hostPortCounters.getIfAvailable() == null && tuned) {
+			else if (properties.enabled() && hostPortCounters.getIfAvailable() == null && tuned) {
 				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
 						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
 			}
@@ -108,17 +108,17 @@ public final class RdmaEthtoolAutoConfiguration {
 		HostNetdevStatistics rdmaNetdevStatistics(HostPortCountersSource hostPortCounters, StatisticsReader reader,
 				RdmaProperties properties) {
 			return new HostNetdevStatistics(hostPortCounters, reader, properties.readCacheTtl(), Clock.systemUTC(),
-					pauseStormDetector(properties.ethtool().getPauseStorm()));
+					pauseStormDetector(properties.ethtool().pauseStorm()));
 		}
 
 		private static PauseStormDetector pauseStormDetector(RdmaEthtoolProperties.PauseStorm pauseStorm) {
-			double share = pauseStorm.getPauseShare();
+			double share = pauseStorm.pauseShare();
 			if (!(share > 0 && share <= 1)) {
 				throw new InvalidConfigurationPropertyValueException(
 						RdmaEthtoolProperties.PREFIX + ".pause-storm.pause-share", share,
 						"must be above 0 and at most 1: the share of time a priority may be paused, e.g. 0.2");
 			}
-			Duration window = pauseStorm.getWindow();
+			Duration window = pauseStorm.window();
 			if (window.isNegative() || window.isZero()) {
 				throw new InvalidConfigurationPropertyValueException(
 						RdmaEthtoolProperties.PREFIX + ".pause-storm.window", window, "must be positive, e.g. 1m");
@@ -136,8 +136,7 @@ public final class RdmaEthtoolAutoConfiguration {
 			NetdevStatisticsMetrics rdmaNetdevStatisticsMetrics(HostNetdevStatistics statistics,
 					RdmaProperties properties) {
 				RdmaEthtoolProperties ethtool = properties.ethtool();
-				return new NetdevStatisticsMetrics(statistics, ethtool.getInclude(), ethtool.getExclude(),
-						Tags.empty());
+				return new NetdevStatisticsMetrics(statistics, ethtool.include(), ethtool.exclude(), Tags.empty());
 			}
 
 		}

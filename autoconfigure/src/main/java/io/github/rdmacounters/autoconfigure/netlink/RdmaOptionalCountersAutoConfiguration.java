@@ -110,8 +110,8 @@ public final class RdmaOptionalCountersAutoConfiguration {
 
 	static OptionalCounters.Settings settings(RdmaOptionalCountersProperties properties) {
 		Map<String, List<String>> devices = new LinkedHashMap<>();
-		properties.getDevices().forEach((name, device) -> devices.put(name, device.getEnable()));
-		return new OptionalCounters.Settings(properties.getEnable(), devices, RdmaOptionalCountersProperties.PREFIX);
+		properties.devices().forEach((name, device) -> devices.put(name, device.enable()));
+		return new OptionalCounters.Settings(properties.enable(), devices, RdmaOptionalCountersProperties.PREFIX);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -79,16 +79,16 @@ public final class RdmaQueuePairsAutoConfiguration {
 			ObjectProvider<NldevClient> client, ProcessQueuePairs queuePairs,
 			ObjectProvider<OptionalCounters> optionalCounters) {
 		optionalCounters.getIfAvailable();
-		RdmaQueuePairsProperties.Counters counters = properties.queuePairs().getCounters();
-		if (counters.isPerQueuePair() && counters.getBinding() != QueuePairCounters.Binding.MANUAL) {
+		RdmaQueuePairsProperties.Counters counters = properties.queuePairs().counters();
+		if (counters.perQueuePair() && counters.binding() != QueuePairCounters.Binding.MANUAL) {
 			logger.warn(COUNTERS_PREFIX + ".per-queue-pair=true has no effect with " + COUNTERS_PREFIX + ".binding="
-					+ counters.getBinding().name().toLowerCase(Locale.ROOT)
+					+ counters.binding().name().toLowerCase(Locale.ROOT)
 					+ ": only manual binding gives each queue pair a counter of its own; set binding=manual, or "
 					+ "remove per-queue-pair");
 		}
 		Log log = LogFactory.getLog(QueuePairCounters.class);
 		return new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client), queuePairs,
-				new QueuePairCounters.Settings(counters.getBinding(), counters.isPerQueuePair(), COUNTERS_PREFIX),
+				new QueuePairCounters.Settings(counters.binding(), counters.perQueuePair(), COUNTERS_PREFIX),
 				NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC(), log::warn);
 	}
 

@@ -45,8 +45,8 @@ public final class RdmaUiAutoConfiguration {
 	@ConditionalOnMissingBean
 	RdmaUi rdmaUi(RdmaProperties rdma, Environment environment) {
 		RdmaUiProperties properties = rdma.ui();
-		String path = validPath(properties.getPath());
-		Duration pollInterval = properties.getPollInterval();
+		String path = validPath(properties.path());
+		Duration pollInterval = properties.pollInterval();
 		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {
 			throw new InvalidRdmaConfigurationException("rdma.ui.poll-interval", pollInterval,
 					"must be at least 250ms; every poll reads each counter set and the port counters");

@@ -192,9 +192,9 @@ class RdmaEthtoolAutoConfigurationTests {
 									"RDMA_ETHTOOL_PAUSESTORM_WINDOW", "30s"))))
 			.run((context) -> {
 				RdmaEthtoolProperties properties = context.getBean(RdmaProperties.class).ethtool();
-				assertThat(properties.getInclude()).containsExactly("rx_prio*_bytes", "tx_prio*_bytes");
-				assertThat(properties.getPauseStorm().getPauseShare()).isEqualTo(0.3);
-				assertThat(properties.getPauseStorm().getWindow()).hasSeconds(30);
+				assertThat(properties.include()).containsExactly("rx_prio*_bytes", "tx_prio*_bytes");
+				assertThat(properties.pauseStorm().pauseShare()).isEqualTo(0.3);
+				assertThat(properties.pauseStorm().window()).hasSeconds(30);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				context.getBean(NetdevStatisticsMetrics.class).bindTo(registry);
 				assertThat(registry.find("rdma.ethtool.received.prio0.bytes").tag("port", "1").meters()).isNotEmpty();
