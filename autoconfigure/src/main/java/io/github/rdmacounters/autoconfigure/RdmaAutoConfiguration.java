@@ -7,7 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -141,19 +144,36 @@ public final class RdmaAutoConfiguration {
 			return new ManagedDevices(List.of());
 		}
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
-		// one snapshot of the host for every device and netdev
-		HostPortCountersSnapshot snapshot = ((host != null) ? host
-				: backend.hostPortCounters(Path.of(properties.getPortCounters().getSysfsRoot()), (device) -> true,
-						(counter) -> false, properties.getReadCacheTtl()))
-			.snapshot();
+		// a snapshot of the host only to find sets' devices by netdev; else the devices
+		// are listed, not read, and the meters take the first snapshot
+		HostPortCountersSnapshot snapshot = plan.stream().anyMatch((set) -> set.netdev() != null)
+				? hostSnapshot(host, backend, properties) : null;
 		RdmaEventsProperties.ReopenBackoff backoff = properties.getEvents().getReopenBackoff();
+		Set<String> onHost = devicesOnHost(host, snapshot);
 		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.getReadCacheTtl(),
-				Clock.systemUTC(),
-				(device) -> (host != null && snapshot.device(device) != null) ? host.device(device) : null)
+				Clock.systemUTC(), (device) -> (host != null && onHost.contains(device)) ? host.device(device) : null)
 			.reopenBackoff(backoff.getInitial(), backoff.getMax());
 		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
 				RdmaProperties.PREFIX, (device) -> (device != null) ? properties.failOnUnavailable(device)
 						: properties.isFailOnUnavailable()));
+	}
+
+	private static HostPortCountersSnapshot hostSnapshot(@Nullable HostPortCountersSource host, RdmaBackend backend,
+			RdmaProperties properties) {
+		return ((host != null) ? host : backend.hostPortCounters(Path.of(properties.getPortCounters().getSysfsRoot()),
+				(device) -> true, (counter) -> false, properties.getReadCacheTtl()))
+			.snapshot();
+	}
+
+	// the devices that get the host's port counters: those a snapshot shows
+	private static Set<String> devicesOnHost(@Nullable HostPortCountersSource host,
+			@Nullable HostPortCountersSnapshot snapshot) {
+		if (host == null) {
+			return Set.of();
+		}
+		return (snapshot != null)
+				? snapshot.devices().stream().map(PortCountersSnapshot::deviceName).collect(Collectors.toSet())
+				: host.deviceNames();
 	}
 
 	/**
@@ -162,14 +182,15 @@ public final class RdmaAutoConfiguration {
 	 * when none can be chosen and the sets may start without it.
 	 */
 	private static Map<@Nullable String, List<CounterSetDefinition>> devicesOf(List<SetPlan> plan,
-			RdmaProperties properties, ManagedDeviceFactory factory, HostPortCountersSnapshot snapshot) {
+			RdmaProperties properties, ManagedDeviceFactory factory, @Nullable HostPortCountersSnapshot snapshot) {
 		Map<@Nullable String, List<CounterSetDefinition>> devices = new LinkedHashMap<>();
 		List<@Nullable String> onlyFlowCapable = new ArrayList<>(1);
 		for (SetPlan set : plan) {
 			String property = COUNTER_SETS + set.definition().name();
 			String device = set.device();
 			if (device == null && set.netdev() != null) {
-				device = ManagedDeviceFactory.deviceWithNetdev(snapshot, set.netdev(), property + ".netdev");
+				device = ManagedDeviceFactory.deviceWithNetdev(Objects.requireNonNull(snapshot), set.netdev(),
+						property + ".netdev");
 			}
 			else if (device == null) {
 				if (onlyFlowCapable.isEmpty()) {
