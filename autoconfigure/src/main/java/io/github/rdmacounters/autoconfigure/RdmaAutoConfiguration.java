@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
@@ -33,7 +35,6 @@ import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
-import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.verbs.NativeBackend;
@@ -100,12 +101,8 @@ public final class RdmaAutoConfiguration {
 	 */
 	private static void warnIfNoDeviceMatches(RdmaBackend backend, Path root, Predicate<String> filter,
 			RdmaProperties.DeviceFilter devices) {
-		List<String> host = backend.hostPortCounters(root, (device) -> true, (counter) -> false, Duration.ZERO)
-			.snapshot()
-			.devices()
-			.stream()
-			.map(PortCountersSnapshot::deviceName)
-			.toList();
+		Set<String> host = backend.hostPortCounters(root, (device) -> true, (counter) -> false, Duration.ZERO)
+			.deviceNames();
 		if (!host.isEmpty() && host.stream().noneMatch(filter)) {
 			logger.warn("rdma.port-counters.devices.include " + devices.include() + " and exclude " + devices.exclude()
 					+ " leave none of this host's RDMA devices " + host
@@ -122,18 +119,25 @@ public final class RdmaAutoConfiguration {
 			return new ManagedDevices(List.of());
 		}
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
-		// one snapshot of the host for every device and netdev
-		HostPortCountersSnapshot snapshot = ((host != null) ? host
-				: backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
-						(counter) -> false, properties.readCacheTtl()))
-			.snapshot();
+		// a snapshot of the host only to find sets' devices by netdev; else the devices
+		// are listed, not read, and the meters take the first snapshot
+		HostPortCountersSnapshot snapshot = plan.stream().anyMatch((set) -> set.netdev() != null)
+				? hostSnapshot(host, backend, properties) : null;
+		Set<String> onHost = (host != null) ? host.deviceNames() : Set.of();
 		RdmaEventsProperties.ReopenBackoff backoff = properties.events().reopenBackoff();
 		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.readCacheTtl(), Clock.systemUTC(),
-				(device) -> (host != null && snapshot.device(device) != null) ? host.device(device) : null)
+				(device) -> (host != null && onHost.contains(device)) ? host.device(device) : null)
 			.reopenBackoff(backoff.initial(), backoff.max());
 		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
 				RdmaProperties.PREFIX,
 				(device) -> (device != null) ? properties.failOnUnavailable(device) : properties.failOnUnavailable()));
+	}
+
+	private static HostPortCountersSnapshot hostSnapshot(@Nullable HostPortCountersSource host, RdmaBackend backend,
+			RdmaProperties properties) {
+		return ((host != null) ? host : backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()),
+				(device) -> true, (counter) -> false, properties.readCacheTtl()))
+			.snapshot();
 	}
 
 	/**
@@ -142,14 +146,15 @@ public final class RdmaAutoConfiguration {
 	 * when none can be chosen and the sets may start without it.
 	 */
 	private static Map<@Nullable String, List<CounterSetDefinition>> devicesOf(List<SetPlan> plan,
-			RdmaProperties properties, ManagedDeviceFactory factory, HostPortCountersSnapshot snapshot) {
+			RdmaProperties properties, ManagedDeviceFactory factory, @Nullable HostPortCountersSnapshot snapshot) {
 		Map<@Nullable String, List<CounterSetDefinition>> devices = new LinkedHashMap<>();
 		List<@Nullable String> onlyFlowCapable = new ArrayList<>(1);
 		for (SetPlan set : plan) {
 			String property = COUNTER_SETS + set.definition().name();
 			String device = set.device();
 			if (device == null && set.netdev() != null) {
-				device = ManagedDeviceFactory.deviceWithNetdev(snapshot, set.netdev(), property + ".netdev");
+				device = ManagedDeviceFactory.deviceWithNetdev(Objects.requireNonNull(snapshot), set.netdev(),
+						property + ".netdev");
 			}
 			else if (device == null) {
 				if (onlyFlowCapable.isEmpty()) {

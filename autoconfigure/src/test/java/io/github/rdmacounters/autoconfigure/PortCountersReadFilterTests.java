@@ -14,10 +14,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
+import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.sysfs.CountingSysfsTree;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
@@ -65,6 +67,31 @@ class PortCountersReadFilterTests {
 			assertThat(backend.tree.reads()).containsKeys(PORT + "counters/port_xmit_wait",
 					PORT + "hw_counters/out_of_buffer");
 		});
+	}
+
+	@Test
+	void openingTheDevicesOfCounterSetsReadsNoPortCounterFile() {
+		CountingBackend backend = new CountingBackend();
+		this.contextRunner.withBean(RdmaBackend.class, () -> backend)
+			.withPropertyValues("rdma.counter-sets.storage.device=sim_mlx5_0",
+					"rdma.counter-sets.storage.flow.protocol=tcp",
+					"rdma.counter-sets.storage.flow.destination-port=4420")
+			.run((context) -> {
+				ManagedDevice device = context.getBean(RdmaRegistry.class).devices().get(0);
+				assertThat(backend.tree.reads()).as("the devices are listed, not read").isEmpty();
+				assertThat(device.portCounters()).isNotNull();
+				assertThat(device.portCounters().snapshot().port(1).counters()).containsKey("port_rcv_data");
+			});
+	}
+
+	@Test
+	void aDeviceTheDeviceFilterLeavesOutHasNoPortCounters() {
+		this.contextRunner.withBean(RdmaBackend.class, CountingBackend::new)
+			.withPropertyValues("rdma.counter-sets.storage.device=sim_mlx5_0",
+					"rdma.counter-sets.storage.flow.protocol=tcp",
+					"rdma.counter-sets.storage.flow.destination-port=4420",
+					"rdma.port-counters.devices.exclude=sim_mlx5_0")
+			.run((context) -> assertThat(context.getBean(RdmaRegistry.class).devices().get(0).portCounters()).isNull());
 	}
 
 	/**

@@ -1,6 +1,8 @@
 package io.github.rdmacounters.core;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Where the port counters of every RDMA device of a host come from. Devices are
@@ -17,6 +19,17 @@ public interface HostPortCountersSource {
 	 * @return the snapshot
 	 */
 	HostPortCountersSnapshot snapshot();
+
+	/**
+	 * Return the names of the devices a snapshot would show, present or gone. By default
+	 * those of a {@link #snapshot()}; a source may list them without reading counters.
+	 * @return the device names
+	 */
+	default Set<String> deviceNames() {
+		Set<String> names = new LinkedHashSet<>();
+		snapshot().devices().forEach((device) -> names.add(device.deviceName()));
+		return names;
+	}
 
 	/**
 	 * Drop the snapshot kept for the read cache time-to-live, so that the next read lists

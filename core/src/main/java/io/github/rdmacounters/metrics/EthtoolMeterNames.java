@@ -23,6 +23,8 @@ final class EthtoolMeterNames {
 
 	private static final Pattern TX = Pattern.compile("(^|_)tx(_|$)");
 
+	private static final Pattern NOT_ALPHANUMERIC = Pattern.compile("[^a-z0-9]+");
+
 	private EthtoolMeterNames() {
 	}
 
@@ -103,7 +105,7 @@ final class EthtoolMeterNames {
 	 * @return the meter name, e.g. {@code rdma.ethtool.received.queue.0.xdp.transmitted}
 	 */
 	static String generic(String name) {
-		String sanitized = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+		String sanitized = NOT_ALPHANUMERIC.matcher(name.toLowerCase(Locale.ROOT)).replaceAll("_");
 		sanitized = RX.matcher(sanitized).replaceAll("$1received$2");
 		sanitized = TX.matcher(sanitized).replaceAll("$1transmitted$2");
 		return "rdma.ethtool." + sanitized.replace('_', '.');

@@ -151,6 +151,35 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 		return this.cache.get(this::readNow);
 	}
 
+	/**
+	 * Before the first snapshot, answer as that snapshot would, from directory listings
+	 * alone: no device was seen yet, so a device is shown if the root lists it, the
+	 * filter takes it and its directory can be listed ({@link SysfsDeviceReader#read}).
+	 */
+	@Override
+	public Set<String> deviceNames() {
+		if (this.snapshots.get() > 0) {
+			return HostPortCountersSource.super.deviceNames();
+		}
+		Set<String> names = new TreeSet<>();
+		for (String name : listRoot()) {
+			if (this.deviceFilter.test(name) && (listable(name + "/ports") || listable(name))) {
+				names.add(name);
+			}
+		}
+		return names;
+	}
+
+	private boolean listable(String path) {
+		try {
+			this.tree.list(path);
+			return true;
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return false;
+		}
+	}
+
 	@Override
 	public void invalidate() {
 		this.cache.invalidate();

@@ -316,6 +316,23 @@ class SysfsHostPortCountersSourceTests {
 	}
 
 	@Test
+	void deviceNamesAreThoseOfTheSnapshotAndReadNoFileBeforeTheFirst() throws IOException {
+		Files.writeString(this.host.root().resolve("not_a_device"), "");
+		CountingTree tree = new CountingTree(new FileSystemSysfsTree(this.host.root()));
+		SysfsHostPortCountersSource source = source(tree, NameFilter.of(List.of(), List.of("mlx5_2")), NameFilter.all(),
+				Duration.ZERO);
+		assertThat(source.deviceNames()).containsExactly("bnxt_re0", "irdma0", "mlx5_0", "mlx5_1");
+		assertThat(tree.reads).isEmpty();
+		assertThat(source.snapshotsRead()).isZero();
+		assertThat(source.snapshot().devices()).extracting(PortCountersSnapshot::deviceName)
+			.containsExactly("bnxt_re0", "irdma0", "mlx5_0", "mlx5_1");
+		// a device seen before and gone is still shown, as GONE
+		this.host.removeDevice("irdma0");
+		assertThat(source.deviceNames()).containsExactly("bnxt_re0", "irdma0", "mlx5_0", "mlx5_1");
+		assertThat(source.snapshot().device("irdma0").presence()).isEqualTo(Presence.GONE);
+	}
+
+	@Test
 	void aMissingRootHasNoDevicesAndARemovedRootReportsEveryDeviceGone() {
 		SysfsHostPortCountersSource missing = source(new FileSystemSysfsTree(this.temp.resolve("nothing")),
 				NameFilter.all(), NameFilter.all(), Duration.ZERO);
