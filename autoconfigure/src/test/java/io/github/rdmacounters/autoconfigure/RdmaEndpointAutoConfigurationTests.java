@@ -1,7 +1,5 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -14,10 +12,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import io.github.rdmacounters.actuate.endpoint.DeviceDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
-import io.github.rdmacounters.core.FlowSpec;
-import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
-import io.github.rdmacounters.testsupport.ScriptedDevice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +26,7 @@ class RdmaEndpointAutoConfigurationTests {
 
 	@Test
 	void runWhenExposedShouldCreateEndpointOverTheRegistry() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma")
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RdmaEndpoint.class);
@@ -61,13 +56,13 @@ class RdmaEndpointAutoConfigurationTests {
 
 	@Test
 	void runWhenNotExposedShouldNotCreateEndpoint() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(RdmaEndpoint.class));
 	}
 
 	@Test
 	void runWhenDisabledShouldNotCreateEndpoint() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma",
 					"management.endpoint.rdma.access=NONE")
 			.run((context) -> assertThat(context).doesNotHaveBean(RdmaEndpoint.class));
@@ -75,7 +70,7 @@ class RdmaEndpointAutoConfigurationTests {
 
 	@Test
 	void runWhenAccessIsNoAccessLevelShouldFailNamingTheProperty() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma",
 					"management.endpoint.rdma.access=maybe")
 			.run((context) -> FailureAnalysisAssert
@@ -95,22 +90,10 @@ class RdmaEndpointAutoConfigurationTests {
 
 	@Test
 	void runWithUserEndpointShouldBackOff() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class, UserEndpointConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class, UserEndpointConfiguration.class)
 			.withPropertyValues("management.endpoints.web.exposure.include=rdma")
 			.run((context) -> assertThat(context).getBean(RdmaEndpoint.class)
 				.isSameAs(context.getBean("userEndpoint")));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RegistryConfiguration {
-
-		@Bean
-		RdmaRegistry rdmaRegistry() {
-			ScriptedDevice device = new ScriptedDevice("mlx5_0", "simulated");
-			return new RdmaRegistry(List.of(new ManagedDevice(device,
-					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -50,7 +50,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void runWithOneDeviceShouldCreateCompositeWithTheDeviceSoItsPathIsRdmaSlashDevice() {
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class).run((context) -> {
 			CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
 					CompositeHealthContributor.class);
 			assertThat(composite.stream()).extracting(CompositeHealthContributor.Entry::name).containsExactly("mlx5_0");
@@ -68,7 +68,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void runWithADeviceWhosePortIsDownShouldReportItDownNamingThePort() {
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class).run((context) -> {
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class).run((context) -> {
 			context.getBean(ScriptedDevice.class).setPortState(PortState.DOWN);
 			Health health = ((HealthIndicator) context
 				.getBean("rdmaHealthContributor", CompositeHealthContributor.class)
@@ -109,7 +109,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 				SimulatedDeviceSpec.builder().name("mlx5_1").portCount(2).build()));
 		HostPortCountersSource host = backend.hostPortCounters(Path.of("/sys/class/infiniband"), (device) -> true,
 				(counter) -> true, Duration.ofMinutes(1));
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withBean(HostPortCountersSource.class, () -> host)
 			.run((context) -> {
 				CompositeHealthContributor composite = context.getBean("rdmaHealthContributor",
@@ -170,14 +170,14 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void runWhenDisabledShouldNotCreateIndicator() {
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.health.rdma.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("rdmaHealthContributor"));
 	}
 
 	@Test
 	void runWhenEnabledIsNoBooleanShouldFailNamingTheProperty() {
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.health.rdma.enabled=maybe")
 			.run((context) -> FailureAnalysisAssert
 				.of(context.getStartupFailure(),
@@ -195,27 +195,11 @@ class RdmaHealthContributorAutoConfigurationTests {
 
 	@Test
 	void runWithUserIndicatorShouldBackOff() {
-		this.contextRunner.withUserConfiguration(OneDeviceConfiguration.class, UserIndicatorConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class, UserIndicatorConfiguration.class)
 			.run((context) -> {
 				assertThat(context).doesNotHaveBean("rdmaHealthContributor");
 				assertThat(context).hasBean("rdmaHealthIndicator");
 			});
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class OneDeviceConfiguration {
-
-		@Bean
-		ScriptedDevice scriptedDevice() {
-			return new ScriptedDevice("mlx5_0", "simulated");
-		}
-
-		@Bean
-		RdmaRegistry rdmaRegistry(ScriptedDevice device) {
-			return new RdmaRegistry(List.of(new ManagedDevice(device,
-					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.autoconfigure.metrics;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +19,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.autoconfigure.OneScriptedDeviceConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
-import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
@@ -43,7 +42,7 @@ class RdmaMetricsAutoConfigurationTests {
 
 	@Test
 	void runWithMeterRegistryShouldCreateFlowMetricsTaggedWithDevicePortAndSet() {
-		this.contextRunner.withUserConfiguration(MeterRegistryConfiguration.class, RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(MeterRegistryConfiguration.class, OneScriptedDeviceConfiguration.class)
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RdmaFlowMetrics.class);
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -97,7 +96,7 @@ class RdmaMetricsAutoConfigurationTests {
 			.withConfiguration(
 					AutoConfigurations.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 							PrometheusMetricsExportAutoConfiguration.class, RdmaMetricsAutoConfiguration.class))
-			.withUserConfiguration(RegistryConfiguration.class)
+			.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withPropertyValues("management.metrics.tags.application=orders")
 			.run((context) -> {
 				PrometheusMeterRegistry prometheus = context.getBean(PrometheusMeterRegistry.class);
@@ -113,13 +112,13 @@ class RdmaMetricsAutoConfigurationTests {
 
 	@Test
 	void runWithoutMeterRegistryShouldNotCreateFlowMetrics() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(RdmaFlowMetrics.class));
 	}
 
 	@Test
 	void runWithoutMicrometerShouldNotCreateFlowMetrics() {
-		this.contextRunner.withUserConfiguration(RegistryConfiguration.class)
+		this.contextRunner.withUserConfiguration(OneScriptedDeviceConfiguration.class)
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RdmaFlowMetrics.class));
 	}
@@ -127,7 +126,7 @@ class RdmaMetricsAutoConfigurationTests {
 	@Test
 	void runWithUserFlowMetricsShouldBackOff() {
 		this.contextRunner
-			.withUserConfiguration(MeterRegistryConfiguration.class, RegistryConfiguration.class,
+			.withUserConfiguration(MeterRegistryConfiguration.class, OneScriptedDeviceConfiguration.class,
 					UserMetricsConfiguration.class)
 			.run((context) -> assertThat(context).getBean(RdmaFlowMetrics.class)
 				.isSameAs(context.getBean("userMetrics")));
@@ -194,22 +193,6 @@ class RdmaMetricsAutoConfigurationTests {
 		@Bean
 		SimpleMeterRegistry meterRegistry() {
 			return new SimpleMeterRegistry();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class RegistryConfiguration {
-
-		@Bean
-		ScriptedDevice scriptedDevice() {
-			return new ScriptedDevice("mlx5_0", "simulated");
-		}
-
-		@Bean
-		RdmaRegistry rdmaRegistry(ScriptedDevice device) {
-			return new RdmaRegistry(List.of(new ManagedDevice(device,
-					List.of(device.counterSet("roce", FlowSpec.any(), Duration.ZERO)), null)));
 		}
 
 	}
