@@ -41,7 +41,10 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
  * over RDMA netlink ({@link ProcessQueuePairs}): gauges by type and state
  * ({@link QueuePairMetrics}), their hardware counters through counter binding
  * ({@link QueuePairCounters}, {@link QueuePairCounterMetrics}), the
- * {@code rdmaQueuePairs} health component and, per port, the rdma endpoint.
+ * {@code rdmaQueuePairs} health component and, per port, the rdma endpoint. Off unless
+ * {@code rdma.queue-pairs.enabled} is true: a process that creates no queue pairs of its
+ * own would pay a netlink dump of the host's queue pairs at each read, and bind hardware
+ * counters to the raw packet queue pairs of its counter sets alone.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -51,7 +54,7 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean({ RdmaBackend.class, RdmaRegistry.class })
-@ConditionalOnBooleanProperty(name = "rdma.queue-pairs.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty("rdma.queue-pairs.enabled")
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaQueuePairsAutoConfiguration {
 

@@ -8,12 +8,14 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
  * The queue pairs of this process, read over RDMA netlink ({@code rdma.queue-pairs}).
  *
  * @param enabled Whether the queue pairs of this process are counted by type and state as
- * meters, in the rdma endpoint and in health.
+ * meters, in the rdma endpoint and in health, and bound to hardware counters. Off by
+ * default: only a process that creates RDMA queue pairs (UCX, libfabric, DiSNI, verbs)
+ * has any besides the raw packet queue pairs of its counter sets.
  * @param counters The hardware counters of this process's queue pairs.
  * @since 0.1.0
  * @author rdma-counters
  */
-public record RdmaQueuePairsProperties(@DefaultValue("true") boolean enabled, @DefaultValue Counters counters) {
+public record RdmaQueuePairsProperties(@DefaultValue("false") boolean enabled, @DefaultValue Counters counters) {
 
 	/**
 	 * The hardware counters of this process's queue pairs, through counter binding

@@ -46,7 +46,8 @@ class RdmaQueuePairsAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class,
 				RdmaEndpointAutoConfiguration.class))
 		.withBean(SimpleMeterRegistry.class)
-		.withPropertyValues("rdma.backend=simulated", "management.endpoints.web.exposure.include=rdma");
+		.withPropertyValues("rdma.backend=simulated", "rdma.queue-pairs.enabled=true",
+				"management.endpoints.web.exposure.include=rdma");
 
 	@Test
 	void theRawPacketQueuePairOfACounterSetIsThisProcesssOnTheSimulatedBackend() {
@@ -97,10 +98,35 @@ class RdmaQueuePairsAutoConfigurationTests {
 	@Test
 	void disabledThereIsNothing() {
 		this.contextRunner.withPropertyValues("rdma.queue-pairs.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(ProcessQueuePairs.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ProcessQueuePairs.class)
 				.doesNotHaveBean(QueuePairMetrics.class)
 				.doesNotHaveBean(QueuePairCounters.class)
 				.doesNotHaveBean(RdmaQueuePairsHealthIndicator.class));
+	}
+
+	@Test
+	void offUnlessEnabled() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class,
+					RdmaEndpointAutoConfiguration.class))
+			.withBean(SimpleMeterRegistry.class)
+			.withPropertyValues("rdma.backend=simulated", "management.endpoints.web.exposure.include=rdma",
+					"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791")
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(RdmaEndpoint.class)
+					.doesNotHaveBean(ProcessQueuePairs.class)
+					.doesNotHaveBean(QueuePairCounters.class)
+					.doesNotHaveBean(RdmaQueuePairsHealthIndicator.class);
+				assertThat(context.getBean(RdmaEndpoint.class)
+					.rdma()
+					.devices()
+					.get("sim_mlx5_0")
+					.ports()
+					.get(1)
+					.queuePairs()).isNull();
+			});
 	}
 
 	@Test
