@@ -11,10 +11,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import io.github.rdmacounters.actuate.endpoint.PortDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
@@ -42,12 +44,14 @@ class RdmaQueuePairsAutoConfigurationTests {
 
 	private static final int ERR = 6;
 
-	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+	private final ApplicationContextRunner defaultsRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class,
 				RdmaEndpointAutoConfiguration.class))
 		.withBean(SimpleMeterRegistry.class)
-		.withPropertyValues("rdma.backend=simulated", "rdma.queue-pairs.enabled=true",
-				"management.endpoints.web.exposure.include=rdma");
+		.withPropertyValues("rdma.backend=simulated", "management.endpoints.web.exposure.include=rdma");
+
+	private final ApplicationContextRunner contextRunner = this.defaultsRunner
+		.withPropertyValues("rdma.queue-pairs.enabled=true");
 
 	@Test
 	void theRawPacketQueuePairOfACounterSetIsThisProcesssOnTheSimulatedBackend() {
@@ -58,13 +62,7 @@ class RdmaQueuePairsAutoConfigurationTests {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(ProcessQueuePairs.class).snapshot().counts("sim_mlx5_0", 1))
 					.containsExactly(Map.entry("RAW_PACKET/RTR", 1));
-				assertThat(context.getBean(RdmaEndpoint.class)
-					.rdma()
-					.devices()
-					.get("sim_mlx5_0")
-					.ports()
-					.get(1)
-					.queuePairs()).containsExactly(Map.entry("RAW_PACKET/RTR", 1));
+				assertThat(portOne(context).queuePairs()).containsExactly(Map.entry("RAW_PACKET/RTR", 1));
 				MeterRegistry meters = context.getBean(MeterRegistry.class);
 				context.getBean(QueuePairMetrics.class).bindTo(meters);
 				assertThat(meters.get(QueuePairMetrics.QUEUE_PAIRS)
@@ -107,25 +105,16 @@ class RdmaQueuePairsAutoConfigurationTests {
 
 	@Test
 	void offUnlessEnabled() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class,
-					RdmaEndpointAutoConfiguration.class))
-			.withBean(SimpleMeterRegistry.class)
-			.withPropertyValues("rdma.backend=simulated", "management.endpoints.web.exposure.include=rdma",
-					"rdma.counter-sets.roce.flow.protocol=udp", "rdma.counter-sets.roce.flow.destination-port=4791")
+		this.defaultsRunner
+			.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
+					"rdma.counter-sets.roce.flow.destination-port=4791")
 			.run((context) -> {
 				assertThat(context).hasNotFailed()
 					.hasSingleBean(RdmaEndpoint.class)
 					.doesNotHaveBean(ProcessQueuePairs.class)
 					.doesNotHaveBean(QueuePairCounters.class)
 					.doesNotHaveBean(RdmaQueuePairsHealthIndicator.class);
-				assertThat(context.getBean(RdmaEndpoint.class)
-					.rdma()
-					.devices()
-					.get("sim_mlx5_0")
-					.ports()
-					.get(1)
-					.queuePairs()).isNull();
+				assertThat(portOne(context).queuePairs()).isNull();
 			});
 	}
 
@@ -179,6 +168,10 @@ class RdmaQueuePairsAutoConfigurationTests {
 				assertThat(output).containsOnlyOnce(
 						"rdma.queue-pairs.counters.per-queue-pair=true has no effect with rdma.queue-pairs.counters.binding=auto");
 			});
+	}
+
+	private static PortDescriptor portOne(AssertableApplicationContext context) {
+		return context.getBean(RdmaEndpoint.class).rdma().devices().get("sim_mlx5_0").ports().get(1);
 	}
 
 }
