@@ -13,7 +13,6 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -77,7 +76,7 @@ public final class RdmaEthtoolAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBean(HostPortCountersSource.class)
-	@ConditionalOnBooleanProperty(name = "rdma.ethtool.enabled", matchIfMissing = true)
+	@Conditional(RdmaEthtoolAutoConfiguration.OnEthtoolEnabled.class)
 	static class NetdevStatisticsConfiguration {
 
 		/**
@@ -139,6 +138,18 @@ public final class RdmaEthtoolAutoConfiguration {
 				return new NetdevStatisticsMetrics(statistics, ethtool.include(), ethtool.exclude(), Tags.empty());
 			}
 
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code rdma.ethtool.enabled} is false.
+	 */
+	static final class OnEthtoolEnabled extends OnRdmaEnabledCondition {
+
+		OnEthtoolEnabled() {
+			super(RdmaProperties.PREFIX + ".ethtool.enabled", true,
+					"whether the driver statistics of the RDMA devices' netdevs are read");
 		}
 
 	}

@@ -8,7 +8,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -66,7 +65,7 @@ public final class RdmaEventsAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = "rdma.events.monitor.enabled", matchIfMissing = true)
+	@Conditional(RdmaEventsAutoConfiguration.OnMonitorEnabled.class)
 	MonitorEventActions rdmaMonitorEventActions(ObjectProvider<RdmaBackend> backend, RdmaRegistry registry,
 			ObjectProvider<HostPortCountersSource> host, ObjectProvider<OptionalCounters> optionalCounters) {
 		MonitorEventActions actions = new MonitorEventActions(host.getIfAvailable(), optionalCounters.getIfAvailable(),
@@ -98,6 +97,18 @@ public final class RdmaEventsAutoConfiguration {
 		OnEventsEnabled() {
 			super(RdmaProperties.PREFIX + ".events.enabled", true,
 					"whether device events are published as application events and counted");
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code rdma.events.monitor.enabled} is false.
+	 */
+	static final class OnMonitorEnabled extends OnRdmaEnabledCondition {
+
+		OnMonitorEnabled() {
+			super(RdmaProperties.PREFIX + ".events.monitor.enabled", true,
+					"whether RDMA netlink's device monitor is followed");
 		}
 
 	}

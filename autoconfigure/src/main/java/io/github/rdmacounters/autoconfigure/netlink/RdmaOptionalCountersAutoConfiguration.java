@@ -16,13 +16,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
@@ -59,7 +60,7 @@ public final class RdmaOptionalCountersAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", matchIfMissing = true)
+	@Conditional(RdmaOptionalCountersAutoConfiguration.OnOptionalCountersEnabled.class)
 	OptionalCounters rdmaOptionalCounters(RdmaProperties properties, RdmaBackend backend, RdmaRegistry registry,
 			ObjectProvider<NldevClient> client) {
 		Supplier<NldevClient> opener = nldev(backend, client);
@@ -84,10 +85,9 @@ public final class RdmaOptionalCountersAutoConfiguration {
 	 * @return the check, run once the bean is created
 	 */
 	@Bean
-	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", havingValue = false)
 	InitializingBean rdmaOptionalCountersDisabledCheck(RdmaProperties properties) {
 		return () -> {
-			if (!settings(properties.optionalCounters()).isEmpty()) {
+			if (!properties.optionalCounters().enabled() && !settings(properties.optionalCounters()).isEmpty()) {
 				logger
 					.warn(RdmaOptionalCountersProperties.PREFIX + ".enable and " + RdmaOptionalCountersProperties.PREFIX
 							+ ".devices have no effect while " + RdmaOptionalCountersProperties.PREFIX
@@ -117,13 +117,25 @@ public final class RdmaOptionalCountersAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(MeterRegistry.class)
 	@ConditionalOnBean(MeterRegistry.class)
-	@ConditionalOnBooleanProperty(name = RdmaOptionalCountersProperties.PREFIX + ".enabled", matchIfMissing = true)
+	@Conditional(RdmaOptionalCountersAutoConfiguration.OnOptionalCountersEnabled.class)
 	static class OptionalCountersMetricsConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
 		OptionalCountersMetrics rdmaOptionalCountersMetrics(OptionalCounters counters) {
 			return new OptionalCountersMetrics(counters, Tags.empty());
+		}
+
+	}
+
+	/**
+	 * Matches unless {@code rdma.optional-counters.enabled} is false.
+	 */
+	static final class OnOptionalCountersEnabled extends OnRdmaEnabledCondition {
+
+		OnOptionalCountersEnabled() {
+			super(RdmaOptionalCountersProperties.PREFIX + ".enabled", true,
+					"whether the optional counters of every port are read");
 		}
 
 	}

@@ -12,16 +12,17 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.rdmacounters.actuate.health.RdmaQueuePairsHealthIndicator;
+import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
@@ -54,7 +55,7 @@ import io.github.rdmacounters.netlink.QueuePairCounters;
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnBean({ RdmaBackend.class, RdmaRegistry.class })
-@ConditionalOnBooleanProperty("rdma.queue-pairs.enabled")
+@Conditional(RdmaQueuePairsAutoConfiguration.OnQueuePairsEnabled.class)
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaQueuePairsAutoConfiguration {
 
@@ -123,6 +124,18 @@ public final class RdmaQueuePairsAutoConfiguration {
 		@ConditionalOnMissingBean(name = "rdmaQueuePairsHealthIndicator")
 		RdmaQueuePairsHealthIndicator rdmaQueuePairsHealthIndicator(ProcessQueuePairs queuePairs) {
 			return new RdmaQueuePairsHealthIndicator(queuePairs);
+		}
+
+	}
+
+	/**
+	 * Matches when {@code rdma.queue-pairs.enabled} is true.
+	 */
+	static final class OnQueuePairsEnabled extends OnRdmaEnabledCondition {
+
+		OnQueuePairsEnabled() {
+			super(RdmaProperties.PREFIX + ".queue-pairs.enabled", false,
+					"whether the queue pairs of this process are counted");
 		}
 
 	}

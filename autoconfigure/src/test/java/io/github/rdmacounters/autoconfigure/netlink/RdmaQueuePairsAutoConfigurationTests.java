@@ -119,6 +119,19 @@ class RdmaQueuePairsAutoConfigurationTests {
 	}
 
 	@Test
+	void enabledByWhatTheBinderReadsAsTrue() {
+		for (String yes : List.of("true", "yes", "on")) {
+			this.defaultsRunner.withPropertyValues("rdma.queue-pairs.enabled=" + yes)
+				.run((context) -> assertThat(context).as(yes).hasNotFailed().hasSingleBean(ProcessQueuePairs.class));
+		}
+		this.defaultsRunner.withPropertyValues("rdma.queue-pairs.enabled=yes please")
+			.run((context) -> assertThat(context.getStartupFailure())
+				.hasStackTraceContaining("rdma.queue-pairs.enabled")
+				.hasStackTraceContaining("yes please")
+				.hasStackTraceContaining("must be true or false"));
+	}
+
+	@Test
 	void theSimulatedRawPacketQueuePairIsBoundAndItsCountersAreShownPerPort() {
 		this.contextRunner
 			.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
