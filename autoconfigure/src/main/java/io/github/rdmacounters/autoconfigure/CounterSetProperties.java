@@ -25,13 +25,14 @@ import io.github.rdmacounters.core.ReadMode;
  * ACTIVE port
  * @param counters index of each counter type in a read; none means packets at 0 and bytes
  * at 1
- * @param readMode how the counters are read
+ * @param readMode how the counters are read; the default is the constant's own name,
+ * which Boot's enum conversion takes without the exception another spelling costs per set
  * @param flow the traffic the set counts
  * @since 0.1.0
  * @author rdma-counters
  */
 public record CounterSetProperties(@Nullable String device, @Nullable String netdev, @Nullable Integer port,
-		@DefaultValue Map<CounterType, Integer> counters, @DefaultValue("fresh") ReadMode readMode,
+		@DefaultValue Map<CounterType, Integer> counters, @DefaultValue("FRESH") ReadMode readMode,
 		@DefaultValue Flow flow) {
 
 	/**

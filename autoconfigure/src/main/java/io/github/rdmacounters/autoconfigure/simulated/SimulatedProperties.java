@@ -115,7 +115,7 @@ public record SimulatedProperties(@DefaultValue Map<String, Device> devices, @De
 	 * @param netdevs Network interfaces of the device, as sysfs lists them under
 	 * device/net.
 	 */
-	public record Device(@DefaultValue("1") int ports, @DefaultValue("ethernet") LinkLayer linkLayer,
+	public record Device(@DefaultValue("1") int ports, @DefaultValue("ETHERNET") LinkLayer linkLayer,
 			@DefaultValue("true") boolean countersSupported, @DefaultValue("true") boolean roceEnabled,
 			@DefaultValue("true") boolean managedFlowSteering, @DefaultValue List<String> netdevs) {
 
