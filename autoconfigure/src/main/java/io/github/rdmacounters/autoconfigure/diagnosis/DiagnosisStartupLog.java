@@ -30,11 +30,11 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 
 	private static final Log logger = LogFactory.getLog(DiagnosisStartupLog.class);
 
-	private final HostDiagnosis diagnosis;
+	private final ObjectProvider<HostDiagnosis> diagnosis;
 
 	private final ObjectProvider<RdmaRegistry> registry;
 
-	DiagnosisStartupLog(HostDiagnosis diagnosis, ObjectProvider<RdmaRegistry> registry) {
+	DiagnosisStartupLog(ObjectProvider<HostDiagnosis> diagnosis, ObjectProvider<RdmaRegistry> registry) {
 		this.diagnosis = diagnosis;
 		this.registry = registry;
 	}
@@ -52,7 +52,7 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 		if (cannotCount.isEmpty()) {
 			return;
 		}
-		DiagnosisReport report = this.diagnosis.run();
+		DiagnosisReport report = this.diagnosis.getObject().run();
 		for (ManagedDevice device : cannotCount) {
 			logger.info(line(device, report));
 		}

@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaDiagnosisEndpoint;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
@@ -32,7 +33,9 @@ import io.github.rdmacounters.diagnosis.HostPaths;
 @ConditionalOnBean(RdmaBackend.class)
 public final class RdmaDiagnosisAutoConfiguration {
 
+	// created at its first use: the endpoint, or a device whose sets cannot count
 	@Bean
+	@Lazy
 	@ConditionalOnMissingBean
 	HostDiagnosis rdmaHostDiagnosis(RdmaBackend backend, RdmaProperties properties) {
 		return HostDiagnosis.builder(backend)
@@ -41,7 +44,8 @@ public final class RdmaDiagnosisAutoConfiguration {
 	}
 
 	@Bean
-	DiagnosisStartupLog rdmaDiagnosisStartupLog(HostDiagnosis diagnosis, ObjectProvider<RdmaRegistry> registry) {
+	DiagnosisStartupLog rdmaDiagnosisStartupLog(ObjectProvider<HostDiagnosis> diagnosis,
+			ObjectProvider<RdmaRegistry> registry) {
 		return new DiagnosisStartupLog(diagnosis, registry);
 	}
 
