@@ -37,7 +37,8 @@ import static org.awaitility.Awaitility.await;
  * second to a receiver on loopback, which decodes them with the
  * {@code opentelemetry-proto} classes.
  */
-@SpringBootTest(properties = { "sample.traffic.interval-ms=50", "management.otlp.metrics.export.step=1s" })
+@SpringBootTest(properties = { "sample.traffic.interval-ms=50", "management.otlp.metrics.export.enabled=true",
+		"management.otlp.metrics.export.step=1s" })
 class OtlpExportTests {
 
 	private static final Queue<ExportMetricsServiceRequest> received = new ConcurrentLinkedQueue<>();

@@ -38,11 +38,6 @@ class SampleProfilesTests {
 	/** A warning logged by the starter, whose loggers Boot abbreviates to i.g.r. */
 	private static final String STARTER_WARNING = "WARN [^\\n]*i\\.g\\.r\\.";
 
-	/**
-	 * The sample's OTLP registry (a test dependency) would warn that no receiver listens.
-	 */
-	private static final String NO_OTLP = "--management.otlp.metrics.export.enabled=false";
-
 	private final FakeVerbs fake = FakeVerbs.get();
 
 	@TempDir
@@ -57,7 +52,7 @@ class SampleProfilesTests {
 	void defaultProfileStartsOnItsSimulatedHostWithEveryCounterSet(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
 			.web(WebApplicationType.NONE)
-			.run("--sample.link-flap.enabled=false", NO_OTLP)) {
+			.run("--sample.link-flap.enabled=false")) {
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
 			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 			assertThat(registry.counterSets()).extracting(CounterSet::name)
@@ -78,7 +73,7 @@ class SampleProfilesTests {
 			.profiles("hardware")
 			.web(WebApplicationType.NONE)
 			.run("--rdma.native.library=" + this.fake.libraryPath(), "--rdma.port-counters.sysfs-root=" + host.root(),
-					"--sample.netdev=ens1f0np0", NO_OTLP)) {
+					"--sample.netdev=ens1f0np0")) {
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(NativeBackend.class);
 			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 			assertThat(registry.devices()).extracting(ManagedDevice::name).containsExactly("mlx5_0");
