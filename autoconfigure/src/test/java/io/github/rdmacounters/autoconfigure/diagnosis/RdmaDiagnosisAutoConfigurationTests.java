@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaDiagnosisEndpoint;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
@@ -58,6 +59,13 @@ class RdmaDiagnosisAutoConfigurationTests {
 	}
 
 	@Test
+	void diagnosisIsBuiltOnlyWhenSomethingUsesIt() {
+		this.contextRunner.run((context) -> assertThat(diagnosisBuilt(context)).isFalse());
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=rdmadiagnosis")
+			.run((context) -> assertThat(diagnosisBuilt(context)).isTrue());
+	}
+
+	@Test
 	void runWithoutBackendShouldNotDiagnose() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RdmaDiagnosisAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(HostDiagnosis.class));
@@ -71,6 +79,7 @@ class RdmaDiagnosisAutoConfigurationTests {
 					"rdma.counter-sets.nvme.flow.protocol=tcp", "rdma.counter-sets.nvme.flow.destination-port=4420")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
+				assertThat(diagnosisBuilt(context)).isTrue();
 				assertThat(output).contains("Counter sets [nvme] cannot count on mlx5_1 (")
 					.contains("Host diagnosis: port 1 flow counters: ")
 					.contains(", port counters: yes")
@@ -85,8 +94,13 @@ class RdmaDiagnosisAutoConfigurationTests {
 					"rdma.counter-sets.nvme.flow.destination-port=4420")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
+				assertThat(diagnosisBuilt(context)).isFalse();
 				assertThat(output).doesNotContain("cannot count on");
 			});
+	}
+
+	private static boolean diagnosisBuilt(ConfigurableApplicationContext context) {
+		return context.getBeanFactory().containsSingleton("rdmaHostDiagnosis");
 	}
 
 }
