@@ -1,9 +1,13 @@
 package io.github.rdmacounters.diagnosis;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +16,8 @@ import io.github.rdmacounters.verbs.NativeBackend;
 /**
  * The command {@code java -jar rdma-counters-diagnosis.jar [--json] [--probe]
  * [--sysfs-root DIR] [--library FILE]}: prints the {@link DiagnosisReport} of this host
- * as text or JSON and exits 0, or names a bad argument and exits 2.
+ * as text or JSON and exits 0, names a bad argument and exits 2, or exits 1 when the
+ * diagnosis fails or its report cannot be written.
  *
  * @since 0.1.0
  */
@@ -21,7 +26,10 @@ public final class DiagnosisCommand {
 	/** The exit code of a report, whatever it says. */
 	public static final int OK = 0;
 
-	/** The exit code of a diagnosis that failed unexpectedly. */
+	/**
+	 * The exit code of a diagnosis that failed unexpectedly, or whose report could not be
+	 * written.
+	 */
 	public static final int FAILED = 1;
 
 	/** The exit code of a bad argument. */
@@ -90,6 +98,10 @@ public final class DiagnosisCommand {
 						return usage(err, "The argument '--sysfs-root " + value + "' is not a directory; give the "
 								+ "directory that holds one directory per RDMA device, like /sys/class/infiniband");
 					}
+					String notRdma = notAClassDirectory(root);
+					if (notRdma != null) {
+						return usage(err, "The argument '--sysfs-root " + value + "' " + notRdma);
+					}
 					paths = paths.withSysfsRoot(root);
 				}
 				case "--library" -> library = value;
@@ -106,6 +118,13 @@ public final class DiagnosisCommand {
 				.run();
 			out.print(json ? ReportJson.write(report) : ReportText.write(report));
 			out.flush();
+			if (out.checkError()) {
+				// PrintStream keeps a failed write to itself: a closed or full standard
+				// output
+				err.println("The report could not be written to standard output (closed, or a full disk); "
+						+ "redirect it to a writable file");
+				return FAILED;
+			}
 			return OK;
 		}
 		catch (RuntimeException ex) {
@@ -122,6 +141,32 @@ public final class DiagnosisCommand {
 		catch (InvalidPathException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Why a directory is not a sysfs RDMA class directory, or {@code null} if it may be
+	 * one: empty (the RDMA modules loaded, no device), unlistable (the report says so),
+	 * or with an entry that has a {@code ports} directory, as every {@code ib_device}
+	 * does ({@code ib_setup_port_attrs} in drivers/infiniband/core/sysfs.c).
+	 */
+	private static @Nullable String notAClassDirectory(Path root) {
+		List<String> entries;
+		try (Stream<Path> list = Files.list(root)) {
+			entries = list.map((entry) -> entry.getFileName().toString()).sorted().toList();
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return null;
+		}
+		if (entries.isEmpty()
+				|| entries.stream().anyMatch((entry) -> Files.isDirectory(root.resolve(entry).resolve("ports")))) {
+			return null;
+		}
+		String shown = String.join(", ", entries.subList(0, Math.min(3, entries.size())))
+				+ ((entries.size() > 3) ? ", ..." : "");
+		return "is not an RDMA class directory: none of its " + entries.size()
+				+ ((entries.size() == 1) ? " entry (" : " entries (") + shown
+				+ ") is a device with a ports directory; give the directory that holds one directory per RDMA "
+				+ "device, like /sys/class/infiniband";
 	}
 
 	private static int usage(PrintStream err, String message) {

@@ -1,5 +1,8 @@
 package io.github.rdmacounters.diagnosis;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,10 +117,33 @@ public final class HostDiagnosis {
 		}
 		NetlinkReport netlinkReport = devicePorts.isEmpty() ? new NetlinkReport(false, "no device to ask about")
 				: optional.report();
-		List<Finding> findings = HostFindings.of(kernel, process, verbs, netlinkReport, devices, tree.describe());
+		String rootProblem = unlistable(tree);
+		List<Finding> findings = HostFindings.of(kernel, process, verbs, netlinkReport, devices, tree.describe(),
+				rootProblem);
 		return new DiagnosisReport(DiagnosisReport.SCHEMA_VERSION, this.clock.instant().toString(), this.probe,
-				HostFindings.summary(verbs, devices, tree.describe()), kernel, process, verbs, netlinkReport, devices,
-				findings);
+				HostFindings.summary(verbs, devices, tree.describe(), rootProblem), kernel, process, verbs,
+				netlinkReport, devices, findings);
+	}
+
+	/**
+	 * Why the sysfs root cannot be listed, or {@code null} if it can or does not exist
+	 * (no RDMA stack, which the libibverbs findings explain): the port counters treat an
+	 * unlistable root as one without devices, the report must not.
+	 */
+	private static @Nullable String unlistable(SysfsTree tree) {
+		try {
+			tree.list("");
+			return null;
+		}
+		catch (NoSuchFileException ex) {
+			return null;
+		}
+		catch (AccessDeniedException ex) {
+			return "permission denied";
+		}
+		catch (IOException | RuntimeException ex) {
+			return ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
+		}
 	}
 
 	private SysfsTree sysfsTree() {

@@ -3,6 +3,8 @@ package io.github.rdmacounters.diagnosis;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.rdmacounters.diagnosis.DiagnosisReport.NetlinkReport;
 
 /**
@@ -22,8 +24,13 @@ final class HostFindings {
 	}
 
 	static List<Finding> of(KernelReport kernel, ProcessReport process, VerbsReport verbs, NetlinkReport netlink,
-			List<DeviceReport> devices, String sysfsRoot) {
+			List<DeviceReport> devices, String sysfsRoot, @Nullable String sysfsRootProblem) {
 		List<Finding> findings = new ArrayList<>();
+		if (sysfsRootProblem != null) {
+			findings.add(Finding.problem("host", "Cannot list " + sysfsRoot + ": " + sysfsRootProblem,
+					"No device's port counters or sysfs attributes can be read: the report lacks them",
+					unlistableAction(sysfsRoot)));
+		}
 		if (!verbs.loaded()) {
 			findings.add(Finding.problem("host", "libibverbs cannot be loaded: " + verbs.error(),
 					"No verbs device can be opened: no flow counters (port counters from sysfs still work)",
@@ -51,7 +58,12 @@ final class HostFindings {
 		return findings;
 	}
 
-	static String summary(VerbsReport verbs, List<DeviceReport> devices, String sysfsRoot) {
+	static String summary(VerbsReport verbs, List<DeviceReport> devices, String sysfsRoot,
+			@Nullable String sysfsRootProblem) {
+		if (devices.isEmpty() && sysfsRootProblem != null) {
+			return "Cannot list " + sysfsRoot + " (" + sysfsRootProblem + "), so this report shows no device. "
+					+ unlistableAction(sysfsRoot) + ".";
+		}
 		if (devices.isEmpty()) {
 			if (!verbs.loaded()) {
 				return "No RDMA: libibverbs cannot be loaded and " + sysfsRoot + " shows no RDMA device. "
@@ -80,6 +92,11 @@ final class HostFindings {
 		return devices.size() + ((devices.size() == 1) ? " device, " : " devices, ") + ports
 				+ ((ports == 1) ? " port" : " ports") + ": flow counters on " + list(flow) + ", port counters on "
 				+ list(port);
+	}
+
+	private static String unlistableAction(String sysfsRoot) {
+		return "Run the diagnosis as a user that can list " + sysfsRoot + " (sysfs is world-readable unless a "
+				+ "security module or a container's mount restricts it)";
 	}
 
 	private static String list(List<String> ports) {

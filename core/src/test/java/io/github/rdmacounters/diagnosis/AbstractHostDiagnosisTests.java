@@ -1,5 +1,7 @@
 package io.github.rdmacounters.diagnosis;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -8,6 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.github.rdmacounters.sysfs.SysfsTree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,6 +66,40 @@ abstract class AbstractHostDiagnosisTests {
 		assertThat(report.findings()).noneMatch((finding) -> Finding.PROBLEM.equals(finding.severity()));
 		assertThat(report.device("mlx5_1").findings())
 			.anyMatch((finding) -> finding.what().startsWith("RoCE is enabled"));
+	}
+
+	@Test
+	void sysfsRootThatCannotBeListedIsAProblemNotAHostWithoutRdma() {
+		this.host.mlx5Roce("mlx5_1", "ens1f0np0");
+		SysfsTree unlistable = new SysfsTree() {
+
+			@Override
+			public List<String> list(String path) throws IOException {
+				throw new AccessDeniedException("/sys/class/infiniband");
+			}
+
+			@Override
+			public String read(String path) throws IOException {
+				throw new AccessDeniedException("/sys/class/infiniband/" + path);
+			}
+
+			@Override
+			public String describe() {
+				return "/sys/class/infiniband";
+			}
+
+		};
+		DiagnosisReport report = this.host.diagnosis().sysfsTree(unlistable).build().run();
+		assertThat(report.findings()).filteredOn((finding) -> Finding.PROBLEM.equals(finding.severity()))
+			.anySatisfy((finding) -> {
+				assertThat(finding.what()).isEqualTo("Cannot list /sys/class/infiniband: permission denied");
+				assertThat(finding.action())
+					.startsWith("Run the diagnosis as a user that can list /sys/class/infiniband");
+			});
+		assertThat(report.summary()).doesNotStartWith("No RDMA stack").doesNotStartWith("No RDMA device");
+		if (report.devices().isEmpty()) {
+			assertThat(report.summary()).startsWith("Cannot list /sys/class/infiniband (permission denied)");
+		}
 	}
 
 	@Test

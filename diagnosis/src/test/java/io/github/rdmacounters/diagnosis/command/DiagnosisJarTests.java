@@ -34,6 +34,11 @@ class DiagnosisJarTests {
 				.contains("modprobe mlx5_ib")
 				.contains("ibv_get_device_list failed: ENOSYS (38)");
 		}
+		else if (isEmptyDirectory(Path.of("/sys/class/infiniband"))) {
+			// the RDMA modules loaded and no device (a GPU host without RDMA NICs; see
+			// benchmarks/results/hardware/2026-12-04-h200-host.md)
+			assertThat(result.out()).contains("No RDMA device: the RDMA stack is loaded but no device is present.");
+		}
 		else {
 			assertThat(result.out()).containsPattern("\\d+ devices?, \\d+ ports?: flow counters on ");
 		}
@@ -81,20 +86,73 @@ class DiagnosisJarTests {
 	}
 
 	@Test
+	void sysfsRootThatHoldsNoDeviceDirectoryIsNamedAndExitsTwo(@TempDir Path temp) throws Exception {
+		Files.createDirectories(temp.resolve("PackageKit"));
+		Files.writeString(temp.resolve("hosts"), "127.0.0.1 localhost\n");
+		Result result = run("--sysfs-root", temp.toString());
+		assertThat(result.exitCode()).as(result.toString()).isEqualTo(2);
+		assertThat(result.out()).isEmpty();
+		assertThat(result.err()).startsWith("The argument '--sysfs-root " + temp
+				+ "' is not an RDMA class directory: none of its 2 entries (PackageKit, hosts) is a device with a "
+				+ "ports directory");
+	}
+
+	@Test
+	void emptySysfsRootIsAHostWithoutDevicesAndExitsZero(@TempDir Path empty) throws Exception {
+		Result result = run("--sysfs-root", empty.toString());
+		assertThat(result.exitCode()).as(result.toString()).isZero();
+		assertThat(result.out()).containsPattern("No RDMA (stack|device):");
+	}
+
+	@Test
+	void reportThatCannotBeWrittenExitsOne() throws Exception {
+		Result result = run(ProcessBuilder.Redirect.to(Path.of("/dev/full").toFile()), "--json");
+		assertThat(result.exitCode()).as(result.toString()).isEqualTo(1);
+		assertThat(result.err()).startsWith("The report could not be written to standard output");
+	}
+
+	@Test
+	void reportToAClosedStandardOutputExitsOne() throws Exception {
+		List<String> command = new ArrayList<>(javaJar());
+		String line = String.join(" ", command.stream().map((word) -> "'" + word + "'").toList()) + " >&-";
+		Process process = new ProcessBuilder("sh", "-c", line).start();
+		byte[] err = process.getErrorStream().readAllBytes();
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the command exits").isTrue();
+		assertThat(process.exitValue()).isEqualTo(1);
+		assertThat(new String(err, StandardCharsets.UTF_8))
+			.startsWith("The report could not be written to standard output");
+	}
+
+	@Test
 	void flagWithValueIsNamedAndExitsTwo() throws Exception {
 		Result result = run("--probe=yes");
 		assertThat(result.exitCode()).isEqualTo(2);
 		assertThat(result.err()).startsWith("The argument '--probe=yes' takes no value.");
 	}
 
-	private static Result run(String... args) throws IOException, InterruptedException {
+	private static boolean isEmptyDirectory(Path directory) throws IOException {
+		try (var entries = Files.list(directory)) {
+			return entries.findAny().isEmpty();
+		}
+	}
+
+	private static List<String> javaJar() {
 		assertThat(JAR).as("the packaged jar; run mvn verify -pl diagnosis -am").isRegularFile();
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.add("-jar");
 		command.add(JAR.toString());
+		return command;
+	}
+
+	private static Result run(String... args) throws IOException, InterruptedException {
+		return run(ProcessBuilder.Redirect.PIPE, args);
+	}
+
+	private static Result run(ProcessBuilder.Redirect stdout, String... args) throws IOException, InterruptedException {
+		List<String> command = javaJar();
 		command.addAll(List.of(args));
-		Process process = new ProcessBuilder(command).start();
+		Process process = new ProcessBuilder(command).redirectOutput(stdout).start();
 		byte[] out = process.getInputStream().readAllBytes();
 		byte[] err = process.getErrorStream().readAllBytes();
 		assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the command exits").isTrue();
