@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * An IPv4 or IPv6 address with a prefix length, e.g. {@code 192.168.10.0/24}.
@@ -43,7 +44,7 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 					+ "; expected e.g. 192.168.10.0/24 or fd00::/64 (no host names)");
 		}
 		if (slash < 0) {
-			return new IpPrefix(address, bits(address));
+			return checkNotMapped(text, new IpPrefix(address, bits(address)));
 		}
 		String lengthText = text.substring(slash + 1);
 		boolean digits = !lengthText.isEmpty() && lengthText.chars().allMatch((c) -> c >= '0' && c <= '9');
@@ -55,7 +56,39 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 			throw new IllegalArgumentException("Prefix length of " + format(address) + " must be 0 to " + bits(address)
 					+ ", but was " + lengthText);
 		}
-		return new IpPrefix(address, Integer.parseInt(lengthText));
+		return checkNotMapped(text, new IpPrefix(address, Integer.parseInt(lengthText)));
+	}
+
+	/**
+	 * Refuse a prefix inside {@code ::ffff:0:0/96}: an IPv4-mapped address stands for an
+	 * IPv4 node in an IPv6 socket (RFC 4291 2.5.5.2) and is not seen on the wire, and an
+	 * IPv6 rule matches only IPv6 packets (mlx5_ib's parse_flow_attr matches ip_version
+	 * 6), so IPv4 traffic would never match it.
+	 */
+	private static IpPrefix checkNotMapped(String text, IpPrefix prefix) {
+		byte[] bytes = prefix.address.getAddress();
+		if (bytes.length != 16 || prefix.prefixLength < 96) {
+			return prefix;
+		}
+		for (int i = 0; i < 10; i++) {
+			if (bytes[i] != 0) {
+				return prefix;
+			}
+		}
+		if (bytes[10] != (byte) 0xFF || bytes[11] != (byte) 0xFF) {
+			return prefix;
+		}
+		byte[] ipv4 = { bytes[12], bytes[13], bytes[14], bytes[15] };
+		String suggestion;
+		try {
+			suggestion = InetAddress.getByAddress(ipv4).getHostAddress() + "/" + (prefix.prefixLength - 96);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
+		throw new IllegalArgumentException("'" + text + "' is an IPv4-mapped IPv6 prefix, which IPv4 traffic "
+				+ "never matches: the NIC matches IPv4 packets by their IPv4 header; write the IPv4 prefix "
+				+ suggestion);
 	}
 
 	/**

@@ -74,7 +74,7 @@ class IpLiteralTests {
 			::8                         | ::8/128
 			1:2:3:4:5:6:7::             | 1:2:3:4:5:6:7:0/128
 			::2:3:4:5:6:7:8             | 0:2:3:4:5:6:7:8/128
-			::ffff:10.0.0.1/120         | ::ffff:a00:1/120
+			::ffff:0:0/80               | ::ffff:0:0/80
 			::10.0.0.1                  | ::a00:1/128
 			1:2:3:4:5:6:10.0.0.1        | 1:2:3:4:5:6:a00:1/128
 			1::255.255.255.255          | 1::ffff:ffff/128
@@ -87,11 +87,22 @@ class IpLiteralTests {
 	@Test
 	void familiesAreAsWrittenAlsoForAMappedIpv4Address() {
 		assertThat(IpPrefix.parse("10.0.0.1").address()).isInstanceOf(Inet4Address.class);
-		IpPrefix mapped = IpPrefix.parse("::ffff:10.0.0.1");
-		assertThat(mapped.address()).isInstanceOf(Inet6Address.class);
-		assertThat(mapped.isIpv4()).isFalse();
-		assertThat(mapped.prefixLength()).isEqualTo(128);
+		assertThat(IpLiterals.parse("::ffff:10.0.0.1")).isInstanceOf(Inet6Address.class);
 		assertThat(((Inet6Address) IpPrefix.parse("fe80::1").address()).getScopeId()).isZero();
+	}
+
+	@ParameterizedTest(name = "''{0}'' is refused, suggesting {1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			::ffff:10.0.0.1             | 10.0.0.1/32
+			::ffff:10.0.0.1/128         | 10.0.0.1/32
+			::ffff:10.0.0.0/120         | 10.0.0.0/24
+			::FFFF:a00:1/96             | 10.0.0.1/0
+			0:0:0:0:0:ffff:192.168.1.0/121 | 192.168.1.0/25
+			""")
+	void ipv4MappedPrefixesAreRefusedWithTheIpv4PrefixToWrite(String text, String ipv4) {
+		assertThatIllegalArgumentException().isThrownBy(() -> IpPrefix.parse(text))
+			.withMessage("'" + text + "' is an IPv4-mapped IPv6 prefix, which IPv4 traffic never matches: the NIC "
+					+ "matches IPv4 packets by their IPv4 header; write the IPv4 prefix " + ipv4);
 	}
 
 	@ParameterizedTest(name = "''{0}'': {1}")
