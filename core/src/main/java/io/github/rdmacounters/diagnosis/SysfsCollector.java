@@ -90,7 +90,7 @@ final class SysfsCollector {
 				timedOut.add(file);
 			}
 			else {
-				other.add(file + ": " + ((failure != null) ? failure : "not a number"));
+				other.add(file + ": " + ((failure != null) ? failure : "not a 64-bit count"));
 			}
 		}
 		return new CounterFilesReport(port.counters().size(), invalid, timedOut, other);

@@ -280,13 +280,13 @@ final class SysfsDeviceReader {
 					value = null;
 				}
 				listed.add(file);
+				if (value != null && SysfsPortCountersSource.WORD_COUNTERS.contains(name)) {
+					value = wordsToBytes(value);
+				}
 				if (value == null) {
 					unreadable.add(base + file);
 					this.unreadableReads.incrementAndGet();
 					continue;
-				}
-				if (SysfsPortCountersSource.WORD_COUNTERS.contains(name)) {
-					value = wordsToBytes(value);
 				}
 				String key = counters.containsKey(name) ? file : name;
 				counters.put(key, value);
@@ -374,12 +374,12 @@ final class SysfsDeviceReader {
 	}
 
 	/**
-	 * Convert 4-byte words to bytes as an unsigned 64-bit number. A count of
-	 * 2<sup>62</sup> words or more (16 EiB) has no 64-bit byte count and is shown as
-	 * 2<sup>64</sup>-1.
+	 * Convert 4-byte words to bytes as an unsigned 64-bit number, or {@code null} for a
+	 * count of 2<sup>62</sup> words or more (16 EiB), whose bytes 64 bits cannot hold:
+	 * the file is then unreadable (NaN, named), neither exact nor clamped.
 	 */
-	private static long wordsToBytes(long words) {
-		return ((words >>> 62) != 0) ? -1L : words << 2;
+	private static @Nullable Long wordsToBytes(long words) {
+		return ((words >>> 62) != 0) ? null : words << 2;
 	}
 
 }
