@@ -4,6 +4,10 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
@@ -30,7 +35,8 @@ import io.github.rdmacounters.ui.RdmaUi;
  * @since 0.1.0
  * @author rdma-counters
  */
-@AutoConfiguration
+@AutoConfiguration(
+		afterName = "org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration")
 @ConditionalOnWebApplication(type = Type.SERVLET)
 @ConditionalOnClass(RouterFunctions.class)
 @Conditional(RdmaUiAutoConfiguration.OnUiEnabled.class)
@@ -39,7 +45,15 @@ public final class RdmaUiAutoConfiguration {
 
 	private static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(250);
 
+	// a page that polls less often is no live view; a browser's setInterval holds at most
+	// 2^31-1 ms (24.8 days) and fires at once past it, which would poll every millisecond
+	private static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+
 	private static final int DEFAULT_SERVER_PORT = 8080;
+
+	private static final String PATH = RdmaProperties.PREFIX + ".ui.path";
+
+	private static final String POLL_INTERVAL = RdmaProperties.PREFIX + ".ui.poll-interval";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -47,12 +61,23 @@ public final class RdmaUiAutoConfiguration {
 		RdmaUiProperties properties = rdma.ui();
 		String path = validPath(properties.path());
 		Duration pollInterval = properties.pollInterval();
-		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0) {
-			throw new InvalidRdmaConfigurationException("rdma.ui.poll-interval", pollInterval,
-					"must be at least 250ms; every poll reads each counter set and the port counters");
+		if (pollInterval.compareTo(MIN_POLL_INTERVAL) < 0 || pollInterval.compareTo(MAX_POLL_INTERVAL) > 0) {
+			throw new InvalidRdmaConfigurationException(POLL_INTERVAL,
+					written(environment, POLL_INTERVAL, pollInterval),
+					"must be 250ms to 1h: every poll reads each counter set and the port counters, and a page "
+							+ "that polls less often than hourly is no live view");
 		}
 		String base = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"));
 		boolean separate = separateManagementPort(environment);
+		if (!separate && (path.equals(base) || path.startsWith(base + "/") || base.isEmpty())) {
+			String endpoint = "/" + endpointPath(environment, "rdma");
+			if (!base.isEmpty() || path.equals(endpoint) || path.startsWith(endpoint + "/")) {
+				throw new InvalidRdmaConfigurationException(PATH, properties.path(),
+						"is below the Actuator base path '" + (base.isEmpty() ? "/" : base)
+								+ "', where the page would shadow endpoints or be shadowed by them; "
+								+ "choose a path outside it, such as /rdma-ui");
+			}
+		}
 		if (separate) {
 			base = trimSlash(environment.getProperty("management.server.base-path", "")) + base;
 		}
@@ -69,13 +94,27 @@ public final class RdmaUiAutoConfiguration {
 
 	private static String validPath(String path) {
 		String trimmed = trimSlash(path);
+		boolean dotSegment = (trimmed + "/").contains("/./") || (trimmed + "/").contains("/../");
 		if (!path.startsWith("/") || trimmed.isEmpty() || trimmed.contains("*") || trimmed.contains("{")
-				|| trimmed.contains("//")) {
-			throw new InvalidRdmaConfigurationException("rdma.ui.path", path,
+				|| trimmed.contains("//") || dotSegment || !trimmed.chars().allMatch(RdmaUiAutoConfiguration::plain)) {
+			throw new InvalidRdmaConfigurationException(PATH, path,
 					"must be a path of its own below the context path, such as /rdma-ui: start with '/', "
-							+ "not be '/' alone, and hold no '*', '{' or '//'");
+							+ "not be '/' alone, hold no '.' or '..' segment (browsers resolve them away) and only "
+							+ "letters, digits, '-', '_', '.', '~' and '/'");
 		}
 		return trimmed;
+	}
+
+	// RFC 3986 unreserved characters and the separator: nothing that a browser or the
+	// servlet container would encode, decode or normalise differently
+	private static boolean plain(int c) {
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'
+				|| c == '.' || c == '~' || c == '/';
+	}
+
+	private static Object written(Environment environment, String name, Object bound) {
+		String written = environment.getProperty(name);
+		return (written != null) ? written : bound;
 	}
 
 	/**
@@ -111,6 +150,29 @@ public final class RdmaUiAutoConfiguration {
 	private static @Nullable Integer managementPort(Environment environment) {
 		Integer local = environment.getProperty("local.management.port", Integer.class);
 		return (local != null) ? local : environment.getProperty("management.server.port", Integer.class);
+	}
+
+	/**
+	 * Refuses the page when Actuator serves no {@code rdma} endpoint over HTTP (its
+	 * access is none, or it is not exposed), which the page would poll into a 404.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(PathMappedEndpoints.class)
+	static class EndpointCheckConfiguration {
+
+		@Bean
+		static SmartInitializingSingleton rdmaUiEndpointCheck(ObjectProvider<PathMappedEndpoints> endpoints) {
+			return () -> {
+				PathMappedEndpoints mapped = endpoints.getIfAvailable();
+				if (mapped != null && mapped.getPath(EndpointId.of("rdma")) == null) {
+					throw new InvalidRdmaConfigurationException(RdmaProperties.PREFIX + ".ui.enabled", "true",
+							"the page polls the rdma endpoint, which Actuator does not serve over HTTP: allow it "
+									+ "(management.endpoint.rdma.access) and expose it "
+									+ "(management.endpoints.web.exposure.include=rdma), or set rdma.ui.enabled=false");
+				}
+			};
+		}
+
 	}
 
 	/**

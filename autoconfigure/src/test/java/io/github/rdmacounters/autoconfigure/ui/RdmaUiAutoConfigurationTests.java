@@ -2,9 +2,16 @@ package io.github.rdmacounters.autoconfigure.ui;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
@@ -152,7 +159,73 @@ class RdmaUiAutoConfigurationTests {
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(InvalidRdmaConfigurationException.class)
 				.hasMessageContaining("rdma.ui.poll-interval")
-				.hasMessageContaining("at least 250ms"));
+				.hasMessageContaining("must be 250ms to 1h"));
+	}
+
+	@Test
+	void runWithPollIntervalPastTheBrowsersTimerShouldFailShowingTheValueAsWritten() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.poll-interval=1000d")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining("rdma.ui.poll-interval")
+				.hasMessageContaining("rdma.ui.poll-interval=1000d:")
+				.hasMessageContaining("must be 250ms to 1h"));
+	}
+
+	@Test
+	void runWithPathBelowTheActuatorBasePathShouldFailNamingBoth() {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.path=/actuator/rdma")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining("rdma.ui.path")
+				.hasMessageContaining("rdma.ui.path=/actuator/rdma:")
+				.hasMessageContaining("below the Actuator base path '/actuator'"));
+	}
+
+	@Test
+	void runWithActuatorAtTheRootShouldRefuseOnlyTheEndpointsPath() {
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/", "rdma.ui.path=/rdma")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("below the Actuator base path '/'"));
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/", "rdma.ui.path=/rdma-ui")
+			.run((context) -> assertThat(context).hasSingleBean(RdmaUi.class));
+	}
+
+	@Test
+	void runWithDotSegmentsOrEncodedCharactersInPathShouldFail() {
+		for (String path : new String[] { "/a/../rdma-ui", "/./rdma-ui", "/rdma ui", "/rdma%2Fui", "/rdma-ui?x" }) {
+			this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.path=" + path)
+				.run((context) -> assertThat(context.getStartupFailure()).as(path)
+					.rootCause()
+					.isInstanceOf(InvalidRdmaConfigurationException.class)
+					.hasMessageContaining("rdma.ui.path=" + path + ":")
+					.hasMessageContaining("hold no '.' or '..' segment"));
+		}
+	}
+
+	@Test
+	void runWhenTheRdmaEndpointIsNotServedOverHttpShouldFail() {
+		WebApplicationContextRunner actuator = this.contextRunner
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
+			.withUserConfiguration(RdmaEndpointStub.class)
+			.withPropertyValues("rdma.ui.enabled=true");
+		actuator.withPropertyValues("management.endpoints.web.exposure.include=rdma")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(RdmaUi.class));
+		actuator.withPropertyValues("management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining("rdma.ui.enabled")
+				.hasMessageContaining("management.endpoints.web.exposure.include=rdma"));
+		// NONE: a context runner's environment has no lenient enum conversion, an
+		// application's has
+		actuator
+			.withPropertyValues("management.endpoints.web.exposure.include=rdma",
+					"management.endpoint.rdma.access=NONE")
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+				.hasMessageContaining("which Actuator does not serve over HTTP"));
 	}
 
 	@Test
@@ -161,6 +234,26 @@ class RdmaUiAutoConfigurationTests {
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
 				.descriptionContains("rdma.ui.pth", "/ops/rdma"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class RdmaEndpointStub {
+
+		@Bean
+		RdmaStub rdmaStub() {
+			return new RdmaStub();
+		}
+
+	}
+
+	@Endpoint(id = "rdma")
+	static class RdmaStub {
+
+		@ReadOperation
+		String read() {
+			return "{}";
+		}
+
 	}
 
 	@SuppressWarnings("unchecked")
