@@ -27,6 +27,13 @@ public final class NameFilter implements Predicate<String> {
 	 */
 	private static final Pattern ENTRY = Pattern.compile("[A-Za-z0-9_*?]+");
 
+	/**
+	 * An entry that can match a driver statistic's name, which may also hold '-'; no '.',
+	 * so that a regular expression such as {@code rx_prio.*_bytes} is refused, not taken
+	 * as a glob that matches nothing ('?' matches the dot of a name that has one).
+	 */
+	private static final Pattern STATISTIC_ENTRY = Pattern.compile("[A-Za-z0-9_*?-]+");
+
 	private static final NameFilter ALL = new NameFilter(List.of(), List.of(), List.of());
 
 	private final List<Pattern> includes;
@@ -69,14 +76,34 @@ public final class NameFilter implements Predicate<String> {
 	 * {@code rdma.port-counters.include[1]}
 	 */
 	public static List<Problem> problems(List<String> entries, String property, String what, String example) {
+		return problems(entries, property, what, example, ENTRY, "letters, digits, '_'");
+	}
+
+	/**
+	 * Return the entries of an include or exclude list of driver statistics
+	 * ({@code ethtool -S} names) that can match no name: the same globs as
+	 * {@link #problems(List, String, String, String)}, which may also hold '-'; a
+	 * character class or a regular expression is refused rather than taken literally.
+	 * @param entries the list
+	 * @param property the list's property, e.g. {@code rdma.ethtool.include}
+	 * @return a problem per such entry, its property indexed
+	 */
+	public static List<Problem> statisticProblems(List<String> entries, String property) {
+		return problems(entries, property, "a driver statistic as ethtool -S names it", "rx_prio*_pause",
+				STATISTIC_ENTRY, "letters, digits, '_', '-'");
+	}
+
+	private static List<Problem> problems(List<String> entries, String property, String what, String example,
+			Pattern valid, String characters) {
 		List<Problem> problems = new ArrayList<>();
 		for (int i = 0; i < entries.size(); i++) {
 			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank() && !ENTRY.matcher(entry.trim()).matches()) {
+			if (entry != null && !entry.isBlank() && !valid.matcher(entry.trim()).matches()) {
 				problems.add(new Problem(property + "[" + i + "]", entry,
-						"must be " + what + " or a glob of letters, "
-								+ "digits, '_', '*' (any run) and '?' (one character), e.g. " + example
-								+ "; it can match nothing"));
+						"must be " + what + " or a glob of " + characters
+								+ ", '*' (any run) and '?' (one character), e.g. " + example
+								+ "; character classes and regular expressions are not globs, and this one can "
+								+ "match nothing"));
 			}
 		}
 		return problems;

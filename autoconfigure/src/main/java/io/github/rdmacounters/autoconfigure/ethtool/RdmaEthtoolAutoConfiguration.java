@@ -2,6 +2,8 @@ package io.github.rdmacounters.autoconfigure.ethtool;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -26,6 +28,9 @@ import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
+import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.ethtool.EthtoolStatisticsReader;
@@ -58,6 +63,12 @@ public final class RdmaEthtoolAutoConfiguration {
 	SmartInitializingSingleton rdmaEthtoolSettingsCheck(RdmaProperties rdma,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		RdmaEthtoolProperties properties = rdma.ethtool();
+		List<Problem> problems = new ArrayList<>();
+		problems.addAll(NameFilter.statisticProblems(properties.include(), RdmaEthtoolProperties.PREFIX + ".include"));
+		problems.addAll(NameFilter.statisticProblems(properties.exclude(), RdmaEthtoolProperties.PREFIX + ".exclude"));
+		if (!problems.isEmpty()) {
+			throw new InvalidRdmaConfigurationException(problems);
+		}
 		return () -> {
 			// the defaults as Boot's binder creates them with nothing set
 			RdmaEthtoolProperties.PauseStorm defaults = new Binder().bindOrCreate("pause-storm",

@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -30,6 +32,7 @@ import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
@@ -179,6 +182,42 @@ class RdmaEthtoolAutoConfigurationTests {
 				.hasMessageContaining("rdma.ethtool.pause-storm.pause-share")
 				.hasMessageContaining("20");
 		});
+	}
+
+	@ParameterizedTest(name = "{0}={1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			rdma.ethtool.exclude | rx_prio[0-9]_pause*
+			rdma.ethtool.include | rx_prio.*_bytes
+			rdma.ethtool.include | rx_[0-9]*
+			rdma.ethtool.exclude | tx_pause_[a-z]
+			rdma.ethtool.exclude | rx_prio.*_pause.+
+			rdma.ethtool.include | (rx|tx)_bytes
+			""")
+	void characterClassesAndRegularExpressionsAreRefusedAsWritten(String property, String pattern) {
+		this.contextRunner.withPropertyValues(property + "=" + pattern)
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidRdmaConfigurationException.class)
+				.hasMessageContaining(property + "[0]=" + pattern + ": must be a driver statistic as ethtool -S "
+						+ "names it or a glob of letters, digits, '_', '-', '*' (any run) and '?' (one character)")
+				.hasMessageContaining("character classes and regular expressions are not globs"));
+	}
+
+	@Test
+	void aRegularExpressionFromAnEnvironmentVariableIsRefused() {
+		this.contextRunner
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+						new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("RDMA_ETHTOOL_INCLUDE", "rx_prio.*_bytes"))))
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("rdma.ethtool.include[0]=rx_prio.*_bytes: must be a driver statistic"));
+	}
+
+	@Test
+	void globsWithDashesAndQuestionMarksAreAccepted() {
+		this.contextRunner.withPropertyValues("rdma.ethtool.include=rx-0?packets,rx_prio*_bytes")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
