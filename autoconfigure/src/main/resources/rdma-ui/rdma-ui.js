@@ -21,6 +21,9 @@
 		timer: null,
 		paused: false,
 		inFlight: false,
+		/* whether the last render showed a rate still waiting for its second reading */
+		measuring: false,
+		soon: null,
 		samples: {},
 		series: {},
 		open: {},
@@ -252,8 +255,8 @@
 			},
 				el('th', { scope: 'row' }, el('span', { 'class': 'set-name' }, name), el('span', { 'class': 'flow' }, set.flow ? set.flow.match : '')),
 				el('td', { 'class': 'num' }, 'port ' + set.port),
-				rateCell(key, 'packets', rates.packets, '/s', 'packets', 'Packets/s'),
-				rateCell(key, 'bytes', rates.bytes, 'B/s', 'bytes', 'Bytes/s'),
+				rateCell(key, 'packets', failing ? null : rates.packets, '/s', 'packets', 'Packets/s'),
+				rateCell(key, 'bytes', failing ? null : rates.bytes, 'B/s', 'bytes', 'Bytes/s'),
 				el('td', { 'class': 'num', 'data-label': 'Total' }, total(values.packets), el('br'), el('span', { 'class': 'muted' }, si(values.bytes, 'B'))),
 				el('td', null, failing
 					? el('span', { 'class': 'tag tag-bad', title: set.lastError || '' }, 'read failed')
@@ -271,7 +274,19 @@
 	}
 
 	function rateCell(key, name, rate, unit, kind, label) {
-		return el('td', { 'class': 'rate', 'data-label': label }, sparkline(key, name, kind), el('span', { 'class': 'num' }, si(rate, unit)));
+		return el('td', { 'class': 'rate', 'data-label': label }, sparkline(key, name, kind), rateText(rate, unit));
+	}
+
+	/*
+	 * A rate needs two readings: until the second one (rate undefined) it says "measuring";
+	 * a step with no rate (a counter reset, a failed read: null) shows a dash.
+	 */
+	function rateText(rate, unit) {
+		if (rate === undefined) {
+			state.measuring = true;
+			return el('span', { 'class': 'num muted measuring', 'data-measuring': 'true' }, 'measuring');
+		}
+		return el('span', { 'class': 'num' }, si(rate, unit));
 	}
 
 	function renderPorts(device) {
@@ -308,11 +323,11 @@
 					el('span', { 'class': stateClass(port.physicalState, 'LinkUp') }, port.physicalState || 'physical state unknown'),
 					el('span', { 'class': 'tag' }, port.linkLayer || 'link layer unknown'),
 					el('span', { 'class': 'tag' }, port.rate || 'rate unknown'),
-					port.activeMtu ? el('span', { 'class': 'tag' }, 'MTU ' + port.activeMtu) : null,
+					mtuTag(port),
 					port.stateChangedAt ? el('span', { 'class': 'tag', 'data-state-changed': port.stateChangedAt }, 'since ' + time(new Date(port.stateChangedAt))) : null,
 					eventTags(port.events),
-					'port_rcv_data' in counters ? el('span', { 'class': 'io' }, 'rx ', sparkline(key, 'port_rcv_data', 'rx'), el('span', { 'class': 'num' }, si(rx, 'B/s'))) : null,
-					'port_xmit_data' in counters ? el('span', { 'class': 'io' }, 'tx ', sparkline(key, 'port_xmit_data', 'tx'), el('span', { 'class': 'num' }, si(tx, 'B/s'))) : null,
+					'port_rcv_data' in counters ? el('span', { 'class': 'io' }, 'rx ', sparkline(key, 'port_rcv_data', 'rx'), rateText(rx, 'B/s')) : null,
+					'port_xmit_data' in counters ? el('span', { 'class': 'io' }, 'tx ', sparkline(key, 'port_xmit_data', 'tx'), rateText(tx, 'B/s')) : null,
 					errors.length ? el('span', { 'class': 'tag tag-bad' }, errors.length + ' error counter' + (errors.length > 1 ? 's' : '') + ' rising') : null));
 			if (port.error) {
 				section.appendChild(el('p', { 'class': 'problem' }, 'Query failed: ' + port.error));
@@ -362,8 +377,22 @@
 
 	/* The endpoint reports the data counters in bytes (the source converts sysfs's 4-octet words). */
 	function bytesRate(rates, name) {
-		var rate = rates[name];
-		return (rate === null || rate === undefined) ? null : rate;
+		return rates[name];
+	}
+
+	/*
+	 * The active MTU comes from a verbs port query, which only the ports that counter sets
+	 * count on get; the others show why there is none.
+	 */
+	function mtuTag(port) {
+		if (port.activeMtu) {
+			return el('span', { 'class': 'tag' }, 'MTU ' + port.activeMtu);
+		}
+		if (port.error) {
+			return null;
+		}
+		return el('span', { 'class': 'tag tag-muted', 'data-mtu': 'absent', title: 'The MTU comes from a verbs query of the port, made only for ports that a counter set counts on.' },
+			'MTU not read: no counter set on this port');
 	}
 
 	/* Notes the port states and device health of a reading that differ from the last one seen. */
@@ -519,7 +548,15 @@
 	function show(data) {
 		state.lastOk = new Date();
 		state.last = data;
+		state.measuring = false;
 		render(data);
+		/* The second reading comes 1 s after the first, not a whole poll interval later. */
+		if (state.measuring && !state.soon && state.interval > 1000) {
+			state.soon = setTimeout(function () {
+				state.soon = null;
+				poll();
+			}, 1000);
+		}
 		$('banner').hidden = true;
 		$('devices').classList.remove('stale');
 		setStatus('live', 'live');

@@ -20,6 +20,7 @@ import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
 import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.sysfs.NoRdmaDevices;
 
 /**
  * What Boot's binder and the core types cannot check in {@link RdmaProperties}: where a
@@ -158,16 +159,19 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		if (root.isBlank()) {
 			this.problems.add(prefix + ".sysfs-root", root, "must be a directory such as /sys/class/infiniband");
 		}
-		else if (properties.backend() == RdmaProperties.Backend.NATIVE && !Files.isDirectory(Path.of(root))) {
-			String reason = Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
-			if (this.problems.raw(prefix + ".sysfs-root") != null) {
+		else if (properties.backend() == RdmaProperties.Backend.NATIVE) {
+			if (!Files.isDirectory(Path.of(root)) && this.problems.raw(prefix + ".sysfs-root") != null) {
+				String reason = Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
 				this.problems.add(prefix + ".sysfs-root", root,
 						reason + "; it must be the directory holding one "
 								+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix
 								+ ".enabled=false");
 			}
 			else {
-				logger.info("No RDMA devices on this host: " + root + " " + reason + ", so no port counters to read");
+				String noDevices = NoRdmaDevices.line(Path.of(root));
+				if (noDevices != null) {
+					logger.info(noDevices);
+				}
 			}
 		}
 		checkGlobs(portCounters.include(), prefix + ".include", "a port counter file name", "port_*");

@@ -1,10 +1,14 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -101,7 +105,24 @@ class RdmaConfigurationCheckTests {
 					"/nonexistent/sys/class/infiniband"))
 			.bindOrCreate(RdmaProperties.PREFIX, RdmaProperties.class);
 		assertThat(new RdmaPropertiesChecks(new MockEnvironment()).check(properties)).isEmpty();
-		assertThat(output).contains("No RDMA devices on this host: /nonexistent/sys/class/infiniband does not exist");
+		assertThat(output).contains("No RDMA devices on this host: /nonexistent/sys/class/infiniband does not exist")
+			.contains("Next: load the RDMA modules");
+	}
+
+	@Test
+	void emptyDefaultSysfsRootOnTheNativeBackendIsLoggedAsHoldingNoDevice(@TempDir Path temp, CapturedOutput output)
+			throws IOException {
+		// a host with ib_core and ib_uverbs loaded and no RDMA device: an empty
+		// class/infiniband
+		Path root = Files.createDirectories(temp.resolve("sys/class/infiniband"));
+		Files.createDirectories(temp.resolve("sys/class/infiniband_verbs"));
+		RdmaProperties properties = Binder
+			.get(new MockEnvironment().withProperty("rdma.port-counters.sysfs-root", root.toString()))
+			.bindOrCreate(RdmaProperties.PREFIX, RdmaProperties.class);
+		assertThat(new RdmaPropertiesChecks(new MockEnvironment()).check(properties)).isEmpty();
+		assertThat(output).contains("No RDMA devices on this host: " + root + " exists but holds no device")
+			.contains("--device /dev/infiniband")
+			.doesNotContain("does not exist");
 	}
 
 	@Test

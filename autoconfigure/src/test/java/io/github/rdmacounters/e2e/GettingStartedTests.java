@@ -27,7 +27,9 @@ import static org.awaitility.Awaitility.await;
  * Builds an application from the README's Getting started section only (its first YAML
  * block as {@code application.yml}, web MVC, Actuator and Prometheus from the class path)
  * and checks what that section promises: it starts on the simulated backend, the counters
- * move, and {@code /actuator/health} shows the {@code rdma} component.
+ * move, and {@code /actuator/health} shows the {@code rdma} component. The sample
+ * application's {@code GettingStartedProjectTests} builds and starts the section's whole
+ * project (its {@code pom.xml}, application class and commands) with Maven.
  *
  * @author rdma-counters
  */

@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Each profile of the sample starts on the host it is meant for: the default one
  * ({@code application.yml}) on its simulated host, {@code hardware} on a host whose
  * device is named as on real hardware ({@code mlx5_0}, here the fake libibverbs with the
- * sysfs of a ConnectX-6 Dx), with none of the simulated host's settings.
+ * sysfs of a ConnectX-6 Dx), with none of the simulated host's settings; the faults (link
+ * flap, congestion) only with the {@code faults} profile.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SampleProfilesTests {
@@ -52,14 +53,30 @@ class SampleProfilesTests {
 	void defaultProfileStartsOnItsSimulatedHostWithEveryCounterSet(CapturedOutput output) {
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
 			.web(WebApplicationType.NONE)
-			.run("--sample.link-flap.enabled=false")) {
+			.run()) {
 			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
+			assertThat(context.getBeanProvider(SimulatedLinkFlapper.class).getIfAvailable()).isNull();
+			assertThat(context.getBeanProvider(SimulatedCongestion.class).getIfAvailable()).isNull();
 			RdmaRegistry registry = context.getBean(RdmaRegistry.class);
 			assertThat(registry.counterSets()).extracting(CounterSet::name)
 				.containsExactlyInAnyOrder("nvme-tcp", "https", "storage");
 			assertThat(registry.counterSet("storage").deviceName()).isEqualTo("sim_mlx5_1");
 			assertThat(registry.counterSet("storage").port()).isEqualTo(2);
 			assertThat(registry.counterSet("https").deviceName()).isEqualTo("sim_mlx5_0");
+		}
+		assertThat(output).doesNotContain(NO_EFFECT).doesNotContainPattern(STARTER_WARNING);
+	}
+
+	@Test
+	void faultsProfileAddsTheLinkFlapAndTheCongestion(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
+			.profiles("faults")
+			.web(WebApplicationType.NONE)
+			.run()) {
+			assertThat(context.getBean(RdmaBackend.class)).isInstanceOf(SimulatedBackend.class);
+			assertThat(context.getBeanProvider(SimulatedLinkFlapper.class).getIfAvailable()).isNotNull();
+			assertThat(context.getBeanProvider(SimulatedCongestion.class).getIfAvailable()).isNotNull();
+			assertThat(context.getEnvironment().getProperty("sample.link-flap.interval-ms")).isEqualTo("60000");
 		}
 		assertThat(output).doesNotContain(NO_EFFECT).doesNotContainPattern(STARTER_WARNING);
 	}

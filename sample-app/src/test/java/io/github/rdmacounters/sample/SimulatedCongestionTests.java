@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ActiveProfiles;
 
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.ethtool.NetdevPortStatistics;
@@ -20,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * netdev, and {@link SimulatedCongestion} makes the congested port pause while the other
  * RoCE port, never congested, does not.
  */
+@ActiveProfiles("faults")
 @SpringBootTest(properties = { "sample.traffic.interval-ms=50", "rdma.read-cache-ttl=100ms",
 		"sample.link-flap.enabled=false", "sample.congestion.initial-delay-ms=500",
 		"sample.congestion.interval-ms=2000", "sample.congestion.congested-ms=1000" })

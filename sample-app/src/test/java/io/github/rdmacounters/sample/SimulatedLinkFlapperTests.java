@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.test.context.ActiveProfiles;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterType;
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link SimulatedLinkFlapper}: the port goes down and comes back, and the
  * traffic of the other devices goes on while it is down.
  */
+@ActiveProfiles("faults")
 @SpringBootTest(properties = { "sample.link-flap.interval-ms=4000", "sample.link-flap.down-ms=3000",
 		"sample.traffic.interval-ms=50", "rdma.read-cache-ttl=100ms" })
 class SimulatedLinkFlapperTests {

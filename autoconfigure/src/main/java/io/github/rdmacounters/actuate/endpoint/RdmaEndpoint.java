@@ -26,6 +26,9 @@ import io.github.rdmacounters.netlink.OptionalCounters;
 import io.github.rdmacounters.netlink.PortOptionalCounters;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
 import io.github.rdmacounters.netlink.QueuePairCounters;
+import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
+import io.github.rdmacounters.sysfs.NoRdmaDevices;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
 /**
  * {@link Endpoint @Endpoint} that shows the RDMA devices the application manages: device
@@ -140,7 +143,15 @@ public class RdmaEndpoint {
 			}
 		}
 		addPortDetails(devices);
-		return new RdmaDescriptor(devices);
+		return new RdmaDescriptor(devices, devices.isEmpty() ? noDevicesReason() : null);
+	}
+
+	private @Nullable String noDevicesReason() {
+		if (this.host instanceof SysfsHostPortCountersSource sysfs
+				&& sysfs.tree() instanceof FileSystemSysfsTree tree) {
+			return NoRdmaDevices.line(tree.root());
+		}
+		return null;
 	}
 
 	/**

@@ -91,7 +91,7 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 		line.append(". Host diagnosis: ")
 			.append(verdict.endsWith(".") ? verdict.substring(0, verdict.length() - 1) : verdict)
 			.append(". The whole report: java -jar rdma-counters-diagnosis.jar --probe, or the rdmadiagnosis "
-					+ "actuator endpoint.");
+					+ "actuator endpoint (add rdmadiagnosis to management.endpoints.web.exposure.include).");
 		return line.toString();
 	}
 

@@ -71,8 +71,11 @@ public final class RdmaEventsAutoConfiguration {
 		MonitorEventActions actions = new MonitorEventActions(host.getIfAvailable(), optionalCounters.getIfAvailable(),
 				registry::devices);
 		Log log = LogFactory.getLog(NldevMonitor.class);
+		// on a host without a device, the startup line of RdmaPropertiesChecks says why
+		HostPortCountersSource devices = host.getIfAvailable();
+		boolean none = devices != null && devices.deviceNames().isEmpty();
 		actions.follow((backend.getIfAvailable() instanceof SimulatedBackend simulated) ? simulated.monitor(actions)
-				: NldevMonitor.start(actions, log::info));
+				: NldevMonitor.start(actions, none ? log::debug : log::info));
 		return actions;
 	}
 

@@ -1,6 +1,9 @@
 package io.github.rdmacounters.actuate.endpoint;
 
+import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,6 +38,8 @@ import io.github.rdmacounters.core.ReadMode;
 import io.github.rdmacounters.core.SupervisedDevice;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.sysfs.HostSysfs;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
@@ -301,6 +307,43 @@ class RdmaEndpointTests {
 		assertThat(described.ports().get(2).state()).isEqualTo("ACTIVE");
 		assertThat(described.ports().get(2).activeMtu()).isEqualTo(1024);
 		assertThat(described.counterSets().get("storage").port()).isEqualTo(2);
+	}
+
+	@Test
+	void hostWithAnEmptySysfsRootSaysWhyAndWhatToDoNext(@TempDir Path temp) throws IOException {
+		// ib_core and ib_uverbs loaded, no RDMA device: class/infiniband exists and is
+		// empty
+		HostSysfs empty = HostSysfs.empty(temp);
+		Files.createDirectories(empty.root().resolveSibling("infiniband_verbs"));
+		try (SysfsHostPortCountersSource host = SysfsHostPortCountersSource.of(empty.root(), (name) -> true,
+				(name) -> true, Duration.ZERO)) {
+			RdmaDescriptor descriptor = new RdmaEndpoint(new RdmaRegistry(List.of()), host, "native").rdma();
+			assertThat(descriptor.devices()).isEmpty();
+			assertThat(descriptor.reason())
+				.startsWith("No RDMA devices on this host: " + empty.root()
+						+ " exists but holds no device: the RDMA stack (ib_core, ib_uverbs) is loaded")
+				.contains("Next: load the RDMA modules", "rdma.backend=simulated");
+		}
+	}
+
+	@Test
+	void hostWithoutASysfsRootSaysItDoesNotExist(@TempDir Path temp) {
+		Path root = temp.resolve("sys/class/infiniband");
+		try (SysfsHostPortCountersSource host = SysfsHostPortCountersSource.of(root, (name) -> true, (name) -> true,
+				Duration.ZERO)) {
+			assertThat(new RdmaEndpoint(new RdmaRegistry(List.of()), host, "native").rdma().reason())
+				.startsWith("No RDMA devices on this host: " + root + " does not exist");
+		}
+	}
+
+	@Test
+	void hostWithDevicesHasNoReason(@TempDir Path temp) {
+		try (SysfsHostPortCountersSource host = SysfsHostPortCountersSource.of(HostSysfs.fourKinds(temp).root(),
+				(name) -> true, (name) -> true, Duration.ZERO)) {
+			RdmaDescriptor descriptor = new RdmaEndpoint(new RdmaRegistry(List.of()), host, "native").rdma();
+			assertThat(descriptor.devices()).isNotEmpty();
+			assertThat(descriptor.reason()).isNull();
+		}
 	}
 
 	@Test

@@ -83,7 +83,8 @@ class RdmaDiagnosisAutoConfigurationTests {
 				assertThat(output).contains("Counter sets [nvme] cannot count on mlx5_1 (")
 					.contains("Host diagnosis: port 1 flow counters: ")
 					.contains(", port counters: yes")
-					.contains("java -jar rdma-counters-diagnosis.jar --probe");
+					.contains("java -jar rdma-counters-diagnosis.jar --probe")
+					.contains("add rdmadiagnosis to management.endpoints.web.exposure.include");
 			});
 	}
 
