@@ -19,6 +19,9 @@ public final class Wakeup implements AutoCloseable {
 
 	private final FileDescriptor eventFd;
 
+	/** Two {@code struct pollfd}, reused by each wait; freed by the garbage collector. */
+	private final Memory pollFds = new Memory(2L * LibC.POLLFD_SIZE);
+
 	private Wakeup(LibC libc, FileDescriptor eventFd) {
 		this.libc = libc;
 		this.eventFd = eventFd;
@@ -41,17 +44,19 @@ public final class Wakeup implements AutoCloseable {
 
 	/**
 	 * Wait until a descriptor is readable, this wake-up was signalled, or the time is up.
+	 * Waits are serialised; {@link #signal()} does not wait for them.
 	 * @param fd a descriptor the caller keeps open during the wait
 	 * @param timeoutMillis the longest wait, in milliseconds
 	 * @return what ended the wait
 	 * @throws RdmaOperationException if {@code poll} fails other than with {@code EINTR}
 	 */
-	public Ready await(int fd, int timeoutMillis) {
+	public synchronized Ready await(int fd, int timeoutMillis) {
 		int wake = this.eventFd.tryAcquire();
 		if (wake < 0) {
 			return Ready.WOKEN;
 		}
-		try (Memory fds = new Memory(2L * LibC.POLLFD_SIZE)) {
+		try {
+			Memory fds = this.pollFds;
 			fds.clear();
 			fds.setInt(0, fd);
 			fds.setShort(LibC.POLLFD_EVENTS, LibC.POLLIN);

@@ -334,8 +334,13 @@ public final class NetlinkSocket implements AutoCloseable {
 	}
 
 	private ByteBuffer receiveDatagram(int socket, NetlinkRequest request) {
-		awaitReply(socket, request);
-		long size = recv(socket, Netlink.MSG_PEEK | Netlink.MSG_TRUNC, request);
+		int peek = Netlink.MSG_PEEK | Netlink.MSG_TRUNC | Netlink.MSG_DONTWAIT;
+		long size = recv(socket, peek, request);
+		while (size < 0) {
+			// nothing queued yet
+			awaitReply(socket, request);
+			size = recv(socket, peek, request);
+		}
 		if (size > this.buffer.size()) {
 			this.buffer.close();
 			this.buffer = new Memory(Netlink.nlmsgAlign((int) size));
@@ -378,6 +383,9 @@ public final class NetlinkSocket implements AutoCloseable {
 			int errno = Native.getLastError();
 			if (errno == LibC.EINTR) {
 				continue;
+			}
+			if (errno == LibC.EAGAIN && (flags & Netlink.MSG_DONTWAIT) != 0) {
+				return -1;
 			}
 			throw new RdmaOperationException("recv(" + this.name + ")", errno,
 					(errno == Errno.EAGAIN) ? "no reply to " + request + " in time"
