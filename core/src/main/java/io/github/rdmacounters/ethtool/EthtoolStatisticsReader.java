@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.libc.FileDescriptor;
+import io.github.rdmacounters.libc.LibC;
 
 /**
  * Reads driver statistics with {@code ioctl(fd, SIOCETHTOOL, &ifreq)} on an
@@ -34,8 +36,10 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * {@value #HEADROOM} more entries than the count, against a count that grows between two
  * calls.
  * <p>
- * Thread-safe: reads are serialised (each is three system calls); the socket is closed by
- * {@link #close()}, once.
+ * Thread-safe: reads are serialised (each is three system calls). The socket has one
+ * owner, a {@link FileDescriptor}: {@link #close()} never waits for a read in flight (an
+ * {@code ioctl} that reaches firmware can take as long as its command timeout), and the
+ * socket and the buffers are released when that read returns.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -45,21 +49,23 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	/** Entries of room past the count, against kernels that write a newer count. */
 	static final int HEADROOM = 4096;
 
-	private final EthtoolLibC libc;
+	private final LibC libc;
 
 	private final Map<String, StatisticNames> names = new ConcurrentHashMap<>();
 
-	private final Memory ifreq = new Memory(EthtoolLibC.SIZEOF_IFREQ);
+	private final Memory ifreq = new Memory(Ethtool.SIZEOF_IFREQ);
 
-	private final Memory ssetInfo = new Memory(EthtoolLibC.SSET_INFO_DATA + 4L * Long.SIZE);
+	private final Memory ssetInfo = new Memory(Ethtool.SSET_INFO_DATA + 4L * Long.SIZE);
 
-	private Memory stats = new Memory(EthtoolLibC.STATS_DATA + 8L * HEADROOM);
+	private final FileDescriptor fd;
 
-	private int fd;
+	// Guarded by this object while the descriptor is held
+	private Memory stats = new Memory(Ethtool.STATS_DATA + 8L * HEADROOM);
 
-	private EthtoolStatisticsReader(EthtoolLibC libc, int fd) {
+	private EthtoolStatisticsReader(LibC libc, int fd) {
 		this.libc = libc;
-		this.fd = fd;
+		this.fd = FileDescriptor.adopt(fd, "ethtool statistics reader", () -> {
+		}, this::released);
 	}
 
 	/**
@@ -69,8 +75,8 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	 * @throws UnsatisfiedLinkError if the C library cannot be loaded
 	 */
 	public static EthtoolStatisticsReader open() {
-		EthtoolLibC libc = EthtoolLibC.Holder.get();
-		int fd = libc.socket(EthtoolLibC.AF_INET, EthtoolLibC.SOCK_DGRAM | EthtoolLibC.SOCK_CLOEXEC, 0);
+		LibC libc = LibC.get();
+		int fd = libc.socket(LibC.AF_INET, LibC.SOCK_DGRAM | LibC.SOCK_CLOEXEC, 0);
 		if (fd < 0) {
 			throw new RdmaOperationException("socket(AF_INET, SOCK_DGRAM)", Native.getLastError(),
 					"the ethtool statistics need a socket to send SIOCETHTOOL on");
@@ -80,19 +86,26 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 
 	@Override
 	public synchronized NetdevStatistics read(String netdev) {
-		if (this.fd < 0) {
-			throw new RdmaClosedException("ethtool statistics reader");
+		int socket = this.fd.acquire();
+		try {
+			return read(socket, netdev);
 		}
+		finally {
+			this.fd.release();
+		}
+	}
+
+	private NetdevStatistics read(int socket, String netdev) {
 		setName(netdev);
 		for (int attempt = 0;; attempt++) {
-			int count = count(netdev);
+			int count = count(socket, netdev);
 			StatisticNames known = this.names.get(netdev);
 			if (known == null || known.size() != count) {
-				known = strings(netdev, count);
+				known = strings(socket, netdev, count);
 			}
 			if (known != null) {
 				this.names.put(netdev, known);
-				long[] values = values(netdev, count);
+				long[] values = values(socket, netdev, count);
 				if (values != null) {
 					return new NetdevStatistics(netdev, known, values, true);
 				}
@@ -117,7 +130,7 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 
 	private void setName(String netdev) {
 		byte[] name = netdev.getBytes(StandardCharsets.UTF_8);
-		if (name.length == 0 || name.length >= EthtoolLibC.IFNAMSIZ || netdev.indexOf('/') >= 0
+		if (name.length == 0 || name.length >= Ethtool.IFNAMSIZ || netdev.indexOf('/') >= 0
 				|| netdev.indexOf('\0') >= 0) {
 			throw new IllegalArgumentException("Not a network interface name: '" + netdev
 					+ "' (1 to 15 bytes, no '/'); use a name that /sys/class/net lists");
@@ -131,16 +144,16 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	 * clears the bit of a set the driver has no count for, so a missing bit is a netdev
 	 * without driver statistics (count 0), not an error.
 	 */
-	private int count(String netdev) {
+	private int count(int socket, String netdev) {
 		this.ssetInfo.clear();
-		this.ssetInfo.setInt(0, EthtoolLibC.ETHTOOL_GSSET_INFO);
-		this.ssetInfo.setLong(EthtoolLibC.SSET_INFO_SSET_MASK, 1L << EthtoolLibC.ETH_SS_STATS);
-		ioctl("ETHTOOL_GSSET_INFO", netdev, this.ssetInfo);
-		long mask = this.ssetInfo.getLong(EthtoolLibC.SSET_INFO_SSET_MASK);
-		if ((mask & (1L << EthtoolLibC.ETH_SS_STATS)) == 0) {
+		this.ssetInfo.setInt(0, Ethtool.ETHTOOL_GSSET_INFO);
+		this.ssetInfo.setLong(Ethtool.SSET_INFO_SSET_MASK, 1L << Ethtool.ETH_SS_STATS);
+		ioctl(socket, "ETHTOOL_GSSET_INFO", netdev, this.ssetInfo);
+		long mask = this.ssetInfo.getLong(Ethtool.SSET_INFO_SSET_MASK);
+		if ((mask & (1L << Ethtool.ETH_SS_STATS)) == 0) {
 			return 0;
 		}
-		int count = this.ssetInfo.getInt(EthtoolLibC.SSET_INFO_DATA);
+		int count = this.ssetInfo.getInt(Ethtool.SSET_INFO_DATA);
 		if (count < 0) {
 			throw new RdmaOperationException(command("ETHTOOL_GSSET_INFO", netdev), Errno.EINVAL,
 					"the driver reported " + Integer.toUnsignedString(count) + " statistics");
@@ -152,28 +165,28 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	 * {@code ETHTOOL_GSTRINGS}: {@code ethtool_get_strings} writes {@code len} names of
 	 * {@code ETH_GSTRING_LEN} bytes, each NUL-padded (a name of 32 bytes has no NUL).
 	 */
-	private @Nullable StatisticNames strings(String netdev, int count) {
+	private @Nullable StatisticNames strings(int socket, String netdev, int count) {
 		if (count == 0) {
 			return StatisticNames.of(List.of());
 		}
 		long capacity = (long) count + HEADROOM;
-		try (Memory buffer = new Memory(EthtoolLibC.GSTRINGS_DATA + capacity * EthtoolLibC.ETH_GSTRING_LEN)) {
+		try (Memory buffer = new Memory(Ethtool.GSTRINGS_DATA + capacity * Ethtool.ETH_GSTRING_LEN)) {
 			buffer.clear();
-			buffer.setInt(0, EthtoolLibC.ETHTOOL_GSTRINGS);
-			buffer.setInt(EthtoolLibC.GSTRINGS_STRING_SET, EthtoolLibC.ETH_SS_STATS);
-			buffer.setInt(EthtoolLibC.GSTRINGS_LEN, count);
-			ioctl("ETHTOOL_GSTRINGS", netdev, buffer);
-			int len = buffer.getInt(EthtoolLibC.GSTRINGS_LEN);
+			buffer.setInt(0, Ethtool.ETHTOOL_GSTRINGS);
+			buffer.setInt(Ethtool.GSTRINGS_STRING_SET, Ethtool.ETH_SS_STATS);
+			buffer.setInt(Ethtool.GSTRINGS_LEN, count);
+			ioctl(socket, "ETHTOOL_GSTRINGS", netdev, buffer);
+			int len = buffer.getInt(Ethtool.GSTRINGS_LEN);
 			if (len != count) {
 				// the count changed since ETHTOOL_GSSET_INFO: the caller reads it again
 				return null;
 			}
 			List<String> names = new ArrayList<>(count);
-			byte[] bytes = buffer.getByteArray(EthtoolLibC.GSTRINGS_DATA, count * EthtoolLibC.ETH_GSTRING_LEN);
+			byte[] bytes = buffer.getByteArray(Ethtool.GSTRINGS_DATA, count * Ethtool.ETH_GSTRING_LEN);
 			for (int i = 0; i < count; i++) {
-				int start = i * EthtoolLibC.ETH_GSTRING_LEN;
+				int start = i * Ethtool.ETH_GSTRING_LEN;
 				int end = start;
-				while (end < start + EthtoolLibC.ETH_GSTRING_LEN && bytes[end] != 0) {
+				while (end < start + Ethtool.ETH_GSTRING_LEN && bytes[end] != 0) {
 					end++;
 				}
 				names.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
@@ -186,27 +199,27 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	 * {@code ETHTOOL_GSTATS}: the values, or {@code null} if the kernel used another
 	 * count than the one asked for.
 	 */
-	private long @Nullable [] values(String netdev, int count) {
+	private long @Nullable [] values(int socket, String netdev, int count) {
 		if (count == 0) {
 			return new long[0];
 		}
-		long needed = EthtoolLibC.STATS_DATA + 8L * ((long) count + HEADROOM);
+		long needed = Ethtool.STATS_DATA + 8L * ((long) count + HEADROOM);
 		if (this.stats.size() < needed) {
 			this.stats.close();
 			this.stats = new Memory(needed);
 		}
-		this.stats.setInt(0, EthtoolLibC.ETHTOOL_GSTATS);
-		this.stats.setInt(EthtoolLibC.STATS_N_STATS, count);
-		ioctl("ETHTOOL_GSTATS", netdev, this.stats);
-		if (this.stats.getInt(EthtoolLibC.STATS_N_STATS) != count) {
+		this.stats.setInt(0, Ethtool.ETHTOOL_GSTATS);
+		this.stats.setInt(Ethtool.STATS_N_STATS, count);
+		ioctl(socket, "ETHTOOL_GSTATS", netdev, this.stats);
+		if (this.stats.getInt(Ethtool.STATS_N_STATS) != count) {
 			return null;
 		}
-		return this.stats.getLongArray(EthtoolLibC.STATS_DATA, count);
+		return this.stats.getLongArray(Ethtool.STATS_DATA, count);
 	}
 
-	private void ioctl(String command, String netdev, Memory data) {
-		this.ifreq.setPointer(EthtoolLibC.IFREQ_DATA, data);
-		int result = this.libc.ioctl(this.fd, new NativeLong(EthtoolLibC.SIOCETHTOOL), this.ifreq);
+	private void ioctl(int socket, String command, String netdev, Memory data) {
+		this.ifreq.setPointer(Ethtool.IFREQ_DATA, data);
+		int result = this.libc.ioctl(socket, new NativeLong(Ethtool.SIOCETHTOOL), this.ifreq);
 		if (result < 0) {
 			int errno = Native.getLastError();
 			throw new RdmaOperationException(command(command, netdev), errno, explain(errno));
@@ -229,23 +242,25 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 	}
 
 	/**
-	 * Close the socket. Reads after this fail with {@link RdmaClosedException}.
+	 * Close the socket, now or when the read in flight returns; never waits. Reads after
+	 * this fail with {@link RdmaClosedException}.
 	 */
 	@Override
-	public synchronized void close() {
-		if (this.fd >= 0) {
-			this.libc.close(this.fd);
-			this.fd = -1;
-			this.names.clear();
-			this.stats.close();
-			this.ifreq.close();
-			this.ssetInfo.close();
-		}
+	public void close() {
+		this.fd.close();
+		this.names.clear();
+	}
+
+	// Once, after the socket was closed and no read runs any more
+	private void released() {
+		this.stats.close();
+		this.ifreq.close();
+		this.ssetInfo.close();
 	}
 
 	@Override
 	public String toString() {
-		return "EthtoolStatisticsReader " + ((this.fd >= 0) ? "open" : "closed");
+		return "EthtoolStatisticsReader " + (this.fd.isClosed() ? "closed" : "open");
 	}
 
 }

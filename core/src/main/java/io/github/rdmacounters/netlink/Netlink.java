@@ -87,6 +87,9 @@ public final class Netlink {
 	/** {@code MSG_TRUNC}: with {@code recv}, return the datagram's real length. */
 	public static final int MSG_TRUNC = 0x20;
 
+	/** {@code MSG_DONTWAIT}: with {@code recv}, {@code EAGAIN} instead of waiting. */
+	public static final int MSG_DONTWAIT = 0x40;
+
 	/** {@code SOL_SOCKET}. */
 	public static final int SOL_SOCKET = 1;
 

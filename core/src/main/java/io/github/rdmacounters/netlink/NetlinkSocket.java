@@ -5,7 +5,6 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntUnaryOperator;
 
 import com.sun.jna.Memory;
@@ -16,6 +15,9 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.libc.FileDescriptor;
+import io.github.rdmacounters.libc.LibC;
+import io.github.rdmacounters.libc.Wakeup;
 
 /**
  * A netlink socket that sends one request at a time and reads its replies: an exchange (a
@@ -28,7 +30,11 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * closes it, as replies still queued could not be told apart from the next request's.
  * <p>
  * Datagrams are read with {@code MSG_PEEK | MSG_TRUNC} first, so the buffer always fits
- * the next one. Thread-safe: requests are serialised.
+ * the next one. Thread-safe: requests are serialised. The descriptor has one owner, a
+ * {@link FileDescriptor}: each request holds it for its whole run, and {@link #close()}
+ * from another thread wakes a request waiting for a reply (it polls the socket with a
+ * {@link Wakeup}) and leaves the closing to it, so the number is never closed under a
+ * {@code recv}.
  *
  * @author rdma-counters
  */
@@ -37,32 +43,23 @@ public final class NetlinkSocket implements AutoCloseable {
 	/** The initial receive buffer: the kernel sizes dumps after the largest read. */
 	private static final int INITIAL_BUFFER = 32 * 1024;
 
-	private static final int EINTR = 4;
-
 	/** {@code SOL_NETLINK} (include/linux/socket.h). */
 	private static final int SOL_NETLINK = 270;
 
 	/** {@code NETLINK_ADD_MEMBERSHIP} (include/uapi/linux/netlink.h). */
 	private static final int NETLINK_ADD_MEMBERSHIP = 1;
 
-	/** {@code sizeof(struct pollfd)} and the offsets of its events and revents. */
-	private static final int POLLFD_SIZE = 8;
+	private final LibC libc;
 
-	private static final int POLLFD_EVENTS = 4;
+	private final FileDescriptor fd;
 
-	private static final int POLLFD_REVENTS = 6;
-
-	private static final short POLLIN = 1;
-
-	private final NetlinkLibC libc;
-
-	private final int fd;
+	private final Wakeup wakeup;
 
 	private final int portId;
 
 	private final String name;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private final int timeoutMillis;
 
 	private final Memory kernelAddress;
 
@@ -73,15 +70,39 @@ public final class NetlinkSocket implements AutoCloseable {
 	/** Joins a multicast group for a socket that is not a kernel's, else {@code null}. */
 	private @Nullable IntUnaryOperator joiner;
 
-	private NetlinkSocket(NetlinkLibC libc, int fd, int portId, String name, Duration timeout) {
+	private NetlinkSocket(LibC libc, int fd, Wakeup wakeup, int portId, String name, Duration timeout) {
 		this.libc = libc;
-		this.fd = fd;
+		this.wakeup = wakeup;
+		this.fd = FileDescriptor.adopt(fd, "The " + name + " netlink socket", wakeup::signal, this::released);
 		this.portId = portId;
 		this.name = name;
+		this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis()));
 		this.kernelAddress = new Memory(Netlink.SOCKADDR_NL_SIZE);
 		this.kernelAddress.clear();
 		this.kernelAddress.setShort(0, (short) Netlink.AF_NETLINK);
-		setReceiveTimeout(timeout);
+	}
+
+	/**
+	 * Own an open socket: on failure it is closed.
+	 */
+	private static NetlinkSocket create(LibC libc, int fd, int portId, String name, Duration timeout) {
+		Wakeup wakeup;
+		try {
+			wakeup = Wakeup.open("the " + name + " netlink socket");
+		}
+		catch (RuntimeException ex) {
+			libc.close(fd);
+			throw ex;
+		}
+		NetlinkSocket socket = new NetlinkSocket(libc, fd, wakeup, portId, name, timeout);
+		try {
+			socket.setReceiveTimeout(timeout);
+		}
+		catch (RuntimeException ex) {
+			socket.close();
+			throw ex;
+		}
+		return socket;
 	}
 
 	/**
@@ -94,15 +115,15 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * {@code EPROTONOSUPPORT} when the kernel has no such netlink protocol
 	 */
 	public static NetlinkSocket open(int protocol, String name, Duration timeout) {
-		NetlinkLibC libc = NetlinkLibC.Holder.get();
+		LibC libc = LibC.get();
 		int fd = libc.socket(Netlink.AF_NETLINK, Netlink.SOCK_RAW | Netlink.SOCK_CLOEXEC, protocol);
 		if (fd < 0) {
 			int errno = Native.getLastError();
 			throw new RdmaOperationException("socket(AF_NETLINK, SOCK_RAW, " + name + ")", errno,
 					(errno == Errno.EPROTONOSUPPORT) ? "this kernel has no " + name + " netlink" : null);
 		}
-		try {
-			Memory address = new Memory(Netlink.SOCKADDR_NL_SIZE);
+		int portId;
+		try (Memory address = new Memory(Netlink.SOCKADDR_NL_SIZE)) {
 			address.clear();
 			address.setShort(0, (short) Netlink.AF_NETLINK);
 			if (libc.bind(fd, address, Netlink.SOCKADDR_NL_SIZE) != 0) {
@@ -113,12 +134,13 @@ public final class NetlinkSocket implements AutoCloseable {
 				throw new RdmaOperationException("getsockname(" + name + ")", Native.getLastError());
 			}
 			// netlink_autobind (net/netlink/af_netlink.c) chose the port id
-			return new NetlinkSocket(libc, fd, address.getInt(Netlink.SOCKADDR_NL_PID), name, timeout);
+			portId = address.getInt(Netlink.SOCKADDR_NL_PID);
 		}
 		catch (RuntimeException ex) {
 			libc.close(fd);
 			throw ex;
 		}
+		return create(libc, fd, portId, name, timeout);
 	}
 
 	/**
@@ -132,14 +154,7 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @return the socket
 	 */
 	static NetlinkSocket attach(int fd, int portId, String name, Duration timeout) {
-		NetlinkLibC libc = NetlinkLibC.Holder.get();
-		try {
-			return new NetlinkSocket(libc, fd, portId, name, timeout);
-		}
-		catch (RuntimeException ex) {
-			libc.close(fd);
-			throw ex;
-		}
+		return create(LibC.get(), fd, portId, name, timeout);
 	}
 
 	/**
@@ -172,7 +187,7 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @return {@code true} once closed
 	 */
 	public boolean isClosed() {
-		return this.closed.get();
+		return this.fd.isClosed();
 	}
 
 	/**
@@ -185,7 +200,13 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @throws RdmaClosedException if the socket is closed
 	 */
 	public synchronized List<NetlinkMessage> exchange(NetlinkRequest request) {
-		return run(request, false, NetlinkBudget.DEFAULT).messages();
+		int socket = this.fd.acquire();
+		try {
+			return run(socket, request, false, NetlinkBudget.DEFAULT).messages();
+		}
+		finally {
+			this.fd.release();
+		}
 	}
 
 	/**
@@ -199,19 +220,23 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @throws RdmaClosedException if the socket is closed
 	 */
 	public synchronized NetlinkDump dump(NetlinkRequest request, NetlinkBudget budget) {
-		return run(request, true, budget);
+		int socket = this.fd.acquire();
+		try {
+			return run(socket, request, true, budget);
+		}
+		finally {
+			this.fd.release();
+		}
 	}
 
-	private NetlinkDump run(NetlinkRequest request, boolean dump, NetlinkBudget budget) {
-		if (this.closed.get()) {
-			throw new RdmaClosedException("The " + this.name + " netlink socket");
-		}
+	// Call with the descriptor acquired
+	private NetlinkDump run(int socket, NetlinkRequest request, boolean dump, NetlinkBudget budget) {
 		boolean completed = false;
 		try {
 			int seq = ++this.sequence;
 			int flags = Netlink.NLM_F_REQUEST | (dump ? Netlink.NLM_F_DUMP : Netlink.NLM_F_ACK);
-			send(request.encode(flags, seq, 0), request);
-			NetlinkDump result = receive(request, seq, dump, budget);
+			send(socket, request.encode(flags, seq, 0), request);
+			NetlinkDump result = receive(socket, request, seq, dump, budget);
 			completed = true;
 			return result;
 		}
@@ -226,10 +251,10 @@ public final class NetlinkSocket implements AutoCloseable {
 		}
 	}
 
-	private void send(byte[] message, NetlinkRequest request) {
+	private void send(int socket, byte[] message, NetlinkRequest request) {
 		Memory memory = new Memory(message.length);
 		memory.write(0, message, 0, message.length);
-		long sent = this.libc.sendto(this.fd, memory, message.length, 0, this.kernelAddress, Netlink.SOCKADDR_NL_SIZE);
+		long sent = this.libc.sendto(socket, memory, message.length, 0, this.kernelAddress, Netlink.SOCKADDR_NL_SIZE);
 		if (sent < 0) {
 			throw new RdmaOperationException("sendto(" + this.name + ") of " + request, Native.getLastError());
 		}
@@ -239,13 +264,13 @@ public final class NetlinkSocket implements AutoCloseable {
 		}
 	}
 
-	private NetlinkDump receive(NetlinkRequest request, int seq, boolean dump, NetlinkBudget budget) {
+	private NetlinkDump receive(int socket, NetlinkRequest request, int seq, boolean dump, NetlinkBudget budget) {
 		List<NetlinkMessage> messages = new ArrayList<>();
 		long bytes = 0;
 		int datagrams = 0;
 		boolean interrupted = false;
 		while (true) {
-			ByteBuffer datagram = receiveDatagram(request);
+			ByteBuffer datagram = receiveDatagram(socket, request);
 			bytes += datagram.limit();
 			datagrams++;
 			int position = 0;
@@ -308,13 +333,19 @@ public final class NetlinkSocket implements AutoCloseable {
 		}
 	}
 
-	private ByteBuffer receiveDatagram(NetlinkRequest request) {
-		long size = recv(Netlink.MSG_PEEK | Netlink.MSG_TRUNC, request);
+	private ByteBuffer receiveDatagram(int socket, NetlinkRequest request) {
+		int peek = Netlink.MSG_PEEK | Netlink.MSG_TRUNC | Netlink.MSG_DONTWAIT;
+		long size = recv(socket, peek, request);
+		while (size < 0) {
+			// nothing queued yet
+			awaitReply(socket, request);
+			size = recv(socket, peek, request);
+		}
 		if (size > this.buffer.size()) {
 			this.buffer.close();
 			this.buffer = new Memory(Netlink.nlmsgAlign((int) size));
 		}
-		long length = recv(0, request);
+		long length = recv(socket, 0, request);
 		if (length == 0) {
 			throw new NetlinkProtocolException(
 					"The " + this.name + " peer closed the socket before it answered " + request);
@@ -323,15 +354,38 @@ public final class NetlinkSocket implements AutoCloseable {
 		return ByteBuffer.wrap(this.buffer.getByteArray(0, (int) length)).order(ByteOrder.nativeOrder());
 	}
 
-	private long recv(int flags, NetlinkRequest request) {
+	/**
+	 * Wait for the next datagram of a reply as {@code SO_RCVTIMEO} would, but on a
+	 * {@code poll} that {@link #close()} ends.
+	 */
+	private void awaitReply(int socket, NetlinkRequest request) {
 		while (true) {
-			long length = this.libc.recv(this.fd, this.buffer, this.buffer.size(), flags);
+			switch (this.wakeup.await(socket, this.timeoutMillis)) {
+				case READABLE -> {
+					return;
+				}
+				case WOKEN -> throw new RdmaClosedException(
+						"The " + this.name + " netlink socket waiting for the reply to " + request);
+				case TIMED_OUT -> throw new RdmaOperationException("recv(" + this.name + ")", Errno.EAGAIN,
+						"no reply to " + request + " in time");
+				case INTERRUPTED -> {
+				}
+			}
+		}
+	}
+
+	private long recv(int socket, int flags, NetlinkRequest request) {
+		while (true) {
+			long length = this.libc.recv(socket, this.buffer, this.buffer.size(), flags);
 			if (length >= 0) {
 				return length;
 			}
 			int errno = Native.getLastError();
-			if (errno == EINTR) {
+			if (errno == LibC.EINTR) {
 				continue;
+			}
+			if (errno == LibC.EAGAIN && (flags & Netlink.MSG_DONTWAIT) != 0) {
+				return -1;
 			}
 			throw new RdmaOperationException("recv(" + this.name + ")", errno,
 					(errno == Errno.EAGAIN) ? "no reply to " + request + " in time"
@@ -345,13 +399,17 @@ public final class NetlinkSocket implements AutoCloseable {
 		if (timeout.isNegative() || timeout.isZero()) {
 			throw new IllegalArgumentException("The netlink reply timeout must be positive, not " + timeout);
 		}
+		int socket = this.fd.acquire();
 		try (Memory timeval = new Memory(Netlink.TIMEVAL_SIZE)) {
 			timeval.setLong(0, timeout.getSeconds());
 			timeval.setLong(8, timeout.getNano() / 1000);
-			if (this.libc.setsockopt(this.fd, Netlink.SOL_SOCKET, Netlink.SO_RCVTIMEO, timeval,
+			if (this.libc.setsockopt(socket, Netlink.SOL_SOCKET, Netlink.SO_RCVTIMEO, timeval,
 					Netlink.TIMEVAL_SIZE) != 0) {
 				throw new RdmaOperationException("setsockopt(" + this.name + ", SO_RCVTIMEO)", Native.getLastError());
 			}
+		}
+		finally {
+			this.fd.release();
 		}
 	}
 
@@ -364,20 +422,23 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @throws RdmaOperationException if the kernel refuses
 	 */
 	synchronized void joinGroup(int group) {
-		if (this.closed.get()) {
-			throw new RdmaClosedException("The " + this.name + " netlink socket");
-		}
+		int socket = this.fd.acquire();
 		IntUnaryOperator given = this.joiner;
 		int errno;
-		if (given != null) {
-			errno = given.applyAsInt(group);
-		}
-		else {
-			try (Memory value = new Memory(4)) {
-				value.setInt(0, group);
-				errno = (this.libc.setsockopt(this.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, value, 4) != 0)
-						? Native.getLastError() : 0;
+		try {
+			if (given != null) {
+				errno = given.applyAsInt(group);
 			}
+			else {
+				try (Memory value = new Memory(4)) {
+					value.setInt(0, group);
+					errno = (this.libc.setsockopt(socket, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, value, 4) != 0)
+							? Native.getLastError() : 0;
+				}
+			}
+		}
+		finally {
+			this.fd.release();
 		}
 		if (errno != 0) {
 			throw new RdmaOperationException("setsockopt(" + this.name + ", NETLINK_ADD_MEMBERSHIP, " + group + ")",
@@ -386,28 +447,19 @@ public final class NetlinkSocket implements AutoCloseable {
 	}
 
 	/**
-	 * Wait until a datagram can be read or another descriptor is signalled.
-	 * @param wakeFd a descriptor that ends the wait when readable, e.g. an eventfd
+	 * Wait until a datagram can be read, the time is up or {@link #close()} is called.
 	 * @param timeoutMillis the longest wait
 	 * @return {@code true} if this socket has a datagram (or an error) to read
+	 * @throws RdmaClosedException if the socket is closed
 	 * @throws RdmaOperationException if {@code poll} fails
 	 */
-	boolean awaitDatagram(int wakeFd, int timeoutMillis) {
-		try (Memory fds = new Memory(2L * POLLFD_SIZE)) {
-			fds.clear();
-			fds.setInt(0, this.fd);
-			fds.setShort(POLLFD_EVENTS, POLLIN);
-			fds.setInt(POLLFD_SIZE, wakeFd);
-			fds.setShort(POLLFD_SIZE + POLLFD_EVENTS, POLLIN);
-			int ready = this.libc.poll(fds, 2, timeoutMillis);
-			if (ready < 0) {
-				int errno = Native.getLastError();
-				if (errno == EINTR) {
-					return false;
-				}
-				throw new RdmaOperationException("poll(" + this.name + ")", errno);
-			}
-			return ready > 0 && fds.getShort(POLLFD_REVENTS) != 0;
+	boolean awaitDatagram(int timeoutMillis) {
+		int socket = this.fd.acquire();
+		try {
+			return this.wakeup.await(socket, timeoutMillis) == Wakeup.Ready.READABLE;
+		}
+		finally {
+			this.fd.release();
 		}
 	}
 
@@ -422,15 +474,22 @@ public final class NetlinkSocket implements AutoCloseable {
 	 * @throws NetlinkProtocolException if the datagram is malformed
 	 */
 	synchronized List<NetlinkMessage> receiveNotifications(String what) {
-		if (this.closed.get()) {
-			throw new RdmaClosedException("The " + this.name + " netlink socket");
+		int socket = this.fd.acquire();
+		try {
+			return notifications(socket, what);
 		}
-		long size = recvNotification(Netlink.MSG_PEEK | Netlink.MSG_TRUNC, what);
+		finally {
+			this.fd.release();
+		}
+	}
+
+	private List<NetlinkMessage> notifications(int socket, String what) {
+		long size = recvNotification(socket, Netlink.MSG_PEEK | Netlink.MSG_TRUNC, what);
 		if (size > this.buffer.size()) {
 			this.buffer.close();
 			this.buffer = new Memory(Netlink.nlmsgAlign((int) size));
 		}
-		long length = recvNotification(0, what);
+		long length = recvNotification(socket, 0, what);
 		if (length == 0) {
 			throw new NetlinkProtocolException("The " + this.name + " peer closed the socket of " + what);
 		}
@@ -453,14 +512,14 @@ public final class NetlinkSocket implements AutoCloseable {
 		return messages;
 	}
 
-	private long recvNotification(int flags, String what) {
+	private long recvNotification(int socket, int flags, String what) {
 		while (true) {
-			long length = this.libc.recv(this.fd, this.buffer, this.buffer.size(), flags);
+			long length = this.libc.recv(socket, this.buffer, this.buffer.size(), flags);
 			if (length >= 0) {
 				return length;
 			}
 			int errno = Native.getLastError();
-			if (errno != EINTR) {
+			if (errno != LibC.EINTR) {
 				throw new RdmaOperationException("recv(" + this.name + ")", errno,
 						(errno == Errno.ENOBUFS) ? "the socket's receive buffer overflowed and " + what + " were lost"
 								: "while reading " + what);
@@ -469,13 +528,20 @@ public final class NetlinkSocket implements AutoCloseable {
 	}
 
 	/**
-	 * Close the socket; later calls do nothing.
+	 * Close the socket; later calls do nothing. A request in flight on another thread is
+	 * woken if it waits for a reply, fails with {@link RdmaClosedException}, and closes
+	 * the descriptor as it leaves; this method never waits for it.
 	 */
 	@Override
 	public void close() {
-		if (this.closed.compareAndSet(false, true)) {
-			this.libc.close(this.fd);
-		}
+		this.fd.close();
+	}
+
+	// Once, after the descriptor was closed and no call runs any more
+	private void released() {
+		this.wakeup.close();
+		this.buffer.close();
+		this.kernelAddress.close();
 	}
 
 	@Override

@@ -9,8 +9,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import com.sun.jna.Memory;
-import com.sun.jna.Native;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.Errno;
@@ -32,10 +30,10 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * step fails (no RDMA netlink, an older kernel, a refused join), one INFO line says why
  * and no monitor runs: devices are then discovered at each read, as without it.
  * <p>
- * The monitor owns its socket: the thread polls it with an {@code eventfd} that
- * {@link #close()} signals, and {@link #close()} joins the thread before it closes the
- * socket, once. A malformed message or an unknown event type is skipped with a DEBUG
- * line. Thread-safe.
+ * The monitor owns its socket: {@link #close()} closes it, which wakes the thread's poll
+ * (the socket's descriptor is closed once the thread's call on it returns), and joins the
+ * thread. A malformed message or an unknown event type is skipped with a DEBUG line.
+ * Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -76,17 +74,9 @@ public final class NldevMonitor implements AutoCloseable {
 
 	private static final Logger logger = System.getLogger(NldevMonitor.class.getName());
 
-	private static final int EFD_CLOEXEC = 0x80000;
-
-	private static final int EFD_NONBLOCK = 0x800;
-
 	private static final String WHAT = "RDMA monitor events";
 
 	private final NetlinkSocket socket;
-
-	private final NetlinkLibC libc;
-
-	private final int wakeFd;
 
 	private final Listener listener;
 
@@ -98,13 +88,8 @@ public final class NldevMonitor implements AutoCloseable {
 
 	private volatile boolean running = true;
 
-	/** Set when a listener closed the monitor: the thread releases the socket. */
-	private volatile boolean closedByListener;
-
-	private NldevMonitor(NetlinkSocket socket, NetlinkLibC libc, int wakeFd, Listener listener, Clock clock) {
+	private NldevMonitor(NetlinkSocket socket, Listener listener, Clock clock) {
 		this.socket = socket;
-		this.libc = libc;
-		this.wakeFd = wakeFd;
 		this.listener = listener;
 		this.clock = clock;
 		this.thread = new Thread(this::run, THREAD_NAME);
@@ -161,12 +146,7 @@ public final class NldevMonitor implements AutoCloseable {
 				return null;
 			}
 			socket.joinGroup(RDMA_NL_GROUP_NOTIFY);
-			NetlinkLibC libc = NetlinkLibC.Holder.get();
-			int wake = libc.eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-			if (wake < 0) {
-				throw new RdmaOperationException("eventfd(" + THREAD_NAME + ")", Native.getLastError());
-			}
-			NldevMonitor monitor = new NldevMonitor(socket, libc, wake, listener, clock);
+			NldevMonitor monitor = new NldevMonitor(socket, listener, clock);
 			monitor.thread.start();
 			return monitor;
 		}
@@ -205,7 +185,7 @@ public final class NldevMonitor implements AutoCloseable {
 	private void run() {
 		try {
 			while (this.running) {
-				if (!this.socket.awaitDatagram(this.wakeFd, POLL_TIMEOUT_MILLIS) || !this.running) {
+				if (!this.socket.awaitDatagram(POLL_TIMEOUT_MILLIS) || !this.running) {
 					continue;
 				}
 				List<NetlinkMessage> messages;
@@ -233,11 +213,6 @@ public final class NldevMonitor implements AutoCloseable {
 			if (this.running) {
 				logger.log(Level.WARNING, "Stopped following RDMA netlink's monitor: " + ex.getMessage()
 						+ "; RDMA devices are discovered at each read", ex);
-			}
-		}
-		finally {
-			if (this.closedByListener) {
-				release();
 			}
 		}
 	}
@@ -310,9 +285,9 @@ public final class NldevMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * Stop the thread and wait for it, then close the socket; later calls do nothing.
-	 * Called from the monitor's own thread (a listener), it closes the socket once the
-	 * thread returns.
+	 * Close the socket, which ends the thread's wait, and wait for the thread; later
+	 * calls do nothing. Called from the monitor's own thread (a listener), it does not
+	 * wait.
 	 */
 	@Override
 	public void close() {
@@ -320,12 +295,8 @@ public final class NldevMonitor implements AutoCloseable {
 			return;
 		}
 		this.running = false;
-		try (Memory one = new Memory(8)) {
-			one.setLong(0, 1);
-			this.libc.write(this.wakeFd, one, 8);
-		}
+		this.socket.close();
 		if (Thread.currentThread() == this.thread) {
-			this.closedByListener = true;
 			return;
 		}
 		boolean interrupted = false;
@@ -337,16 +308,9 @@ public final class NldevMonitor implements AutoCloseable {
 				interrupted = true;
 			}
 		}
-		release();
 		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	// once, after the thread stopped reading
-	private void release() {
-		this.socket.close();
-		this.libc.close(this.wakeFd);
 	}
 
 	@Override

@@ -11,17 +11,21 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.DeviceEventListeners;
-import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.PortAttributes;
+import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.libc.LibC;
+import io.github.rdmacounters.libc.Wakeup;
 import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
 
 /**
  * The daemon thread that reads the asynchronous events of one open context, as
- * {@code ibv_get_async_event(3)} shows: {@code async_fd} made non-blocking, polled with
- * an {@code eventfd} that {@link #stop()} signals, drained until {@code EAGAIN}. Each
- * event is read and acknowledged under the device's read lock (destroying a QP or CQ
- * waits for its events' acknowledgement); listeners are called after, outside the lock.
- * The device stops and joins the reader before closing the context.
+ * {@code ibv_get_async_event(3)} shows: {@code async_fd} made non-blocking, polled with a
+ * {@link Wakeup} that {@link #stop()} signals, drained until {@code EAGAIN}. Each event
+ * is read and acknowledged under the device's read lock (destroying a QP or CQ waits for
+ * its events' acknowledgement); listeners are called after, outside the lock. The device
+ * stops and joins the reader before closing the context. The reader owns its wake-up,
+ * closed once, by the thread as it ends; {@code async_fd} is the context's, closed by
+ * {@code ibv_close_device}.
  */
 final class AsyncEventReader implements Runnable {
 
@@ -39,32 +43,24 @@ final class AsyncEventReader implements Runnable {
 
 	private final DeviceEventListeners listeners;
 
-	private final LibC libc;
-
 	private final int asyncFd;
 
-	private final int wakeFd;
+	private final Wakeup wakeup;
 
 	private final Memory event = new Memory(IbvLibrary.ASYNC_EVENT_SIZE);
-
-	private final Memory pollFds = new Memory(2L * LibC.POLLFD_SIZE);
 
 	private final Thread thread;
 
 	private volatile boolean running = true;
 
-	// Guarded by this object
-	private boolean wakeClosed;
-
 	private AsyncEventReader(NativeDevice device, IbvLibrary lib, IbvContext context, DeviceEventListeners listeners,
-			LibC libc, int asyncFd, int wakeFd) {
+			int asyncFd, Wakeup wakeup) {
 		this.device = device;
 		this.lib = lib;
 		this.context = context;
 		this.listeners = listeners;
-		this.libc = libc;
 		this.asyncFd = asyncFd;
-		this.wakeFd = wakeFd;
+		this.wakeup = wakeup;
 		this.thread = new Thread(this, THREAD_PREFIX + device.name());
 		this.thread.setDaemon(true);
 	}
@@ -72,18 +68,15 @@ final class AsyncEventReader implements Runnable {
 	// Call with a device lock held, on an open context
 	static AsyncEventReader start(NativeDevice device, IbvLibrary lib, IbvContext context,
 			DeviceEventListeners listeners) {
-		LibC libc = LibC.Holder.get();
+		LibC libc = LibC.get();
 		int fd = context.getPointer().getInt(IbvLibrary.CONTEXT_ASYNC_FD);
 		int flags = libc.fcntl(fd, LibC.F_GETFL);
 		if (flags < 0 || libc.fcntl(fd, LibC.F_SETFL, flags | LibC.O_NONBLOCK) < 0) {
 			throw Verbs.failure("fcntl", Native.getLastError(),
 					"making the async event descriptor of " + device.name() + " non-blocking");
 		}
-		int wake = libc.eventfd(0, LibC.EFD_CLOEXEC | LibC.O_NONBLOCK);
-		if (wake < 0) {
-			throw Verbs.failure("eventfd", Native.getLastError(), "event reader of " + device.name());
-		}
-		AsyncEventReader reader = new AsyncEventReader(device, lib, context, listeners, libc, fd, wake);
+		Wakeup wakeup = Wakeup.open("the event reader of " + device.name());
+		AsyncEventReader reader = new AsyncEventReader(device, lib, context, listeners, fd, wakeup);
 		reader.thread.start();
 		return reader;
 	}
@@ -92,23 +85,18 @@ final class AsyncEventReader implements Runnable {
 	public void run() {
 		try {
 			while (this.running) {
-				this.pollFds.setInt(0, this.asyncFd);
-				this.pollFds.setShort(LibC.POLLFD_EVENTS, LibC.POLLIN);
-				this.pollFds.setShort(LibC.POLLFD_REVENTS, (short) 0);
-				this.pollFds.setInt(LibC.POLLFD_SIZE, this.wakeFd);
-				this.pollFds.setShort(LibC.POLLFD_SIZE + LibC.POLLFD_EVENTS, LibC.POLLIN);
-				this.pollFds.setShort(LibC.POLLFD_SIZE + LibC.POLLFD_REVENTS, (short) 0);
-				int ready = this.libc.poll(this.pollFds, 2, POLL_TIMEOUT_MILLIS);
-				if (ready < 0) {
-					int errno = Native.getLastError();
-					if (errno == LibC.EINTR) {
-						continue;
-					}
-					logger.log(Level.WARNING, "Stopped reading the RDMA events of " + this.device.name() + ": "
-							+ Verbs.failure("poll", errno, null).getMessage());
+				Wakeup.Ready ready;
+				try {
+					// async_fd stays open: the device joins this thread before it closes
+					// the context
+					ready = this.wakeup.await(this.asyncFd, POLL_TIMEOUT_MILLIS);
+				}
+				catch (RdmaOperationException ex) {
+					logger.log(Level.WARNING,
+							"Stopped reading the RDMA events of " + this.device.name() + ": " + ex.getMessage());
 					return;
 				}
-				if (ready > 0 && this.running && this.pollFds.getShort(LibC.POLLFD_REVENTS) != 0) {
+				if (ready == Wakeup.Ready.READABLE && this.running) {
 					drain();
 				}
 			}
@@ -117,11 +105,8 @@ final class AsyncEventReader implements Runnable {
 			logger.log(Level.ERROR, "The RDMA event reader of " + this.device.name() + " failed", ex);
 		}
 		finally {
-			synchronized (this) {
-				this.running = false;
-				this.wakeClosed = true;
-				this.libc.close(this.wakeFd);
-			}
+			this.running = false;
+			this.wakeup.close();
 		}
 	}
 
@@ -136,7 +121,7 @@ final class AsyncEventReader implements Runnable {
 				}
 				if (this.lib.ibv_get_async_event(this.context, this.event) != 0) {
 					int errno = Native.getLastError();
-					if (errno != Errno.EAGAIN && errno != LibC.EINTR) {
+					if (errno != LibC.EAGAIN && errno != LibC.EINTR) {
 						// e.g. EIO once the device is disassociated
 						logger.log(Level.DEBUG, "No more RDMA events from " + this.device.name() + ": "
 								+ Verbs.failure("ibv_get_async_event", errno, null).getMessage());
@@ -174,14 +159,8 @@ final class AsyncEventReader implements Runnable {
 
 	// Waits for the thread unless called by it (a listener closing the device)
 	void stop() {
-		synchronized (this) {
-			this.running = false;
-			if (!this.wakeClosed) {
-				Memory one = new Memory(8);
-				one.setLong(0, 1);
-				this.libc.write(this.wakeFd, one, 8);
-			}
-		}
+		this.running = false;
+		this.wakeup.signal();
 		if (Thread.currentThread() != this.thread) {
 			boolean interrupted = false;
 			while (this.thread.isAlive()) {

@@ -2,13 +2,18 @@ package io.github.rdmacounters.verbs;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import org.jspecify.annotations.Nullable;
@@ -233,7 +238,15 @@ public final class NativeBackend implements RdmaBackend {
 				}
 			}
 			try {
-				return new Holder(Native.load(library, IbvLibrary.class), null);
+				IbvLibrary loaded = Native.load(library, IbvLibrary.class);
+				NativeLibrary nativeLibrary = ((Library.Handler) Proxy.getInvocationHandler(loaded)).getNativeLibrary();
+				List<String> missing = missingVerbs(nativeLibrary);
+				if (!missing.isEmpty()) {
+					// JNA looks functions up at their first call: a library that is not
+					// libibverbs would fail there with an UnsatisfiedLinkError
+					return new Holder(null, new NotLibibverbsException(library, missing));
+				}
+				return new Holder(loaded, null);
 			}
 			catch (LinkageError | SecurityException ex) {
 				return new Holder(null, new RdmaUnavailableException(Reason.LIBRARY_NOT_LOADABLE,
@@ -242,6 +255,24 @@ public final class NativeBackend implements RdmaBackend {
 								+ "RHEL/Fedora: libibverbs), or point the native backend at the library to load",
 						ex));
 			}
+		}
+
+		// The functions of IbvLibrary the library does not export, by name
+		private static List<String> missingVerbs(NativeLibrary library) {
+			List<String> missing = new ArrayList<>();
+			for (Method method : IbvLibrary.class.getDeclaredMethods()) {
+				if (Modifier.isAbstract(method.getModifiers())) {
+					try {
+						library.getFunction(method.getName());
+					}
+					catch (UnsatisfiedLinkError ex) {
+						missing.add(method.getName());
+					}
+				}
+			}
+			missing.sort((a, b) -> "ibv_get_device_list".equals(a) ? -1
+					: "ibv_get_device_list".equals(b) ? 1 : a.compareTo(b));
+			return missing;
 		}
 
 		// The second line of JNA's message; the first names the library, later ones

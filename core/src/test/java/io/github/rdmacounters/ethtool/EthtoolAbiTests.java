@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.github.rdmacounters.libc.LibC;
 import io.github.rdmacounters.testsupport.NativeBuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,38 +40,38 @@ class EthtoolAbiTests {
 
 	@Test
 	void socketAndIfreqMatchHeaders() {
-		assertThat(EthtoolLibC.AF_INET).isEqualTo(header("AF_INET"));
-		assertThat(EthtoolLibC.SOCK_DGRAM).isEqualTo(header("SOCK_DGRAM"));
-		assertThat(EthtoolLibC.SOCK_CLOEXEC).isEqualTo(header("SOCK_CLOEXEC"));
-		assertThat(EthtoolLibC.SIOCETHTOOL).isEqualTo(header("SIOCETHTOOL"));
-		assertThat(EthtoolLibC.IFNAMSIZ).isEqualTo(header("IFNAMSIZ"));
-		assertThat(EthtoolLibC.SIZEOF_IFREQ).isEqualTo(header("sizeof(ifreq)"));
+		assertThat(LibC.AF_INET).isEqualTo(header("AF_INET"));
+		assertThat(LibC.SOCK_DGRAM).isEqualTo(header("SOCK_DGRAM"));
+		assertThat(LibC.SOCK_CLOEXEC).isEqualTo(header("SOCK_CLOEXEC"));
+		assertThat(Ethtool.SIOCETHTOOL).isEqualTo(header("SIOCETHTOOL"));
+		assertThat(Ethtool.IFNAMSIZ).isEqualTo(header("IFNAMSIZ"));
+		assertThat(Ethtool.SIZEOF_IFREQ).isEqualTo(header("sizeof(ifreq)"));
 		assertThat(header("ifreq.ifr_name")).isZero();
-		assertThat(EthtoolLibC.IFREQ_DATA).isEqualTo(header("ifreq.ifr_data"));
+		assertThat(Ethtool.IFREQ_DATA).isEqualTo(header("ifreq.ifr_data"));
 	}
 
 	@Test
 	void commandsAndStringSetMatchHeader() {
-		assertThat(EthtoolLibC.ETHTOOL_GSSET_INFO).isEqualTo(header("ETHTOOL_GSSET_INFO"));
-		assertThat(EthtoolLibC.ETHTOOL_GSTRINGS).isEqualTo(header("ETHTOOL_GSTRINGS"));
-		assertThat(EthtoolLibC.ETHTOOL_GSTATS).isEqualTo(header("ETHTOOL_GSTATS"));
-		assertThat(EthtoolLibC.ETH_SS_STATS).isEqualTo(header("ETH_SS_STATS"));
-		assertThat(EthtoolLibC.ETH_GSTRING_LEN).isEqualTo(header("ETH_GSTRING_LEN"));
+		assertThat(Ethtool.ETHTOOL_GSSET_INFO).isEqualTo(header("ETHTOOL_GSSET_INFO"));
+		assertThat(Ethtool.ETHTOOL_GSTRINGS).isEqualTo(header("ETHTOOL_GSTRINGS"));
+		assertThat(Ethtool.ETHTOOL_GSTATS).isEqualTo(header("ETHTOOL_GSTATS"));
+		assertThat(Ethtool.ETH_SS_STATS).isEqualTo(header("ETH_SS_STATS"));
+		assertThat(Ethtool.ETH_GSTRING_LEN).isEqualTo(header("ETH_GSTRING_LEN"));
 	}
 
 	@Test
 	void structLayoutsMatchHeader() {
 		assertThat(header("ethtool_sset_info.cmd")).isZero();
-		assertThat(EthtoolLibC.SSET_INFO_SSET_MASK).isEqualTo(header("ethtool_sset_info.sset_mask"));
-		assertThat(EthtoolLibC.SSET_INFO_DATA).isEqualTo(header("ethtool_sset_info.data"));
+		assertThat(Ethtool.SSET_INFO_SSET_MASK).isEqualTo(header("ethtool_sset_info.sset_mask"));
+		assertThat(Ethtool.SSET_INFO_DATA).isEqualTo(header("ethtool_sset_info.data"));
 		assertThat(header("sizeof(ethtool_sset_info.data[0])")).isEqualTo(Integer.BYTES);
 		assertThat(header("ethtool_gstrings.cmd")).isZero();
-		assertThat(EthtoolLibC.GSTRINGS_STRING_SET).isEqualTo(header("ethtool_gstrings.string_set"));
-		assertThat(EthtoolLibC.GSTRINGS_LEN).isEqualTo(header("ethtool_gstrings.len"));
-		assertThat(EthtoolLibC.GSTRINGS_DATA).isEqualTo(header("ethtool_gstrings.data"));
+		assertThat(Ethtool.GSTRINGS_STRING_SET).isEqualTo(header("ethtool_gstrings.string_set"));
+		assertThat(Ethtool.GSTRINGS_LEN).isEqualTo(header("ethtool_gstrings.len"));
+		assertThat(Ethtool.GSTRINGS_DATA).isEqualTo(header("ethtool_gstrings.data"));
 		assertThat(header("ethtool_stats.cmd")).isZero();
-		assertThat(EthtoolLibC.STATS_N_STATS).isEqualTo(header("ethtool_stats.n_stats"));
-		assertThat(EthtoolLibC.STATS_DATA).isEqualTo(header("ethtool_stats.data"));
+		assertThat(Ethtool.STATS_N_STATS).isEqualTo(header("ethtool_stats.n_stats"));
+		assertThat(Ethtool.STATS_DATA).isEqualTo(header("ethtool_stats.data"));
 		assertThat(header("sizeof(ethtool_stats.data[0])")).isEqualTo(Long.BYTES);
 	}
 

@@ -47,6 +47,7 @@ class NetlinkAbiTests {
 		assertThat(Netlink.SO_RCVTIMEO).isEqualTo(header("SO_RCVTIMEO"));
 		assertThat(Netlink.MSG_PEEK).isEqualTo(header("MSG_PEEK"));
 		assertThat(Netlink.MSG_TRUNC).isEqualTo(header("MSG_TRUNC"));
+		assertThat(Netlink.MSG_DONTWAIT).isEqualTo(header("MSG_DONTWAIT"));
 		assertThat(Netlink.TIMEVAL_SIZE).isEqualTo(header("sizeof(timeval)"));
 		assertThat(Netlink.NETLINK_ROUTE).isEqualTo(header("NETLINK_ROUTE"));
 		assertThat(Netlink.NETLINK_RDMA).isEqualTo(header("NETLINK_RDMA"));

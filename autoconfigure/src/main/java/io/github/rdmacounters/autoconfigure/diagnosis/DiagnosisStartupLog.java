@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -52,7 +53,15 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 		if (cannotCount.isEmpty()) {
 			return;
 		}
-		DiagnosisReport report = this.diagnosis.getObject().run();
+		DiagnosisReport report;
+		try {
+			report = this.diagnosis.getObject().run();
+		}
+		catch (RuntimeException | LinkageError ex) {
+			// a log line never fails the start
+			logger.warn("The host diagnosis of the RDMA devices failed: " + ex);
+			report = null;
+		}
 		for (ManagedDevice device : cannotCount) {
 			logger.info(line(device, report));
 		}
@@ -66,7 +75,7 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 		return device.counterSets().stream().filter((set) -> set.counters() instanceof UnavailableCounters).toList();
 	}
 
-	static String line(ManagedDevice device, DiagnosisReport report) {
+	static String line(ManagedDevice device, @Nullable DiagnosisReport report) {
 		List<CounterSet> failed = failed(device);
 		List<String> sets = failed.stream().map(CounterSet::name).toList();
 		RuntimeException cause = device.unavailabilityCause();
@@ -78,6 +87,9 @@ final class DiagnosisStartupLog implements SmartInitializingSingleton {
 			.append(device.name());
 		if (cause != null) {
 			line.append(" (").append(cause.getMessage()).append(')');
+		}
+		if (report == null) {
+			return line.append('.').toString();
 		}
 		DeviceReport found = report.device(device.name());
 		List<String> verdicts = new ArrayList<>();

@@ -1,24 +1,72 @@
-package io.github.rdmacounters.netlink;
+package io.github.rdmacounters.libc;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import org.jspecify.annotations.Nullable;
 
+import io.github.rdmacounters.core.Errno;
+
 /**
- * The socket calls of the C library the netlink client makes, with their C names. Each
- * returns -1 and sets {@code errno} on failure.
+ * The C library calls of the native code, with their C names, and the constants they
+ * share. Each returns -1 and sets {@code errno} on failure; read it with
+ * {@link Native#getLastError()} right after the call, on the same thread. The ABI tests
+ * compare every constant with a probe compiled against the installed headers. Internal;
+ * not part of the API (public because three packages call it).
  *
  * @author rdma-counters
  */
-interface NetlinkLibC extends Library {
+public interface LibC extends Library {
+
+	/** {@code AF_INET}. */
+	int AF_INET = 2;
+
+	/** {@code SOCK_DGRAM}. */
+	int SOCK_DGRAM = 2;
+
+	/** {@code SOCK_CLOEXEC}. */
+	int SOCK_CLOEXEC = 0x80000;
+
+	/** {@code F_GETFL}. */
+	int F_GETFL = 3;
+
+	/** {@code F_SETFL}. */
+	int F_SETFL = 4;
+
+	/** {@code O_NONBLOCK} (Linux, x86_64 and aarch64). */
+	int O_NONBLOCK = 0x800;
+
+	/** {@code EFD_CLOEXEC}. */
+	int EFD_CLOEXEC = 0x80000;
+
+	/** {@code EFD_NONBLOCK}. */
+	int EFD_NONBLOCK = 0x800;
+
+	/** {@code POLLIN}. */
+	short POLLIN = 1;
+
+	/** {@code sizeof(struct pollfd)}. */
+	int POLLFD_SIZE = 8;
+
+	/** {@code offsetof(struct pollfd, events)}. */
+	int POLLFD_EVENTS = 4;
+
+	/** {@code offsetof(struct pollfd, revents)}. */
+	int POLLFD_REVENTS = 6;
+
+	/** {@code EAGAIN}. */
+	int EAGAIN = Errno.EAGAIN;
+
+	/** {@code EINTR}: a signal interrupted the call. */
+	int EINTR = 4;
 
 	/**
 	 * {@code int socket(int domain, int type, int protocol)}.
 	 * @param domain the address family
 	 * @param type the socket type and flags
-	 * @param protocol the protocol
+	 * @param protocol the protocol, 0 for the default
 	 * @return the file descriptor, or -1
 	 */
 	int socket(int domain, int type, int protocol);
@@ -77,15 +125,26 @@ interface NetlinkLibC extends Library {
 	int setsockopt(int fd, int level, int name, Pointer value, int len);
 
 	/**
-	 * {@code int close(int fd)}.
+	 * {@code int ioctl(int fd, unsigned long request, void *argp)}.
 	 * @param fd the file descriptor
-	 * @return 0, or -1
+	 * @param request the request
+	 * @param argp the argument
+	 * @return 0 or a positive value, or -1
 	 */
-	int close(int fd);
+	int ioctl(int fd, NativeLong request, Pointer argp);
+
+	/**
+	 * {@code int fcntl(int fd, int cmd, ...)}.
+	 * @param fd the file descriptor
+	 * @param cmd the command
+	 * @param args its argument, if any
+	 * @return the command's result, or -1
+	 */
+	int fcntl(int fd, int cmd, Object... args);
 
 	/**
 	 * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.
-	 * @param fds the descriptors, {@code struct pollfd} each (8 bytes)
+	 * @param fds the descriptors, {@value #POLLFD_SIZE} bytes each
 	 * @param nfds how many
 	 * @param timeout the longest wait, in milliseconds
 	 * @return the number ready, 0 on timeout, or -1
@@ -110,19 +169,37 @@ interface NetlinkLibC extends Library {
 	long write(int fd, Pointer buf, long count);
 
 	/**
+	 * {@code int close(int fd)}. Only {@link FileDescriptor} calls it on a descriptor it
+	 * owns. On Linux the descriptor is released even when it fails with {@code EINTR}
+	 * ({@code filp_close} runs first, fs/open.c), so it is never retried.
+	 * @param fd the file descriptor
+	 * @return 0, or -1
+	 */
+	int close(int fd);
+
+	/**
+	 * Return the C library, loading it on first use.
+	 * @return the library
+	 * @throws UnsatisfiedLinkError if it cannot be loaded
+	 */
+	static LibC get() {
+		return Holder.get();
+	}
+
+	/**
 	 * The C library, loaded on first use.
 	 */
 	final class Holder {
 
-		private static volatile @Nullable NetlinkLibC instance;
+		private static volatile @Nullable LibC instance;
 
 		private Holder() {
 		}
 
-		static NetlinkLibC get() {
-			NetlinkLibC current = instance;
+		static LibC get() {
+			LibC current = instance;
 			if (current == null) {
-				current = Native.load("c", NetlinkLibC.class);
+				current = Native.load("c", LibC.class);
 				instance = current;
 			}
 			return current;
