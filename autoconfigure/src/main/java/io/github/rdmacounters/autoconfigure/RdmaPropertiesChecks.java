@@ -86,6 +86,7 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			.check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
+		DependentSettings.warn(properties, this.problems::raw);
 		List<SetPlan> sets = new ArrayList<>();
 		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
