@@ -291,7 +291,10 @@ class BadInputMatrixTests {
 				Case.environment("RDMA_READCACHETTL", "10ms", "100ms to 10m").reportedAs("rdma.read-cache-ttl"),
 				Case.environment("RDMA_EVENTS_REOPENBACKOFF_MAX", "2h", "at most 1h")
 					.reportedAs("rdma.events.reopen-backoff.max"),
-				Case.environment("RDMA_ENABLED", "yes please", NOT_BOOLEAN));
+				Case.environment("RDMA_ENABLED", "yes please", NOT_BOOLEAN),
+				Case.environment("RDMA_ETHTOOL_PAUSESTORM_WINDOWW", "1s", "sets no rdma property"),
+				Case.environment("RDMA_QUEUEPAIRS_ENABLE", "true", "sets no rdma property"),
+				Case.environment("RDMA_OPTIONALCOUNTERS_ENABLD", "true", "sets no rdma property"));
 	}
 
 	private static List<Case> general() {
