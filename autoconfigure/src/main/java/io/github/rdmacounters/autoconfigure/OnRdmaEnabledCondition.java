@@ -2,18 +2,17 @@ package io.github.rdmacounters.autoconfigure;
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
-import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.convert.ConversionException;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Matches unless {@code rdma.enabled} is false; a value that is no boolean fails startup
  * instead of meaning false. The nested conditions do the same for the other switches of
- * the starter: they bind the value as {@link RdmaProperties} does, so that {@code yes} or
- * {@code on} mean what they mean there ({@code @ConditionalOnBooleanProperty} would read
- * them as false) and {@code yes please} is refused.
+ * the starter: they convert the value as {@link RdmaProperties} does, so that {@code yes}
+ * or {@code on} mean what they mean there ({@code @ConditionalOnBooleanProperty} would
+ * read them as false) and {@code yes please} is refused.
  *
  * @author rdma-counters
  */
@@ -43,16 +42,15 @@ public class OnRdmaEnabledCondition extends SpringBootCondition {
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+		// a lookup of the one property, as Boot's property conditions do: no pass over
+		// the property sources
 		boolean enabled;
 		try {
-			enabled = Binder.get(context.getEnvironment())
-				.bind(this.property, Boolean.class)
-				.orElse(this.matchIfMissing);
+			enabled = context.getEnvironment().getProperty(this.property, Boolean.class, this.matchIfMissing);
 		}
-		catch (BindException ex) {
-			Object value = (ex.getProperty() != null) ? ex.getProperty().getValue() : null;
-			throw new InvalidConfigurationPropertyValueException(this.property, value,
-					"must be true or false: " + this.meaning);
+		catch (ConversionException | IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(this.property,
+					context.getEnvironment().getProperty(this.property), "must be true or false: " + this.meaning);
 		}
 		return enabled ? ConditionOutcome.match(this.property + " is true" + (this.matchIfMissing ? " or not set" : ""))
 				: ConditionOutcome.noMatch(this.property + " is false" + (this.matchIfMissing ? "" : " or not set"));

@@ -104,7 +104,8 @@ public final class RdmaAutoConfiguration {
 		Set<String> host = backend.hostPortCounters(root, (device) -> true, (counter) -> false, Duration.ZERO)
 			.deviceNames();
 		if (!host.isEmpty() && host.stream().noneMatch(filter)) {
-			logger.warn("rdma.port-counters.devices.include " + devices.include() + " and exclude " + devices.exclude()
+			logger.warn("rdma.port-counters.devices.include=" + String.join(",", devices.include())
+					+ " and rdma.port-counters.devices.exclude=" + String.join(",", devices.exclude())
 					+ " leave none of this host's RDMA devices " + host
 					+ ", so no port counters are read; correct the names or globs, or remove the filter");
 		}
@@ -133,10 +134,17 @@ public final class RdmaAutoConfiguration {
 				(device) -> (device != null) ? properties.failOnUnavailable(device) : properties.failOnUnavailable()));
 	}
 
+	/**
+	 * A snapshot of every device of the host, also those the port counters' device filter
+	 * leaves out: that filter chooses port counters, not where sets count.
+	 */
 	private static HostPortCountersSnapshot hostSnapshot(@Nullable HostPortCountersSource host, RdmaBackend backend,
 			RdmaProperties properties) {
-		return ((host != null) ? host : backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()),
-				(device) -> true, (counter) -> false, properties.readCacheTtl()))
+		RdmaProperties.DeviceFilter filter = properties.portCounters().devices();
+		boolean unfiltered = filter.include().isEmpty() && filter.exclude().isEmpty();
+		return ((host != null && unfiltered) ? host
+				: backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
+						(counter) -> false, properties.readCacheTtl()))
 			.snapshot();
 	}
 

@@ -129,15 +129,17 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 		String prefix = PREFIX + ".events.reopen-backoff";
 		Duration initial = properties.events().reopenBackoff().initial();
 		Duration max = properties.events().reopenBackoff().max();
-		if (initial.compareTo(Duration.ofMillis(1)) < 0) {
-			this.problems.add(prefix + ".initial", initial, "must be at least 1ms, e.g. 100ms: the wait before the "
-					+ "first attempt to reopen a failed device, doubled after each failed attempt");
+		boolean initialValid = initial.compareTo(Duration.ofMillis(1)) >= 0
+				&& initial.compareTo(Duration.ofHours(1)) <= 0;
+		if (!initialValid) {
+			this.problems.add(prefix + ".initial", initial, "must be at least 1ms and at most 1h, e.g. 100ms: the "
+					+ "wait before the first attempt to reopen a failed device, doubled after each failed attempt");
 		}
 		if (max.compareTo(Duration.ofHours(1)) > 0) {
 			this.problems.add(prefix + ".max", max,
 					"must be at most 1h, e.g. 30s: a device that is back is reopened only at the next attempt");
 		}
-		else if (initial.compareTo(Duration.ofMillis(1)) >= 0 && max.compareTo(initial) < 0) {
+		else if (initialValid && max.compareTo(initial) < 0) {
 			Object written = this.problems.raw(prefix + ".initial");
 			this.problems.add(prefix + ".max", max, "must be at least " + prefix + ".initial ("
 					+ ((written != null) ? written : DurationStyle.SIMPLE.print(initial)) + "), e.g. 30s");

@@ -1,7 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,20 +14,12 @@ import java.util.regex.Pattern;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.BindHandler;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
-import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.origin.PropertySourceOrigin;
-import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -48,13 +39,6 @@ final class WrittenRdmaProperties {
 	private static final Log logger = LogFactory.getLog(WrittenRdmaProperties.class);
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
-
-	/**
-	 * The groups and keys of {@code rdma}, in the uniform form of an environment
-	 * variable.
-	 */
-	private static final Set<String> TOP_LEVEL_KEYS = Set.of("enabled", "backend", "readcachettl", "failonunavailable",
-			"native", "portcounters", "devices", "countersets", "events", "ui", "simulated");
 
 	/** A device name as a map key: what Boot's binder keeps as written, not too long. */
 	private static final Pattern DEVICE_KEY = Pattern.compile("[A-Za-z0-9_-]{1," + DeviceDefinition.MAX_NAME + "}");
@@ -83,14 +67,15 @@ final class WrittenRdmaProperties {
 
 	/**
 	 * Add the problems of the properties as written, and warn about those the backend
-	 * ignores.
+	 * ignores, in one pass over the property sources.
 	 * @param backend the chosen backend
 	 * @return the keys of maps refused, e.g. {@code rdma.counter-sets.0}
 	 */
 	Set<String> check(RdmaProperties.Backend backend) {
-		checkEnvironmentVariables();
-		warnIgnoredByBackend(backend);
-		return checkWrittenKeys();
+		List<ConfigurationProperty> written = writtenUnder(ConfigurationPropertyName.of(PREFIX));
+		checkEnvironmentVariables(written);
+		warnIgnoredByBackend(backend, written);
+		return checkWrittenKeys(written);
 	}
 
 	/**
@@ -100,56 +85,41 @@ final class WrittenRdmaProperties {
 	 * other warned about: Boot leaves the environment out of its check of unknown keys,
 	 * as it holds the whole machine's variables, so
 	 * {@code RDMA_COUNTERSETS_NVME_TCP_FLOW_PROTOCOL} (a set {@code nvme} with a key
-	 * {@code tcp.flow.protocol}) would be dropped without a word.
+	 * {@code tcp.flow.protocol}) would be dropped without a word. What a variable sets is
+	 * read off the property types, not bound a second time.
 	 */
-	private void checkEnvironmentVariables() {
-		EnumerablePropertySource<?> env = (this.environment instanceof ConfigurableEnvironment configurable
-				&& configurable.getPropertySources()
-					.get(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) instanceof EnumerablePropertySource<?> source)
-							? source : null;
-		if (env == null) {
-			return;
-		}
-		Set<String> refused = new HashSet<>();
-		for (String name : env.getPropertyNames()) {
-			if (name.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_") && refused.add(name)) {
-				this.problems.add(name, env.getProperty(name),
+	private void checkEnvironmentVariables(List<ConfigurationProperty> written) {
+		for (ConfigurationProperty property : written) {
+			if (!(property.getOrigin() instanceof PropertySourceOrigin origin)
+					|| !StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME
+						.equals(origin.getPropertySource().getName())) {
+				continue;
+			}
+			String variable = origin.getPropertyName();
+			if (variable.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_")) {
+				this.problems.add(variable, property.getValue(),
 						"cannot name a device: an environment variable turns every '_' "
 								+ "into '.', and device names such as mlx5_0 have '_'. Set rdma.devices.<name> in "
 								+ "SPRING_APPLICATION_JSON instead, e.g. "
 								+ "{\"rdma\":{\"devices\":{\"mlx5_0\":{\"fail-on-unavailable\":false}}}}");
+				continue;
 			}
-		}
-		if (Arrays.stream(env.getPropertyNames())
-			.noneMatch((name) -> name.toUpperCase(Locale.ROOT).startsWith("RDMA_") && !refused.contains(name))) {
-			return;
-		}
-		try {
-			new Binder(ConfigurationPropertySources.from(env)).bind(PREFIX, Bindable.of(RdmaProperties.class),
-					new NoUnboundElementsBindHandler(BindHandler.DEFAULT, (source) -> true));
-		}
-		catch (BindException ex) {
-			if (!(ex.getCause() instanceof UnboundConfigurationPropertiesException unbound)) {
-				return;
+			RdmaPropertyKeys.Unknown unknown = RdmaPropertyKeys.unknown(property.getName());
+			if (unknown == null) {
+				continue;
 			}
-			for (ConfigurationProperty property : unbound.getUnboundProperties()) {
-				String variable = (property.getOrigin() instanceof PropertySourceOrigin origin)
-						? origin.getPropertyName() : property.getName().toString();
-				if (refused.contains(variable)) {
-					continue;
-				}
-				String reason = "sets no rdma property: an environment variable turns each '_' into '.', so it names "
-						+ property.getName() + ". Names with '_' or '-' (a set such as nvme_tcp, a device such as "
-						+ "sim_mlx5_1) cannot be written in one: set them in SPRING_APPLICATION_JSON, e.g. "
-						+ "{\"rdma\":{\"counter-sets\":{\"nvme_tcp\":{\"device\":\"mlx5_0\"}}}}; a property's own "
-						+ "'-' is left out, as in RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT";
-				if (TOP_LEVEL_KEYS.contains(property.getName().getElement(1, ConfigurationPropertyName.Form.UNIFORM))) {
-					this.problems.add(variable, property.getValue(), reason);
-				}
-				else {
-					logger.warn("The environment variable " + variable + "=" + property.getValue() + " " + reason
-							+ "; remove it if it is not meant for rdma-counters");
-				}
+			String reason = "sets no rdma property: an environment variable turns each '_' into '.', so it names "
+					+ property.getName() + ". Names with '_' or '-' (a set such as nvme_tcp, a device such as "
+					+ "sim_mlx5_1) cannot be written in one: set them in SPRING_APPLICATION_JSON, e.g. "
+					+ "{\"rdma\":{\"counter-sets\":{\"nvme_tcp\":{\"device\":\"mlx5_0\"}}}}; a property's own "
+					+ "'-' is left out, as in RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATIONPORT";
+			if (unknown.index() > 1) {
+				// under a group of the starter
+				this.problems.add(variable, property.getValue(), reason);
+			}
+			else {
+				logger.warn("The environment variable " + variable + "=" + property.getValue() + " " + reason
+						+ "; remove it if it is not meant for rdma-counters");
 			}
 		}
 	}
@@ -157,14 +127,16 @@ final class WrittenRdmaProperties {
 	/**
 	 * Warn once about each property of the backend not chosen, which has no effect.
 	 */
-	private void warnIgnoredByBackend(RdmaProperties.Backend backend) {
+	private void warnIgnoredByBackend(RdmaProperties.Backend backend, List<ConfigurationProperty> all) {
 		boolean simulated = backend == RdmaProperties.Backend.SIMULATED;
 		ConfigurationPropertyName ignored = ConfigurationPropertyName
 			.of(PREFIX + (simulated ? ".native" : ".simulated"));
 		Map<String, Object> written = new LinkedHashMap<>();
-		for (ConfigurationProperty property : writtenUnder(ignored)) {
-			written.putIfAbsent((property.getOrigin() instanceof PropertySourceOrigin origin) ? origin.getPropertyName()
-					: property.getName().toString(), property.getValue());
+		for (ConfigurationProperty property : all) {
+			if (ignored.isAncestorOf(property.getName())) {
+				written.putIfAbsent((property.getOrigin() instanceof PropertySourceOrigin origin)
+						? origin.getPropertyName() : property.getName().toString(), property.getValue());
+			}
 		}
 		String action = simulated
 				? "the simulated backend loads no library; remove it, or set " + PREFIX + ".backend=native to use it"
@@ -181,13 +153,13 @@ final class WrittenRdmaProperties {
 	 * bound as the name 0). A name in brackets, {@code rdma.counter-sets.[ok1]}, is kept.
 	 * @return the keys refused, e.g. {@code rdma.counter-sets.0}
 	 */
-	private Set<String> checkWrittenKeys() {
+	private Set<String> checkWrittenKeys(List<ConfigurationProperty> written) {
 		Set<String> refused = new HashSet<>();
 		for (NamedMap map : NAMED_MAPS) {
 			ConfigurationPropertyName root = ConfigurationPropertyName.of(map.property());
 			int key = root.getNumberOfElements();
-			for (ConfigurationProperty property : writtenUnder(root)) {
-				if (property.getName().getNumberOfElements() > key
+			for (ConfigurationProperty property : written) {
+				if (root.isAncestorOf(property.getName()) && property.getName().getNumberOfElements() > key
 						&& property.getOrigin() instanceof PropertySourceOrigin origin) {
 					checkWrittenKey(map, property.getName(), key, origin.getPropertyName(), refused);
 				}

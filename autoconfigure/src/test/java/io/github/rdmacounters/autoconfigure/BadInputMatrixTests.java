@@ -43,6 +43,7 @@ import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConf
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.sysfs.HostSysfs;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,11 +66,18 @@ class BadInputMatrixTests {
 
 	private static final Path REGULAR_FILE = regularFile();
 
+	/** A sysfs tree of mlx5_0 with its network interface, and mlx5_1. */
+	private static final HostSysfs SYSFS = FakeDeviceSets.sysfs(temporaryDirectory());
+
 	private static final String FLOW = "rdma.counter-sets.roce.flow.";
 
 	private static final String SET = "rdma.counter-sets.roce.";
 
-	private static final String REFUSED = "were left unbound";
+	private static final String REFUSED = "is not a key of";
+
+	private static final String NOT_A_LIST = "not a list: write";
+
+	private static final String NO_VALUE = "must have a value";
 
 	private static final String SIMULATED_IGNORED = "has no effect on the native backend";
 
@@ -154,7 +162,7 @@ class BadInputMatrixTests {
 				new Case("rdma.events.enabled", "nope", NOT_BOOLEAN),
 				new Case("rdma.simulated.traffic.enabled", "maybe", NOT_BOOLEAN),
 				new Case("rdma.fail-on-unavailable", "1.0", "Invalid boolean value '1.0'"),
-				new Case("rdma.devices.mlx5_0.fail-on-unavailable", "", REFUSED),
+				new Case("rdma.devices.mlx5_0.fail-on-unavailable", "", NO_VALUE, "true or false"),
 				new Case(FLOW + "dont-trap", "nein", "Invalid boolean value 'nein'"));
 	}
 
@@ -234,8 +242,16 @@ class BadInputMatrixTests {
 				new Case("rdma.ui", "on", "is a group of keys (enabled, path, poll-interval)"),
 				new Case("rdma.events", "on", "is a group of keys (enabled, port-down-readiness"),
 				new Case("rdma.events.reopen-backoff", "1s", "is a group of keys (initial, max)"),
-				new Case("rdma.port-counters.include.a", "b", REFUSED),
+				new Case("rdma.port-counters.include.a", "b", "has no key 'a'"),
 				new Case(SET + "counters", "packets", "'counters' of a counter set is a group of keys (packets, bytes"),
+				new Case("rdma.optional-counters[0].enable", "cc_rx_ce_pkts", NOT_A_LIST,
+						"rdma.optional-counters.enabled", "enabled, enable, devices"),
+				new Case("rdma.queue-pairs[0].enabled", "true", NOT_A_LIST, "rdma.queue-pairs.enabled"),
+				new Case("rdma.queue-pairs.counters[0].binding", "auto", NOT_A_LIST, "binding, per-queue-pair"),
+				new Case("rdma.events.monitor[0].enabled", "true", NOT_A_LIST, "rdma.events.monitor.enabled"),
+				new Case("rdma.ethtool.pause-storm[0].window", "1s", NOT_A_LIST, "pause-share, window"),
+				new Case("rdma.counter-sets.[].flow.protocol", "udp", NOT_A_SET_NAME).reportedAs("rdma.counter-sets.[]",
+						"[]"),
 				new Case(SET + "flow.source-ip[0]", "10.0.0.1", "did you mean flow.source-ip?"));
 	}
 
@@ -275,11 +291,15 @@ class BadInputMatrixTests {
 				Case.environment("RDMA_READCACHETTL", "10ms", "100ms to 10m").reportedAs("rdma.read-cache-ttl"),
 				Case.environment("RDMA_EVENTS_REOPENBACKOFF_MAX", "2h", "at most 1h")
 					.reportedAs("rdma.events.reopen-backoff.max"),
-				Case.environment("RDMA_ENABLED", "yes please", NOT_BOOLEAN));
+				Case.environment("RDMA_ENABLED", "yes please", NOT_BOOLEAN),
+				Case.environment("RDMA_ETHTOOL_PAUSESTORM_WINDOWW", "1s", "sets no rdma property"),
+				Case.environment("RDMA_QUEUEPAIRS_ENABLE", "true", "sets no rdma property"),
+				Case.environment("RDMA_OPTIONALCOUNTERS_ENABLD", "true", "sets no rdma property"));
 	}
 
 	private static List<Case> general() {
-		return List.of(new Case("rdma.enabled", "maybe", "true or false"), new Case("rdma.backend", "", REFUSED),
+		return List.of(new Case("rdma.enabled", "maybe", "true or false"),
+				new Case("rdma.backend", "", NO_VALUE, "native or simulated", "leave rdma.backend out"),
 				new Case("rdma.backend", "rdma", "NATIVE", "SIMULATED"),
 				new Case("rdma.read-cache-ttl", "10ms", "100ms to 10m"),
 				new Case("rdma.read-cache-ttl", "-1s", "100ms to 10m"),
@@ -289,6 +309,9 @@ class BadInputMatrixTests {
 				new Case("rdma.events.reopen-backoff.initial", "-1s", "at least 1ms"),
 				new Case("rdma.events.reopen-backoff.initial", "soon", "java.time.Duration"),
 				new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
+				new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
+				new Case("rdma.ui.poll-interval", "1ms", "at least 250ms").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "-5s", "at least 250ms").with("rdma.ui.enabled=true"),
 				new Case("rdma.events.reopen-backoff.max", "50ms",
 						"at least rdma.events.reopen-backoff.initial (100ms)"),
 				new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
@@ -322,7 +345,8 @@ class BadInputMatrixTests {
 				new Case(SET + "port", "0", "1 to 255", "first ACTIVE port"),
 				new Case(SET + "port", "256", "1 to 255", "first ACTIVE port"),
 				new Case(SET + "port", "-1", "1 to 255", "first ACTIVE port"),
-				new Case(SET + "port", "abc", "failed to convert java.lang.String to java.lang.Integer"),
+				new Case(SET + "port", "abc", "must be a whole number", "must be 1 to 255"),
+				new Case(SET + "port", "99999999999", "must be a whole number", "must be 1 to 255"),
 				new Case("rdma.counter-sets.storage.port", "0", "1 to 255").with("rdma.counter-sets.roce.port=1"));
 	}
 
@@ -355,7 +379,8 @@ class BadInputMatrixTests {
 				new Case(FLOW + "source-port", "70000", "0 to 65535").with(FLOW + "protocol=udp"),
 				new Case(FLOW + "destination-port", "-1", "0 to 65535").with(FLOW + "protocol=tcp"),
 				new Case(FLOW + "destination-port", "70000", "0 to 65535").with(FLOW + "protocol=tcp"),
-				new Case(FLOW + "destination-port", "http", "failed to convert").with(FLOW + "protocol=tcp"),
+				new Case(FLOW + "destination-port", "http", "must be a whole number", "0 to 65535")
+					.with(FLOW + "protocol=tcp"),
 				new Case(FLOW + "vlan-id", "4096", "0 to 4095"), new Case(FLOW + "ether-type", "0x10000", "0 to 65535"),
 				new Case(FLOW + "ether-type", "0x86dd", "leave it unset or use 0x0800")
 					.with(FLOW + "source-ip=10.0.0.0/8"),
@@ -405,7 +430,14 @@ class BadInputMatrixTests {
 				new Case("rdma.port-counters.sysfs-rot", "/sys", REFUSED),
 				new Case("rdma.events.reopen-backof.max", "1s", REFUSED), new Case("rdma.ui.pth", "/rdma", REFUSED),
 				new Case("rdma.simulated.traffic.enbled", "true", REFUSED),
-				new Case("rdma.devices.mlx5_0.fail-on-unavaliable", "false", REFUSED),
+				new Case("rdma.devices.mlx5_0.fail-on-unavaliable", "false", REFUSED,
+						"did you mean rdma.devices.mlx5_0.fail-on-unavailable?"),
+				new Case("rdma.devices.mlx5_0.fail-on-unavailabel", "false", REFUSED,
+						"did you mean rdma.devices.mlx5_0.fail-on-unavailable?"),
+				new Case("rdma.counter-set.vxlan.flow.protocol", "udp", REFUSED,
+						"did you mean rdma.counter-sets.vxlan.flow.protocol?"),
+				new Case("rdma.simulated.devices.simMlx5_1.enabel", "true",
+						"is not a key of rdma.simulated.devices.simMlx5_1", "ports, link-layer"),
 				new Case("rdma.device", "mlx5_0", REFUSED), new Case("rdma.port", "1", REFUSED),
 				new Case("rdma.device-defaults.port", "1", REFUSED),
 				new Case("rdma.device-defaults.fail-on-unavailable", "false", REFUSED),
@@ -432,7 +464,7 @@ class BadInputMatrixTests {
 		return List.of(new Case("rdma.simulated.devices.sim_a.ports", "0", "1 to 255"),
 				new Case("rdma.simulated.devices.sim_a.ports", "100000", "1 to 255"),
 				new Case("rdma.simulated.devices.sim_a.link-layer", "fddi", "ETHERNET", "INFINIBAND"),
-				new Case("rdma.simulated.devices.sim_a.link-layer", "", REFUSED),
+				new Case("rdma.simulated.devices.sim_a.link-layer", "", NO_VALUE, "ethernet"),
 				new Case("rdma.simulated.devices[sim/0].ports", "1", "without '/'")
 					.reportedAs("rdma.simulated.devices.sim/0", "sim/0"),
 				new Case("rdma.simulated.devices.sim_a.counters-supported", "kinda", "Invalid boolean value 'kinda'"),
@@ -469,7 +501,17 @@ class BadInputMatrixTests {
 				Case.environment("RDMA_SIMULATED_TRAFFIC_SETS_STORAGE_PACKETSIZE", "100", "must name a counter set")
 					.reportedAs("rdma.simulated.traffic.sets.storage", "storage"),
 				Case.environment("RDMA_SIMULATED_DEVICES_SIMA_PORTS", "0", "1 to 255")
-					.reportedAs("rdma.simulated.devices.sima.ports"));
+					.reportedAs("rdma.simulated.devices.sima.ports"),
+				new Case("rdma.port-counters.devices.include", "nomatch*", "leave none of this host's RDMA devices")
+					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
+					.with(SET + "netdev=ens1f0np0")
+					.with(FLOW + "protocol=udp")
+					.warns(),
+				new Case("rdma.port-counters.devices.exclude", "*", "leave none of this host's RDMA devices")
+					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
+					.with(SET + "netdev=ens1f0np0")
+					.with(FLOW + "protocol=udp")
+					.warns());
 	}
 
 	private static List<Case> nativeOnly() {
@@ -491,7 +533,17 @@ class BadInputMatrixTests {
 				Case.environment("RDMA_SIMULATED_TRAFFIC_ENABLED", "true", SIMULATED_IGNORED).warns(),
 				Case.environment("RDMA_BACKEND", "simulatd", "NATIVE", "SIMULATED"),
 				Case.environment("RDMA_PORTCOUNTERS_SYSFSROOT", "/nonexistent/infiniband", "does not exist")
-					.reportedAs("rdma.port-counters.sysfs-root"));
+					.reportedAs("rdma.port-counters.sysfs-root"),
+				new Case("rdma.port-counters.devices.include", "nomatch*", "leave none of this host's RDMA devices")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.with(SET + "netdev=" + FakeDeviceSets.MLX5_0_NETDEV)
+					.with(FLOW + "protocol=udp")
+					.warns(),
+				new Case("rdma.port-counters.devices.exclude", "*", "leave none of this host's RDMA devices")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.with(SET + "netdev=" + FakeDeviceSets.MLX5_0_NETDEV)
+					.with(FLOW + "protocol=udp")
+					.warns());
 	}
 
 	@ParameterizedTest(name = "{0}: {1}")
@@ -627,6 +679,17 @@ class BadInputMatrixTests {
 		environment.getPropertySources()
 			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, new SystemEnvironmentPropertySource(
 					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
+	}
+
+	private static Path temporaryDirectory() {
+		try {
+			Path directory = Files.createTempDirectory("rdma-sysfs");
+			directory.toFile().deleteOnExit();
+			return directory;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	private static Path regularFile() {

@@ -165,7 +165,7 @@ class CounterSetBeansTests {
 			.withPropertyValues("rdma.counter-sets.https.device=sim_mlx5_1",
 					"rdma.counter-sets.https.flow.protocol=tcp", "rdma.counter-sets.https.flow.destination-port=443")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains("Invalid value 'https' for configuration property 'rdma.counter-sets.https'",
 						"A bean named 'https' (factory method https of", "rename the set"));
 	}
@@ -176,7 +176,7 @@ class CounterSetBeansTests {
 			.withPropertyValues("rdma.counter-sets.rdmaDevices.flow.protocol=tcp",
 					"rdma.counter-sets.rdmaDevices.flow.destination-port=443")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains("'rdma.counter-sets.rdmaDevices'",
 						"A bean named 'rdmaDevices' (factory method " + "rdmaDevices of", "rename the set"));
 	}
@@ -256,7 +256,7 @@ class CounterSetBeansTests {
 			.withPropertyValues("rdma.counterSets.storage.flow.protocol=tcp",
 					"rdma.counterSets.storage.flow.destinatonPort=4420")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(UnboundRdmaPropertyFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
 								+ "'rdma.counterSets.storage.flow.destinatonPort'",
@@ -271,7 +271,7 @@ class CounterSetBeansTests {
 				.addFirst(environmentVariables(Map.of("RDMA_COUNTERSETS_STORAGE_FLOW_PROTOCOL", "tcp",
 						"RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT", "4420"))))
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(UnboundRdmaPropertyFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '4420' for configuration property "
 								+ "'RDMA_COUNTERSETS_STORAGE_FLOW_DESTINATONPORT'",

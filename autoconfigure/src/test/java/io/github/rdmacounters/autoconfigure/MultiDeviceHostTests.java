@@ -290,7 +290,7 @@ class MultiDeviceHostTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
 					.descriptionContains("'mlx5_9' that rdma.counter-sets.nvme counts on was not found",
 							"Devices found: mlx5_0")
 					.actionContains("rdma.devices.mlx5_9.fail-on-unavailable=false");
@@ -309,7 +309,7 @@ class MultiDeviceHostTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(RdmaOperationFailureAnalyzer.class)
 					.descriptionContains("Creating counter set 'roce' (rdma.counter-sets.roce) on rxe0 port 1",
 							"ibv_create_counters", "EOPNOTSUPP (95)")
 					.actionContains("Set rdma.counter-sets.roce.device to an mlx5 device", "fail-on-unavailable=false")
@@ -363,7 +363,7 @@ class MultiDeviceHostTests {
 					"rdma.counter-sets.front.flow.protocol=udp")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 					.descriptionContains("Property: rdma.counter-sets.front.netdev", "eth9",
 							"mlx5_0=[" + FakeDeviceSets.MLX5_0_NETDEV + "]",
 							"mlx5_1=[" + FakeDeviceSets.MLX5_1_NETDEV + "]");

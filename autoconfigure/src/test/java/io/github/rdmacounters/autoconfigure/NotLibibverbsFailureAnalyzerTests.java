@@ -88,7 +88,7 @@ class NotLibibverbsFailureAnalyzerTests {
 		this.contextRunner.withPropertyValues("rdma.native.library=" + fake.libraryPath()).run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause().isNotInstanceOf(NotLibibverbsException.class);
-			FailureAnalysisAssert.of(context.getStartupFailure()).analyzedBy(RdmaFailureAnalyzer.class);
+			FailureAnalysisAssert.of(context.getStartupFailure()).analyzedBy(DeviceNotFoundFailureAnalyzer.class);
 		});
 		fake.reset();
 	}

@@ -238,7 +238,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.fake.device("mlx5_0").add().device("mlx5_1").add();
 		this.contextRunner.withPropertyValues("rdma.fail-on-unavailable=false").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
 				.descriptionContains("rdma.counter-sets.vxlan names no device",
 						"finds 2 RDMA devices with flow counters: mlx5_0, mlx5_1")
 				.actionContains("Set rdma.counter-sets.vxlan.device", "rdma.counter-sets.vxlan.device=mlx5_0",
@@ -251,7 +251,7 @@ class RdmaAutoConfigurationNativeTests {
 	void noDeviceAtAllFailsStartupSayingHowToLoadADriver() {
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
 				.descriptionContains("rdma.counter-sets.vxlan names no device", "finds no RDMA device")
 				.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated", "rdma.fail-on-unavailable=false");
 		});
@@ -279,7 +279,7 @@ class RdmaAutoConfigurationNativeTests {
 			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_9", "rdma.counter-sets.all.device=mlx5_9")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
 					.descriptionContains("'mlx5_9' that rdma.counter-sets.vxlan, rdma.counter-sets.all counts on",
 							"Devices found: mlx5_0, mlx5_1")
 					.actionContains("(mlx5_0, mlx5_1)", "rdma.devices.mlx5_9.fail-on-unavailable=false");
@@ -291,7 +291,7 @@ class RdmaAutoConfigurationNativeTests {
 	void unloadableLibraryFailsStartupSayingWhatToInstall() {
 		this.contextRunner.withPropertyValues("rdma.native.library=/nonexistent/libibverbs.so.1").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
 				.descriptionContains("libibverbs could not be loaded", "/nonexistent/libibverbs.so.1")
 				.actionContains("libibverbs1", "rdma-core", "rdma.native.library", "rdma.backend=simulated");
 		});
@@ -318,7 +318,7 @@ class RdmaAutoConfigurationNativeTests {
 			.withPropertyValues("rdma.counter-sets.vxlan.device=mlx5_0", "rdma.counter-sets.all.device=mlx5_0")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
 					.descriptionContains("no RDMA stack", "ENOSYS")
 					.actionContains("mlx5_ib", "rdma_rxe", "rdma.backend=simulated");
 			});
@@ -360,7 +360,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.fake.device("rxe0").countersSupported(false).add();
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on rxe0 port 1",
 						"ibv_create_counters", "EOPNOTSUPP (95)", "only the mlx5")
 				.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device", "or remove the set",
@@ -440,7 +440,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.fake.device("mlx5_0").flowSteering(false).add();
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("ibv_create_flow", "EOPNOTSUPP")
 				.actionContains("MANAGED_FLOW_STEERING");
 		});
@@ -453,7 +453,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.fake.failAlways("ibv_create_flow", Errno.EPERM);
 		this.contextRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("was not permitted", "ibv_create_flow failed: EPERM (1)", "CAP_NET_RAW")
 				.actionContains("cap_net_raw+ep", "NET_RAW");
 		});
@@ -466,7 +466,7 @@ class RdmaAutoConfigurationNativeTests {
 		this.contextRunner.withPropertyValues("rdma.counter-sets.vxlan.port=2", "rdma.fail-on-unavailable=false")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 					.descriptionContains("Property: rdma.counter-sets.vxlan.port", "Value: \"2\"",
 							"must be 1 to 1: mlx5_0 has 1 port");
 			});

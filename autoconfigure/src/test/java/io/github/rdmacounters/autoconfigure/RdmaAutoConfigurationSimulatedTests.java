@@ -215,7 +215,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void counterSetNamedLikeAStarterBeanFailsStartupNamingTheSetAndTheBean() {
 		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaRegistry.flow.protocol=udp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value 'rdmaRegistry' for configuration property 'rdma.counter-sets.rdmaRegistry'",
 						"A bean named 'rdmaRegistry' (factory method rdmaRegistry of", "rename the set");
@@ -249,7 +249,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		for (String name : names) {
 			runner.withPropertyValues("rdma.counter-sets." + name + ".flow.protocol=udp")
 				.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+					.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 					.descriptionContains("for configuration property 'rdma.counter-sets." + name + "'",
 							"A bean named '" + name + "'", "rename the set"));
 		}
@@ -259,7 +259,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void userDefinedBeanNamedLikeACounterSetFailsStartupNamingTheSetAndTheBean() {
 		this.contextRunner.withUserConfiguration(OwnRoceCountersConfiguration.class).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains("Invalid value 'vxlan' for configuration property 'rdma.counter-sets.vxlan'",
 						"A bean named 'vxlan' (factory method vxlan of", "rename the set");
 		});
@@ -309,7 +309,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void readCacheTtlOfZeroFailsStartupNamingThePropertyAndTheMinimum() {
 		this.simulatedRunner.withPropertyValues("rdma.read-cache-ttl=0").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains("Invalid value '0' for configuration property 'rdma.read-cache-ttl'",
 						"must be 100ms to 10m");
 		});
@@ -359,7 +359,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysisAssert analysis = FailureAnalysisAssert.of(context.getStartupFailure());
-				analysis.analyzedBy(RdmaFailureAnalyzer.class)
+				analysis.analyzedBy(RdmaOperationFailureAnalyzer.class)
 					.descriptionContains("Creating counter set 'vxlan' (rdma.counter-sets.vxlan) on sim_mlx5_0 port 1",
 							"EOPNOTSUPP (95)", "only the mlx5", "provider")
 					.actionContains("Set rdma.counter-sets.vxlan.device to an mlx5 device, or remove the set",
@@ -487,7 +487,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.contextRunner.withPropertyValues("rdma.simulated.devices.sim_mlx5_0.managed-flow-steering=false")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(RdmaOperationFailureAnalyzer.class)
 					.descriptionContains("ibv_create_flow", "managed flow steering")
 					.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.vxlan.flow");
 			});
@@ -499,7 +499,7 @@ class RdmaAutoConfigurationSimulatedTests {
 		SimulatedBackendControl.of(backend).failAlways("ibv_create_qp", Errno.EPERM);
 		this.contextRunner.withBean(SimulatedBackend.class, () -> backend).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("was not permitted", "EPERM (1)", "CAP_NET_RAW")
 				.actionContains("setcap cap_net_raw+ep");
 			assertThat(SimulatedBackendControl.of(backend).liveObjects())
@@ -512,7 +512,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void unknownDeviceFailsStartupNamingTheSetsOnItAndListingTheDevicesFound() {
 		this.onMissingDeviceRunner.run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(DeviceNotFoundFailureAnalyzer.class)
 				.descriptionContains("'mlx5_7'", "rdma.counter-sets.vxlan, rdma.counter-sets.tcp",
 						"Devices found: sim_mlx5_0")
 				.actionContains("one of the devices found (sim_mlx5_0)",
@@ -540,7 +540,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					"rdma.counter-sets.steal.flow.protocol=tcp", "rdma.counter-sets.steal.flow.dont-trap=false")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 					.descriptionContains("Property: rdma.counter-sets.steal.flow.dont-trap", "away from the kernel",
 							"no receive buffers");
 				assertThat(SimulatedBackendControl.of(backend).liveObjects()).as("nothing opened").isZero();
@@ -555,7 +555,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					"rdma.counter-sets.bad.flow.destination-port=80")
 			.run((context) -> {
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 					.descriptionContains(
 							"Property: rdma.counter-sets.vxlan.port\n    Value: \"0\"\n    Reason: must be 1 to 255",
 							"Property: rdma.counter-sets.bad.flow.destination-port\n    Value: \"80\"\n"
@@ -569,7 +569,7 @@ class RdmaAutoConfigurationSimulatedTests {
 	void invalidSimulatedDeviceFailsStartupAsAnInvalidPropertyBeforeTheBackendIsBuilt() {
 		this.simulatedRunner.withPropertyValues("rdma.simulated.devices.sim_a.ports=0").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '0' for configuration property 'rdma.simulated.devices.sim_a.ports'",
 						"must be 1 to 255");
@@ -683,7 +683,7 @@ class RdmaAutoConfigurationSimulatedTests {
 			.withPropertyValues("rdma.counter-sets.storage.netdev=ens9f0",
 					"rdma.counter-sets.storage.flow.protocol=udp")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 				.descriptionContains("Property: rdma.counter-sets.storage.netdev\n    Value: \"ens9f0\"",
 						"No RDMA device of this host has the network interface ens9f0",
 						"mlx5_0=[ens1f0np0], mlx5_1=[ens2f0np0]"));
@@ -700,7 +700,7 @@ class RdmaAutoConfigurationSimulatedTests {
 					.hasMessage("rdma.counter-sets.storage names no device and the simulated backend finds 2 RDMA "
 							+ "devices with flow counters: mlx5_0, mlx5_1");
 				FailureAnalysisAssert.of(context.getStartupFailure())
-					.analyzedBy(RdmaFailureAnalyzer.class)
+					.analyzedBy(NoUniqueRdmaDeviceFailureAnalyzer.class)
 					.actionContains("Set rdma.counter-sets.storage.device to the device to count on");
 			});
 	}
@@ -797,13 +797,14 @@ class RdmaAutoConfigurationSimulatedTests {
 	void deviceFilterThatLeavesNoDeviceWarnsNamingTheFilterAndTheHostsDevices(CapturedOutput output) {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=mlx5_*").run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(output).contains("rdma.port-counters.devices.include [mlx5_*] and exclude [] leave none of "
-					+ "this host's RDMA devices [sim_mlx5_0], so no port counters are read");
+			assertThat(output)
+				.contains("rdma.port-counters.devices.include=mlx5_* and rdma.port-counters.devices.exclude= leave "
+						+ "none of this host's RDMA devices [sim_mlx5_0], so no port counters are read");
 		});
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.exclude=*")
 			.run((context) -> assertThat(output)
-				.contains("rdma.port-counters.devices.include [] and exclude [*] leave none of this host's RDMA "
-						+ "devices [sim_mlx5_0]"));
+				.contains("rdma.port-counters.devices.include= and rdma.port-counters.devices.exclude=* leave none "
+						+ "of this host's RDMA devices [sim_mlx5_0]"));
 	}
 
 	@Test

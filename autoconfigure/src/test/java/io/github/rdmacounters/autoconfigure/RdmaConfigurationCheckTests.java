@@ -57,8 +57,9 @@ class RdmaConfigurationCheckTests {
 			assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(UnboundConfigurationPropertiesException.class);
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
-				.descriptionContains("rdma.devcie", "rdma.read-cache-tll", "The elements [", "were left unbound");
+				.analyzedBy(UnboundRdmaPropertyFailureAnalyzer.class)
+				.descriptionContains("rdma.devcie", "rdma.read-cache-tll", "is not a key of rdma",
+						"did you mean rdma.read-cache-ttl?");
 		});
 	}
 
@@ -134,7 +135,7 @@ class RdmaConfigurationCheckTests {
 				.doesNotHaveBean(Counters.class));
 		this.simulatedRunner.withPropertyValues("rdma.enabled=maybe").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains("Invalid value 'maybe' for configuration property 'rdma.enabled'",
 						"must be true or false");
 		});

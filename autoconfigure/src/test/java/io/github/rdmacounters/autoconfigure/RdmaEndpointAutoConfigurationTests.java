@@ -76,7 +76,7 @@ class RdmaEndpointAutoConfigurationTests {
 			.run((context) -> FailureAnalysisAssert
 				.of(context.getStartupFailure(),
 						new MockEnvironment().withProperty("management.endpoint.rdma.access", "maybe"))
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaSwitchFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value 'maybe' for configuration property 'management.endpoint.rdma.access'",
 						"must be none, read-only or unrestricted"));

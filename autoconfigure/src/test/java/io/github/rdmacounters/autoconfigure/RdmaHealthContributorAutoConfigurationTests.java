@@ -182,7 +182,7 @@ class RdmaHealthContributorAutoConfigurationTests {
 			.run((context) -> FailureAnalysisAssert
 				.of(context.getStartupFailure(),
 						new MockEnvironment().withProperty("management.health.rdma.enabled", "maybe"))
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaSwitchFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value 'maybe' for configuration property 'management.health.rdma.enabled'",
 						"must be true or false"));

@@ -11,8 +11,8 @@ import io.github.rdmacounters.core.RdmaOperationException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RdmaFailureAnalyzer}: what each errno of a verb means on real kernels
- * and libraries, and which property to change.
+ * Tests for {@link RdmaOperationFailureAnalyzer}: what each errno of a verb means on real
+ * kernels and libraries, and which property to change.
  *
  * @author rdma-counters
  */
@@ -27,7 +27,7 @@ class RdmaOperationFailureAnalyzerTests {
 	@Test
 	void einvalOnCreateFlowNamesTheKernelRequirementForCountedDontTrapFlows() {
 		FailureAnalysisAssert.of(startupFailure("ibv_create_flow", Errno.EINVAL))
-			.analyzedBy(RdmaFailureAnalyzer.class)
+			.analyzedBy(RdmaOperationFailureAnalyzer.class)
 			.descriptionContains("Creating counter set 'nvme' (rdma.counter-sets.nvme) on mlx5_0 port 1",
 					"ibv_create_flow failed: EINVAL (22)", "Linux 5.8 or later", "8e14c75c999a")
 			.actionContains("uname -r", "rdma.counter-sets.nvme.flow");
@@ -36,7 +36,7 @@ class RdmaOperationFailureAnalyzerTests {
 	@Test
 	void enomemOnCreateFlowNamesThePriorityLimitAndTheTableNotManagedFlowSteering() {
 		FailureAnalysisAssert analysis = FailureAnalysisAssert.of(startupFailure("ibv_create_flow", Errno.ENOMEM))
-			.analyzedBy(RdmaFailureAnalyzer.class)
+			.analyzedBy(RdmaOperationFailureAnalyzer.class)
 			.descriptionContains("ENOMEM (12)", "priorities", "table is full")
 			.actionContains("rdma.counter-sets.nvme.flow.priority", "fewer counter sets");
 		assertThat(analysis.analysis().getDescription()).doesNotContain("MANAGED_FLOW_STEERING");
@@ -48,7 +48,7 @@ class RdmaOperationFailureAnalyzerTests {
 		for (String verb : new String[] { "ibv_create_counters", "ibv_attach_counters_point_flow", "ibv_read_counters",
 				"ibv_destroy_counters" }) {
 			String enosys = FailureAnalysisAssert.of(startupFailure(verb, Errno.ENOSYS))
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaOperationFailureAnalyzer.class)
 				.descriptionContains("ENOSYS (38)", "only the mlx5 provider")
 				.analysis()
 				.getAction();
@@ -63,7 +63,7 @@ class RdmaOperationFailureAnalyzerTests {
 	@Test
 	void otherCreateFlowFailuresStillPointAtManagedFlowSteering() {
 		FailureAnalysisAssert.of(startupFailure("ibv_create_flow", Errno.EOPNOTSUPP))
-			.analyzedBy(RdmaFailureAnalyzer.class)
+			.analyzedBy(RdmaOperationFailureAnalyzer.class)
 			.actionContains("MANAGED_FLOW_STEERING", "rdma.counter-sets.nvme.flow");
 	}
 

@@ -32,10 +32,10 @@ import io.github.rdmacounters.verbs.NativeBackend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RdmaFailureAnalyzer} with {@code rdma.native.library} naming a
- * truncated copy of a real library and a counter set that needs it: startup fails with
- * the analysis, and the JVM does not crash ({@code dlopen} of a truncated ELF file dies
- * with {@code SIGBUS}). Without counter sets the library is not loaded.
+ * Tests for {@link RdmaUnavailableFailureAnalyzer} with {@code rdma.native.library}
+ * naming a truncated copy of a real library and a counter set that needs it: startup
+ * fails with the analysis, and the JVM does not crash ({@code dlopen} of a truncated ELF
+ * file dies with {@code SIGBUS}). Without counter sets the library is not loaded.
  *
  * @author rdma-counters
  */
@@ -62,7 +62,7 @@ class RdmaUnavailableFailureAnalyzerTests {
 		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated).run((context) -> {
 			assertThat(context).hasFailed();
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
 				.descriptionContains("libibverbs could not be loaded", "'" + truncated + "'", "truncated")
 				.actionContains("rdma.native.library");
 		});
@@ -74,7 +74,7 @@ class RdmaUnavailableFailureAnalyzerTests {
 		String truncated = NativeBuild.truncatedCopy(fake, (int) Files.size(fake) / 3, this.dir).toString();
 		this.contextRunner.withPropertyValues("rdma.native.library=" + truncated).run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
 				.descriptionContains("'" + truncated + "'", "ends at byte")
 				.actionContains("rdma.native.library");
 		});

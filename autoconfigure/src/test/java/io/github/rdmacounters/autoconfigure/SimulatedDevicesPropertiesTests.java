@@ -90,11 +90,11 @@ class SimulatedDevicesPropertiesTests {
 	void theRemovedSingleDeviceKeysFailStartupAsUnknownProperties() {
 		this.runner.withPropertyValues("rdma.simulated.device-name=sim_ib_0")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.analyzedBy(UnboundRdmaPropertyFailureAnalyzer.class)
 				.descriptionContains("rdma.simulated.device-name", "sim_ib_0"));
 		this.runner.withPropertyValues("rdma.simulated.ports=2")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.analyzedBy(UnboundRdmaPropertyFailureAnalyzer.class)
 				.descriptionContains("rdma.simulated.ports"));
 	}
 
@@ -119,7 +119,7 @@ class SimulatedDevicesPropertiesTests {
 	void badPortCountOfASimulatedDeviceIsNamedAsWritten() {
 		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=300")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("InvalidConfigurationPropertyValueFailureAnalyzer")
+				.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
 				.descriptionContains(
 						"Invalid value '300' for configuration property 'rdma.simulated.devices.sim_b.ports'",
 						"must be 1 to 255"));
@@ -129,7 +129,7 @@ class SimulatedDevicesPropertiesTests {
 	void portBeyondThePortsOfTheSimulatedDeviceIsRefusedNamingTheSetsPortProperty() {
 		this.runner.withPropertyValues("rdma.simulated.devices.sim_b.ports=2", "rdma.counter-sets.ib.port=3")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy(RdmaFailureAnalyzer.class)
+				.analyzedBy(InvalidRdmaConfigurationFailureAnalyzer.class)
 				.descriptionContains("rdma.counter-sets.ib.port", "must be 1 to 2: sim_b has 2 ports"));
 	}
 

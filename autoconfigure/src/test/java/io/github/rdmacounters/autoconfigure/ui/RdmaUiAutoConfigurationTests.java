@@ -232,7 +232,7 @@ class RdmaUiAutoConfigurationTests {
 	void runWithAnUnknownUiPropertyShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("rdma.ui.enabled=true", "rdma.ui.pth=/ops/rdma")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
-				.analyzedBy("UnboundConfigurationPropertyFailureAnalyzer")
+				.analyzedBy("UnboundRdmaPropertyFailureAnalyzer")
 				.descriptionContains("rdma.ui.pth", "/ops/rdma"));
 	}
 

@@ -1,0 +1,43 @@
+package io.github.rdmacounters.autoconfigure;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.PropertySourceOrigin;
+
+/**
+ * The failure analysis of an invalid {@code rdma} property, worded as Boot's own, with
+ * the property and the value as written.
+ *
+ * @author rdma-counters
+ */
+final class Analyses {
+
+	static final String REVIEW = "Review the value of the property with the provided reason.";
+
+	private Analyses() {
+	}
+
+	/**
+	 * An analysis of an invalid value.
+	 * @param property the property as found in the environment, for its origin
+	 * @param name the property as written
+	 * @param value the value as written
+	 * @param reason what is wrong and what is allowed
+	 * @param cause the failure
+	 * @return the analysis
+	 */
+	static FailureAnalysis invalidValue(@Nullable ConfigurationProperty property, String name, @Nullable Object value,
+			String reason, Throwable cause) {
+		Origin origin = (property != null) ? property.getOrigin() : null;
+		if (origin instanceof PropertySourceOrigin source && source.getOrigin() != null) {
+			origin = source.getOrigin();
+		}
+		return new FailureAnalysis("Invalid value '" + ((value != null) ? value : "") + "' for configuration property '"
+				+ name + "'" + ((origin != null) ? " (originating from '" + origin + "')" : "")
+				+ ". Validation failed for the following reason:\n\n" + reason, REVIEW, cause);
+	}
+
+}

@@ -1,0 +1,168 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.MatchResult;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.Order;
+
+import io.github.rdmacounters.core.CounterSetDefinition;
+
+/**
+ * Analyzes an {@code rdma} property that Boot's binder left unbound: a key no property
+ * type has (with the closest one), a list item where a group of keys is, or a known key
+ * left blank. Each is named as written.
+ *
+ * @author rdma-counters
+ */
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConfigurationPropertiesException> {
+
+	private static final ConfigurationPropertyName RDMA = ConfigurationPropertyName.of(RdmaProperties.PREFIX);
+
+	private static final ConfigurationPropertyName SETS = ConfigurationPropertyName.of("rdma.counter-sets");
+
+	/** A set's property as written, e.g. {@code rdma.counterSets.web.flow.protocol}. */
+	private static final Pattern WRITTEN_SET = Pattern
+		.compile("(?i)(rdma\\.counter-?sets\\.(\\[[^]]*]|[^.\\[]+))\\..+");
+
+	/** An element of a name as written: a key, or an index or key in brackets. */
+	private static final Pattern ELEMENT = Pattern.compile("\\[[^]]*]|[^.\\[]+");
+
+	@Override
+	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, UnboundConfigurationPropertiesException cause) {
+		List<FailureAnalysis> analyses = cause.getUnboundProperties()
+			.stream()
+			.filter((unbound) -> RDMA.isAncestorOf(unbound.getName()))
+			.map((unbound) -> analyze(unbound, cause))
+			.toList();
+		if (analyses.size() < 2) {
+			return analyses.isEmpty() ? null : analyses.get(0);
+		}
+		// Boot's wording of several: each on its own
+		return new FailureAnalysis(analyses.stream()
+			.map(FailureAnalysis::getDescription)
+			.collect(Collectors.joining("\n\n", "Invalid rdma properties:\n\n", "")), Analyses.REVIEW, cause);
+	}
+
+	private FailureAnalysis analyze(ConfigurationProperty property, Throwable cause) {
+		ConfigurationPropertyName name = property.getName();
+		String written = Problems.written(property, name);
+		Object value = property.getValue();
+		if (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3) {
+			FailureAnalysis set = setKey(property, written, cause);
+			if (set != null) {
+				return set;
+			}
+		}
+		RdmaPropertyKeys.Unknown unknown = RdmaPropertyKeys.unknown(name);
+		if (unknown == null) {
+			// a known key left blank, which Boot binds as nothing
+			return Analyses.invalidValue(property, written, value,
+					"must have a value" + allowed(name) + ", or leave " + written + " out for the default", cause);
+		}
+		String[] elements = elements(written, name);
+		String group = String.join(".", Arrays.copyOf(elements, unknown.index()));
+		String reason;
+		if (unknown.keys().isEmpty()) {
+			reason = "'" + group + "' is a single value and has no key '" + elements[unknown.index()] + "'";
+		}
+		else if (unknown.listItem()) {
+			reason = "'" + group + "' is a group of keys (" + unknown.allowed() + "), not a list: write " + group + "."
+					+ unknown.keys().get(0) + " (in YAML a key under it, not a '-' item)";
+		}
+		else {
+			String closest = (unknown.closest() != null)
+					? "; did you mean " + group + "." + unknown.closest() + tail(elements, unknown.index() + 1) + "?"
+					: ".";
+			reason = "'" + elements[unknown.index()] + "' is not a key of " + group + closest + " Its keys are "
+					+ unknown.allowed();
+		}
+		return Analyses.invalidValue(property, written, value, reason, cause);
+	}
+
+	/**
+	 * A key of a counter set that is unknown or blank, or a set whose name Boot's binder
+	 * would not keep as written.
+	 */
+	private @Nullable FailureAnalysis setKey(ConfigurationProperty property, String written, Throwable cause) {
+		Matcher set = WRITTEN_SET.matcher(written);
+		if (set.matches()) {
+			String bracketed = set.group(2);
+			String inner = bracketed.startsWith("[") ? bracketed.substring(1, bracketed.length() - 1) : bracketed;
+			if (!CounterSetDefinition.NAME.matcher(inner).matches()) {
+				// a name of characters Boot drops, such as 计数器, binds as no set at all
+				return Analyses.invalidValue(null, set.group(1), inner.isEmpty() ? bracketed : inner,
+						CounterSetDefinition.NAME_RULE, cause);
+			}
+		}
+		String key = Problems.original(property.getName(), 3);
+		String known = DataObjectPropertyName.toDashedForm(key);
+		if (Problems.SET_KEYS.contains(known) && property.getValue() instanceof CharSequence text
+				&& text.toString().isBlank()) {
+			return Analyses.invalidValue(property, written, property.getValue(),
+					"must have a value" + Problems.allowed(known) + ", or leave " + known + " out"
+							+ (known.startsWith("flow.") ? " to match any" : " for the default"),
+					cause);
+		}
+		if (RdmaPropertyKeys.unknown(property.getName()) == null) {
+			return null;
+		}
+		String closest = Problems.closest(known);
+		return Analyses.invalidValue(property, written, property.getValue(),
+				"'" + key + "' is not a counter set property"
+						+ ((closest != null) ? "; did you mean " + closest + "?" : ".") + " A counter set has "
+						+ String.join(", ", Problems.SET_KEYS)
+						+ "; an unknown key would leave the flow wider than meant",
+				cause);
+	}
+
+	/** The elements of a name as written, or as Boot holds them if they differ. */
+	private static String[] elements(String written, ConfigurationPropertyName name) {
+		String[] elements = ELEMENT.matcher(written).results().map(MatchResult::group).toArray(String[]::new);
+		if (elements.length == name.getNumberOfElements()) {
+			return elements;
+		}
+		String[] original = new String[name.getNumberOfElements()];
+		Arrays.setAll(original, (i) -> name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
+		return original;
+	}
+
+	private static String tail(String[] elements, int from) {
+		StringBuilder tail = new StringBuilder();
+		for (int i = from; i < elements.length; i++) {
+			tail.append('.').append(elements[i]);
+		}
+		return tail.toString();
+	}
+
+	/** The values of an enum or a boolean, e.g. {@code : native or simulated}. */
+	private static String allowed(ConfigurationPropertyName name) {
+		ResolvableType type = RdmaPropertyKeys.typeOf(name);
+		Class<?> raw = (type != null) ? type.resolve(Object.class) : Object.class;
+		if (raw == Boolean.class || raw == boolean.class) {
+			return ": true or false";
+		}
+		if (!raw.isEnum()) {
+			return "";
+		}
+		return ": " + Arrays.stream(raw.getEnumConstants())
+			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.collect(Collectors.joining(" or "));
+	}
+
+}
