@@ -38,6 +38,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
+import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
@@ -310,8 +311,14 @@ class BadInputMatrixTests {
 				new Case("rdma.events.reopen-backoff.initial", "soon", "java.time.Duration"),
 				new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
 				new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
-				new Case("rdma.ui.poll-interval", "1ms", "at least 250ms").with("rdma.ui.enabled=true"),
-				new Case("rdma.ui.poll-interval", "-5s", "at least 250ms").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "1ms", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "-5s", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "1000d", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.path", "/actuator/rdma", "below the Actuator base path").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.path", "/a/../rdma-ui", "no '.' or '..' segment").with("rdma.ui.enabled=true"),
+				new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*", "character classes and regular expressions"),
+				new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
+				new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
 				new Case("rdma.events.reopen-backoff.max", "50ms",
 						"at least rdma.events.reopen-backoff.initial (100ms)"),
 				new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
@@ -721,10 +728,10 @@ class BadInputMatrixTests {
 
 		WebApplicationContextRunner runner() {
 			// every auto-configuration that reads a property, the page's too
-			WebApplicationContextRunner runner = new WebApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaUiAutoConfiguration.class,
-						RdmaEventsAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class,
-						RdmaHealthContributorAutoConfiguration.class, RdmaEndpointAutoConfiguration.class));
+			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(AutoConfigurations
+				.of(RdmaAutoConfiguration.class, RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
+						RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
+						RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}
