@@ -42,7 +42,13 @@ class CountersBeanRegistrar implements BeanRegistrar {
 
 	@Override
 	public void register(BeanRegistry registry, Environment environment) {
-		for (String set : setNames(environment)) {
+		Set<String> sets = setNames(environment);
+		if (sets.isEmpty()) {
+			return;
+		}
+		registry.registerBean(CounterSetBeansCheck.BEAN_NAME, CounterSetBeansCheck.class,
+				(spec) -> spec.infrastructure().supplier((context) -> new CounterSetBeansCheck(sets)));
+		for (String set : sets) {
 			try {
 				// closed by inference (Counters is AutoCloseable), before the registry:
 				// the
