@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Startup of the sample jar (built with process-aot) until its context has refreshed
-# (-Dspring.context.exit=onRefresh, the process then closes the context and exits): wall
+# (-Dspring.context.exit=onRefresh: Spring halts the JVM after the refresh): wall
 # time of the whole process, per mode, modes interleaved round by round; the median.
 #   plain JVM | Spring AOT mode (-Dspring.aot.enabled=true)
 #   and on JDK 25: plain | JDK AOT cache | Spring AOT mode + JDK AOT cache
