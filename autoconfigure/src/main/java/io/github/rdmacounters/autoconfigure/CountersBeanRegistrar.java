@@ -4,18 +4,10 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.beans.factory.support.AbstractBeanDefinition;
-import org.springframework.beans.factory.support.BeanDefinitionRegistry;
-import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
-import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionOverrideException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -23,7 +15,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.CounterSet;
@@ -32,55 +23,42 @@ import io.github.rdmacounters.core.RdmaRegistry;
 
 /**
  * Registers one {@link Counters} bean per counter set of {@code rdma.counter-sets}, named
- * after the set, before any bean is created. Only the set names are read here: the sets
- * themselves are bound once, into {@link RdmaProperties}. Registers nothing when the
- * application defines its own {@link RdmaRegistry}.
+ * after the set. Spring's AOT processing calls it again at runtime, with the runtime
+ * environment, so the beans are those of the runtime's sets. Only the set names are read
+ * here: the sets themselves are bound once, into {@link RdmaProperties}. Imported by
+ * {@link CounterSetBeansConfiguration}, which backs off when the application defines its
+ * own {@link RdmaRegistry}.
  *
  * @author rdma-counters
  */
-class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware, BeanFactoryAware {
+class CountersBeanRegistrar implements BeanRegistrar {
 
-	private static final Log logger = LogFactory.getLog(CountersBeanRegistrar.class);
-
-	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
+	static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets";
 
 	static final String REGISTRY_BEAN = "rdmaRegistry";
 
 	/** The most counter sets of one application. */
 	static final int MAX_SETS = 1000;
 
-	private @Nullable Environment environment;
-
-	private @Nullable ConfigurableListableBeanFactory beanFactory;
-
 	@Override
-	public void setEnvironment(Environment environment) {
-		this.environment = environment;
-	}
-
-	@Override
-	public void setBeanFactory(BeanFactory beanFactory) {
-		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
-	}
-
-	@Override
-	public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
-		if (this.environment == null) {
+	public void register(BeanRegistry registry, Environment environment) {
+		Set<String> sets = setNames(environment);
+		if (sets.isEmpty()) {
 			return;
 		}
-		Set<String> sets = setNames(this.environment);
-		if (!registry.containsBeanDefinition(REGISTRY_BEAN)) {
-			if (!sets.isEmpty()) {
-				logger.info("Not registering Counters beans for " + COUNTER_SETS + " " + sets
-						+ ": the application defines its own RdmaRegistry");
-			}
-			return;
-		}
+		registry.registerBean(CounterSetBeansCheck.BEAN_NAME, CounterSetBeansCheck.class,
+				(spec) -> spec.infrastructure().supplier((context) -> new CounterSetBeansCheck(sets)));
 		for (String set : sets) {
-			checkFree(registry, set);
-			RootBeanDefinition definition = new RootBeanDefinition(Counters.class, () -> counters(set));
-			definition.setDestroyMethodName(AbstractBeanDefinition.INFER_METHOD);
-			registry.registerBeanDefinition(set, definition);
+			try {
+				// closed by inference (Counters is AutoCloseable), before the registry:
+				// the
+				// supplier's lookup makes each set a dependent of the registry
+				registry.registerBean(set, Counters.class, (spec) -> spec
+					.supplier((context) -> counters(set, context.bean(REGISTRY_BEAN, RdmaRegistry.class))));
+			}
+			catch (BeanDefinitionOverrideException ex) {
+				throw nameTaken(set, describe(ex.getExistingDefinition()));
+			}
 		}
 	}
 
@@ -88,12 +66,13 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 	 * Return the names of the sets, the keys Boot's map binder gives them when it binds
 	 * {@link RdmaProperties} (each property's element after {@code rdma.counter-sets}, as
 	 * written, in the order of the sources), found in one pass over the property names
-	 * instead of a second binding of every set: a set's keys are bound, and checked, with
-	 * {@link RdmaProperties}. Refuse more than {@value #MAX_SETS} sets before any is
-	 * bound: each is a steering rule and a counters object on the NIC and a read per
-	 * scrape, and binding and opening ten thousand takes minutes.
+	 * instead of a second binding of every set. Refuse more than {@value #MAX_SETS} sets
+	 * before any is bound: each is a steering rule and a counters object on the NIC and a
+	 * read per scrape, and binding and opening ten thousand takes minutes.
+	 * @param environment the environment
+	 * @return the set names
 	 */
-	private static Set<String> setNames(Environment environment) {
+	static Set<String> setNames(Environment environment) {
 		ConfigurationPropertyName root = ConfigurationPropertyName.of(COUNTER_SETS);
 		Set<String> names = new LinkedHashSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
@@ -119,18 +98,14 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		return names;
 	}
 
-	private static void checkFree(BeanDefinitionRegistry registry, String set) {
-		if (registry.containsBeanDefinition(set) || registry.isAlias(set)) {
-			String other = registry.containsBeanDefinition(set) ? describe(registry.getBeanDefinition(set))
-					: "an alias";
-			throw new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + set, set,
-					"A bean named '" + set + "' (" + other
-							+ ") already exists, and each counter set registers a Counters bean named after "
-							+ "it; rename the set");
-		}
+	static InvalidConfigurationPropertyValueException nameTaken(String set, String other) {
+		return new InvalidConfigurationPropertyValueException(COUNTER_SETS + "." + set, set,
+				"A bean named '" + set + "' (" + other
+						+ ") already exists, and each counter set registers a Counters bean named after it; "
+						+ "rename the set");
 	}
 
-	private static String describe(BeanDefinition definition) {
+	static String describe(BeanDefinition definition) {
 		if (definition.getFactoryMethodName() != null) {
 			return "factory method " + definition.getFactoryMethodName()
 					+ ((definition.getFactoryBeanName() != null) ? " of " + definition.getFactoryBeanName() : "");
@@ -139,14 +114,7 @@ class CountersBeanRegistrar implements BeanDefinitionRegistryPostProcessor, Envi
 		return (type != null) ? type : "bean definition " + definition.getResourceDescription();
 	}
 
-	private Counters counters(String name) {
-		ConfigurableListableBeanFactory factory = this.beanFactory;
-		if (factory == null) {
-			throw new IllegalStateException("No bean factory to look up counter set '" + name + "'");
-		}
-		RdmaRegistry registry = factory.getBean(REGISTRY_BEAN, RdmaRegistry.class);
-		// closed before the registry and the devices that own the set
-		factory.registerDependentBean(REGISTRY_BEAN, name);
+	private static Counters counters(String name, RdmaRegistry registry) {
 		CounterSet set = registry.counterSet(name);
 		if (set == null) {
 			throw new IllegalStateException("Counter set '" + name + "' is configured under " + COUNTER_SETS

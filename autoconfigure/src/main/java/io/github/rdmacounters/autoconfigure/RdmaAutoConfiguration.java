@@ -51,17 +51,12 @@ import io.github.rdmacounters.verbs.NativeBackend;
 @AutoConfiguration
 @Conditional(OnRdmaEnabledCondition.class)
 @EnableConfigurationProperties(RdmaProperties.class)
-@Import(SimulatedBackendConfiguration.class)
+@Import({ SimulatedBackendConfiguration.class, CounterSetBeansConfiguration.class })
 public final class RdmaAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(RdmaAutoConfiguration.class);
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets.";
-
-	@Bean
-	static CountersBeanRegistrar rdmaCountersBeanRegistrar() {
-		return new CountersBeanRegistrar();
-	}
 
 	@Bean
 	static RdmaPropertiesChecks rdmaPropertiesChecks(Environment environment) {

@@ -212,6 +212,17 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void userDefinedRegistryBackOffLogsTheSetsLeftWithoutCountersBeansOnce(CapturedOutput output) {
+		this.contextRunner.withBean("myRegistry", RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				String line = "Not registering Counters beans for rdma.counter-sets [vxlan, tcp]: "
+						+ "the application defines its own RdmaRegistry";
+				assertThat(output.getAll()).containsOnlyOnce(line);
+			});
+	}
+
+	@Test
 	void counterSetNamedLikeAStarterBeanFailsStartupNamingTheSetAndTheBean() {
 		this.simulatedRunner.withPropertyValues("rdma.counter-sets.rdmaRegistry.flow.protocol=udp").run((context) -> {
 			FailureAnalysisAssert.of(context.getStartupFailure())
