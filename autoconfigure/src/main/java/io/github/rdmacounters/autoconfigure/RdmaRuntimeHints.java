@@ -34,8 +34,7 @@ class RdmaRuntimeHints implements RuntimeHintsRegistrar {
 		.toList();
 
 	/** JNA {@code Library} interfaces, loaded with {@code Native.load}. */
-	static final List<String> LIBRARIES = List.of(VERBS + "IbvLibrary", VERBS + "LibC",
-			"io.github.rdmacounters.netlink.NetlinkLibC", "io.github.rdmacounters.ethtool.EthtoolLibC");
+	static final List<String> LIBRARIES = List.of(VERBS + "IbvLibrary", "io.github.rdmacounters.libc.LibC");
 
 	@Override
 	public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
