@@ -152,6 +152,37 @@ public final class ManagedDevice implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		ReadStall stall = stalledRead();
+		if (stall != null) {
+			// the verbs layer's write lock waits for the stuck read: destroy in order
+			// when it returns, not in the closing (shutdown) thread
+			System.getLogger(ManagedDevice.class.getName())
+				.log(System.Logger.Level.WARNING, "RDMA device " + this.name + " is closed when its read of "
+						+ stall.what() + " returns; not waiting for it");
+			Thread closer = new Thread(this::closeNow, "rdma-close-" + this.name);
+			closer.setDaemon(true);
+			closer.start();
+			return;
+		}
+		closeNow();
+	}
+
+	/**
+	 * Return a read of the device's counter sets or port queries that is past its
+	 * deadline.
+	 * @return the stall, or {@code null} when no read is stuck
+	 */
+	public @Nullable ReadStall stalledRead() {
+		for (CounterSet set : this.counterSets) {
+			ReadStall stall = set.reads().stall();
+			if (stall != null) {
+				return stall;
+			}
+		}
+		return (this.device instanceof SupervisedDevice supervised) ? supervised.stalledRead() : null;
+	}
+
+	private void closeNow() {
 		List<RuntimeException> failures = new ArrayList<>();
 		for (CounterSet set : this.counterSets) {
 			try {
