@@ -154,12 +154,16 @@ public final class ManagedDevice implements AutoCloseable {
 	public void close() {
 		ReadStall stall = stalledRead();
 		if (stall != null) {
-			// the verbs layer's write lock waits for the stuck read: destroy in order
-			// when it returns, not in the closing (shutdown) thread
+			// destroy in order once the stuck read has returned (the verbs layer's
+			// write lock would wait for it too), not in the closing (shutdown) thread
 			System.getLogger(ManagedDevice.class.getName())
 				.log(System.Logger.Level.WARNING, "RDMA device " + this.name + " is closed when its read of "
 						+ stall.what() + " returns; not waiting for it");
-			Thread closer = new Thread(this::closeNow, "rdma-close-" + this.name);
+			Thread closer = new Thread(() -> {
+				if (awaitStalledReads()) {
+					closeNow();
+				}
+			}, "rdma-close-" + this.name);
 			closer.setDaemon(true);
 			closer.start();
 			return;
@@ -180,6 +184,23 @@ public final class ManagedDevice implements AutoCloseable {
 			}
 		}
 		return (this.device instanceof SupervisedDevice supervised) ? supervised.stalledRead() : null;
+	}
+
+	/**
+	 * Wait until no read of the device is past its deadline; {@code false} if
+	 * interrupted.
+	 */
+	private boolean awaitStalledReads() {
+		while (stalledRead() != null) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private void closeNow() {
