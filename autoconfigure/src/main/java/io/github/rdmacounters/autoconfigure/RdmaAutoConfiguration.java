@@ -87,7 +87,8 @@ public final class RdmaAutoConfiguration {
 			warnIfNoDeviceMatches(backend, root, deviceFilter, devices);
 		}
 		return backend.hostPortCounters(root, deviceFilter,
-				NameFilter.of(portCounters.include(), portCounters.exclude()), properties.readCacheTtl());
+				NameFilter.of(portCounters.include(), portCounters.exclude()), properties.readCacheTtl(),
+				properties.readDeadline());
 	}
 
 	/**
@@ -123,7 +124,8 @@ public final class RdmaAutoConfiguration {
 		RdmaEventsProperties.ReopenBackoff backoff = properties.events().reopenBackoff();
 		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.readCacheTtl(), Clock.systemUTC(),
 				(device) -> (host != null && onHost.contains(device)) ? host.device(device) : null)
-			.reopenBackoff(backoff.initial(), backoff.max());
+			.reopenBackoff(backoff.initial(), backoff.max())
+			.readDeadline(properties.readDeadline());
 		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
 				RdmaProperties.PREFIX,
 				(device) -> (device != null) ? properties.failOnUnavailable(device) : properties.failOnUnavailable()));
@@ -139,7 +141,7 @@ public final class RdmaAutoConfiguration {
 		boolean unfiltered = filter.include().isEmpty() && filter.exclude().isEmpty();
 		return ((host != null && unfiltered) ? host
 				: backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
-						(counter) -> false, properties.readCacheTtl()))
+						(counter) -> false, properties.readCacheTtl(), properties.readDeadline()))
 			.snapshot();
 	}
 

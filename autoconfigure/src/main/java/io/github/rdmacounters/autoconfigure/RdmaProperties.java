@@ -25,6 +25,9 @@ import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
  * @param enabled Whether to enable RDMA counters.
  * @param backend Backend that reaches the RDMA devices.
  * @param readCacheTtl How long a read of counters or port state is reused, 100ms to 10m.
+ * @param readDeadline How long a scrape, health check or startup waits for a read of the
+ * hardware, 10ms to 5s; a read that takes longer leaves its values NaN and its source
+ * stalled until it returns.
  * @param failOnUnavailable Whether startup fails when a device that counter sets need is
  * unavailable; else health reports it.
  * @param nativeBackend Settings of the native backend.
@@ -43,9 +46,10 @@ import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
  */
 @ConfigurationProperties(prefix = RdmaProperties.PREFIX, ignoreUnknownFields = false)
 public record RdmaProperties(@DefaultValue("true") boolean enabled, @DefaultValue("native") Backend backend,
-		@DefaultValue("1s") Duration readCacheTtl, @DefaultValue("true") boolean failOnUnavailable,
-		@Name("native") @DefaultValue Native nativeBackend, @DefaultValue PortCounters portCounters,
-		@DefaultValue Map<String, Device> devices, @DefaultValue Map<String, CounterSetProperties> counterSets,
+		@DefaultValue("1s") Duration readCacheTtl, @DefaultValue("500ms") Duration readDeadline,
+		@DefaultValue("true") boolean failOnUnavailable, @Name("native") @DefaultValue Native nativeBackend,
+		@DefaultValue PortCounters portCounters, @DefaultValue Map<String, Device> devices,
+		@DefaultValue Map<String, CounterSetProperties> counterSets,
 		@NestedConfigurationProperty @DefaultValue RdmaEventsProperties events,
 		@NestedConfigurationProperty @DefaultValue RdmaUiProperties ui,
 		@NestedConfigurationProperty @DefaultValue RdmaOptionalCountersProperties optionalCounters,

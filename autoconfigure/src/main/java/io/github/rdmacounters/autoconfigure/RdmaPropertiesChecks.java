@@ -114,6 +114,12 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
 						+ "repeats stale values");
 		}
+		Duration deadline = properties.readDeadline();
+		if (deadline.compareTo(Duration.ofMillis(10)) < 0 || deadline.compareTo(Duration.ofSeconds(5)) > 0) {
+			this.problems.add(PREFIX + ".read-deadline", deadline,
+					"must be 10ms to 5s, e.g. 500ms: health must answer within a probe's 1s timeout and a scrape "
+							+ "within its 10s timeout (see docs/configuration.md)");
+		}
 		if (properties.backend() == RdmaProperties.Backend.NATIVE
 				&& properties.nativeBackend().getLibrary().isBlank()) {
 			this.problems.add(PREFIX + ".native.library", properties.nativeBackend().getLibrary(),

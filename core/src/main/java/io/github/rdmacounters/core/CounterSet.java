@@ -37,6 +37,9 @@ public final class CounterSet implements AutoCloseable {
 
 	private final AtomicLong failedReads = new AtomicLong();
 
+	/** What a stalled read is said to be in. */
+	private final String reading;
+
 	private final int size;
 
 	/**
@@ -54,6 +57,26 @@ public final class CounterSet implements AutoCloseable {
 	 */
 	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
 			ReadMode readMode, Counters counters, Duration readCacheTtl, Clock clock) {
+		this(name, deviceName, port, spec, indexes, readMode, counters, readCacheTtl, clock, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create a set whose reads run in a reader thread that no caller waits for longer
+	 * than the deadline ({@link ReadCache}).
+	 * @param name the set name, e.g. {@code roce}
+	 * @param deviceName the device name
+	 * @param port the port the flow is attached to
+	 * @param spec what the flow matches
+	 * @param indexes the counter index of each counter type in the set
+	 * @param readMode how the counters are read
+	 * @param counters the counters, owned by this set from now on
+	 * @param readCacheTtl how long a read is reused
+	 * @param clock the clock that stamps reads and measures their age
+	 * @param readDeadline how long a caller waits for a read;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public CounterSet(String name, String deviceName, int port, FlowSpec spec, Map<CounterType, Integer> indexes,
+			ReadMode readMode, Counters counters, Duration readCacheTtl, Clock clock, Duration readDeadline) {
 		this.name = name;
 		this.deviceName = deviceName;
 		this.port = port;
@@ -62,7 +85,8 @@ public final class CounterSet implements AutoCloseable {
 		this.readMode = readMode;
 		this.counters = counters;
 		this.clock = clock;
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
+		this.reading = "ibv_read_counters of set " + name + " on " + deviceName;
 		this.size = this.indexes.values().stream().mapToInt((i) -> i + 1).max().orElse(0);
 	}
 
@@ -114,10 +138,25 @@ public final class CounterSet implements AutoCloseable {
 	 * @return the reading
 	 */
 	public CounterSetReading read() {
-		return this.cache.get(this::readNow);
+		try {
+			return this.cache.get(this::readNow);
+		}
+		catch (ReadStalledException ex) {
+			return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(), ex,
+					this.failedReads.get(), false, ex.stall());
+		}
+	}
+
+	/**
+	 * Return the read cache's record of the reads of this set, for the self-metrics.
+	 * @return the cache
+	 */
+	public ReadCache<CounterSetReading> reads() {
+		return this.cache;
 	}
 
 	private CounterSetReading readNow() {
+		ReadCache.reading(this.reading);
 		CounterSetReading previous = this.cache.last();
 		// A new array per read: a published reading never changes
 		long[] values = new long[this.size];

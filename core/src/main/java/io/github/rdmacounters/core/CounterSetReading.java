@@ -27,8 +27,16 @@ public final class CounterSetReading {
 
 	private final boolean closed;
 
+	private final @Nullable ReadStall stall;
+
 	CounterSetReading(String setName, Map<CounterType, Integer> indexes, long[] values, Instant readAt,
 			@Nullable RuntimeException failure, long failedReads, boolean closed) {
+		this(setName, indexes, values, readAt, failure, failedReads, closed, null);
+	}
+
+	CounterSetReading(String setName, Map<CounterType, Integer> indexes, long[] values, Instant readAt,
+			@Nullable RuntimeException failure, long failedReads, boolean closed, @Nullable ReadStall stall) {
+		this.stall = stall;
 		this.setName = setName;
 		this.indexes = indexes;
 		this.values = values;
@@ -94,6 +102,15 @@ public final class CounterSetReading {
 
 	public long failedReads() {
 		return this.failedReads;
+	}
+
+	/**
+	 * Return the read that has not returned within its deadline: its values are not
+	 * known, and meters show NaN rather than the last values.
+	 * @return the stall, or {@code null} for a reading that was read
+	 */
+	public @Nullable ReadStall stall() {
+		return this.stall;
 	}
 
 }

@@ -11,12 +11,23 @@ import org.jspecify.annotations.Nullable;
  *
  * @param devices the devices, by name
  * @param readAt when the files were read
+ * @param stall the read that has not returned within its deadline, whose devices are
+ * shown without values; {@code null} for a snapshot that was read
  * @since 0.1.0
  */
-public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Instant readAt) {
+public record HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Instant readAt, @Nullable ReadStall stall) {
 
 	public HostPortCountersSnapshot {
 		devices = List.copyOf(devices);
+	}
+
+	/**
+	 * Create a snapshot that was read.
+	 * @param devices the devices, by name
+	 * @param readAt when the files were read
+	 */
+	public HostPortCountersSnapshot(List<PortCountersSnapshot> devices, Instant readAt) {
+		this(devices, readAt, null);
 	}
 
 	/**

@@ -152,6 +152,58 @@ public final class ManagedDevice implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		ReadStall stall = stalledRead();
+		if (stall != null) {
+			// destroy in order once the stuck read has returned (the verbs layer's
+			// write lock would wait for it too), not in the closing (shutdown) thread
+			System.getLogger(ManagedDevice.class.getName())
+				.log(System.Logger.Level.WARNING, "RDMA device " + this.name + " is closed when its read of "
+						+ stall.what() + " returns; not waiting for it");
+			Thread closer = new Thread(() -> {
+				if (awaitStalledReads()) {
+					closeNow();
+				}
+			}, "rdma-close-" + this.name);
+			closer.setDaemon(true);
+			closer.start();
+			return;
+		}
+		closeNow();
+	}
+
+	/**
+	 * Return a read of the device's counter sets or port queries that is past its
+	 * deadline.
+	 * @return the stall, or {@code null} when no read is stuck
+	 */
+	public @Nullable ReadStall stalledRead() {
+		for (CounterSet set : this.counterSets) {
+			ReadStall stall = set.reads().stall();
+			if (stall != null) {
+				return stall;
+			}
+		}
+		return (this.device instanceof SupervisedDevice supervised) ? supervised.stalledRead() : null;
+	}
+
+	/**
+	 * Wait until no read of the device is past its deadline; {@code false} if
+	 * interrupted.
+	 */
+	private boolean awaitStalledReads() {
+		while (stalledRead() != null) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private void closeNow() {
 		List<RuntimeException> failures = new ArrayList<>();
 		for (CounterSet set : this.counterSets) {
 			try {

@@ -60,6 +60,8 @@ public final class ManagedDeviceFactory {
 
 	private final Duration readCacheTtl;
 
+	private Duration readDeadline = ReadCache.NO_DEADLINE;
+
 	private final Clock clock;
 
 	private final Function<String, @Nullable PortCountersSource> portCounters;
@@ -105,6 +107,19 @@ public final class ManagedDeviceFactory {
 		Path root = Path.of(DEFAULT_SYSFS_ROOT);
 		return new ManagedDeviceFactory(backend, readCacheTtl, Clock.systemUTC(),
 				(device) -> backend.portCounters(device, root, readCacheTtl));
+	}
+
+	/**
+	 * Set how long a caller waits for a read of a counter set or a port query; the read
+	 * runs in a reader thread and one past the deadline leaves its values NaN (see
+	 * {@link ReadCache}).
+	 * @param readDeadline the deadline; {@link ReadCache#NO_DEADLINE} (the default) reads
+	 * on the caller's thread
+	 * @return this factory
+	 */
+	public ManagedDeviceFactory readDeadline(Duration readDeadline) {
+		this.readDeadline = readDeadline;
+		return this;
 	}
 
 	/**
@@ -300,7 +315,8 @@ public final class ManagedDeviceFactory {
 		for (CounterSetDefinition definition : plan.counterSets()) {
 			Counters counters = UnavailableCounters.deviceUnavailable(definition.name(), name, cause);
 			sets.add(new CounterSet(definition.name(), name, reportedPort(definition), definition.spec(),
-					definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock));
+					definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock,
+					this.readDeadline));
 		}
 		return ManagedDevice.unavailable(name, this.backend.name(), cause, source, sets);
 	}
@@ -321,8 +337,9 @@ public final class ManagedDeviceFactory {
 	}
 
 	private ManagedDevice open(String name, DeviceDefinition plan, boolean failOnUnavailable) {
-		SupervisedDevice device = SupervisedDevice.open(this.backend, name, this.reopenInitialBackoff,
-				this.reopenMaxBackoff, this.readCacheTtl, this.clock);
+		SupervisedDevice device = SupervisedDevice
+			.open(this.backend, name, this.reopenInitialBackoff, this.reopenMaxBackoff, this.readCacheTtl, this.clock)
+			.readDeadline(this.readDeadline);
 		List<CounterSet> sets = new ArrayList<>();
 		try {
 			int ports = device.queryDevice().physicalPortCount();
@@ -379,7 +396,7 @@ public final class ManagedDeviceFactory {
 			// a stable handle: recreated with its flow when the device is reopened
 			Counters counters = device.createSupervisedCounters(port, definition.spec(), definition.indexes());
 			return new CounterSet(definition.name(), device.name(), port, definition.spec(), definition.indexes(),
-					definition.readMode(), counters, this.readCacheTtl, this.clock);
+					definition.readMode(), counters, this.readCacheTtl, this.clock, this.readDeadline);
 		}
 		catch (RuntimeException ex) {
 			throw new CounterSetCreationException(definition.name(), device.name(), port, ex);
@@ -392,7 +409,8 @@ public final class ManagedDeviceFactory {
 				+ "' (fail-on-unavailable=false): " + cause.getMessage());
 		Counters counters = UnavailableCounters.setUnavailable(definition.name(), device.name(), cause);
 		return new CounterSet(definition.name(), device.name(), definition.port(), definition.spec(),
-				definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock);
+				definition.indexes(), definition.readMode(), counters, this.readCacheTtl, this.clock,
+				this.readDeadline);
 	}
 
 	private static void closeQuietly(AutoCloseable closeable, RuntimeException failure) {

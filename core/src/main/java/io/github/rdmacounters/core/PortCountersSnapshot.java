@@ -2,6 +2,7 @@ package io.github.rdmacounters.core;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,11 +20,36 @@ import org.jspecify.annotations.Nullable;
  * @param presence whether the device directory was found
  * @param identity the device's network interfaces and PCI function, the last known for a
  * gone device
+ * @param stall the read of the device that has not returned within its deadline, whose
+ * ports are shown without values; {@code null} for a snapshot that was read
  * @since 0.1.0
  */
 public record PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
 		@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt, Presence presence,
-		DeviceIdentity identity) {
+		DeviceIdentity identity, @Nullable ReadStall stall) {
+
+	/** Create a snapshot of a device that was read. */
+	public PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,
+			@Nullable String hcaType, @Nullable String nodeGuid, List<PortStatus> ports, Instant readAt,
+			Presence presence, DeviceIdentity identity) {
+		this(deviceName, firmwareVersion, boardId, hcaType, nodeGuid, ports, readAt, presence, identity, null);
+	}
+
+	/**
+	 * Return this device as a read past its deadline shows it: its ports, without link
+	 * state or counter values, marked with the stall.
+	 * @param stall the stall
+	 * @param at when the stall was seen
+	 * @return the snapshot
+	 */
+	public PortCountersSnapshot stalled(ReadStall stall, Instant at) {
+		List<PortStatus> stalled = this.ports.stream()
+			.map((port) -> new PortStatus(port.port(), PortLink.UNKNOWN, Map.of(), Map.of(), List.of(), List.of(),
+					port.presence()))
+			.toList();
+		return new PortCountersSnapshot(this.deviceName, this.firmwareVersion, this.boardId, this.hcaType,
+				this.nodeGuid, stalled, at, this.presence, this.identity, stall);
+	}
 
 	/** Create a snapshot of a device that was found, of unknown identity. */
 	public PortCountersSnapshot(String deviceName, @Nullable String firmwareVersion, @Nullable String boardId,

@@ -55,4 +55,22 @@ public interface RdmaBackend {
 	HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl);
 
+	/**
+	 * Return the source of the port counters of every device of the host, whose reads run
+	 * in a reader thread that no caller waits for longer than the deadline (see
+	 * {@link ReadCache}). The default is for backends whose reads never block (test
+	 * doubles): it reads on the caller's thread.
+	 * @param sysfsRoot e.g. {@code /sys/class/infiniband}; the simulator ignores it
+	 * @param deviceFilter which devices are read, by name
+	 * @param counterFilter which counter files are read, by file name
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param readDeadline how long a caller waits for a snapshot;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 * @return the source
+	 */
+	default HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl, Duration readDeadline) {
+		return hostPortCounters(sysfsRoot, deviceFilter, counterFilter, readCacheTtl);
+	}
+
 }

@@ -5,6 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -15,13 +20,29 @@ import org.jspecify.annotations.Nullable;
  * a read is in flight share its value or failure. A failure is not kept. Reads never
  * overlap, so a reader may keep state between them without locking. Age is measured with
  * {@link System#nanoTime()} for the system clock, so a wall clock change keeps nothing
- * alive. Internal; not part of the API. Thread-safe.
+ * alive.
+ * <p>
+ * With a deadline, the read runs in a daemon reader thread ({@link ReadThreads}) and no
+ * caller waits for it longer than the deadline, counted from the start of the read: a
+ * caller that comes while a read is past its deadline gets a {@link ReadStalledException}
+ * at once, naming what the read was in ({@link #reading(String)}). The stuck read is not
+ * interrupted (a read of sysfs or an ioctl cannot be) and no second read starts beside
+ * it, so a stall of a minute under a scrape a second holds one thread; when it returns,
+ * its value is kept as any other and the next read is a normal one. Internal; not part of
+ * the API. Thread-safe.
  *
  * @param <T> the value type
  */
 public final class ReadCache<T> {
 
+	/** No deadline: the caller's thread reads, as long as the read takes. */
+	public static final Duration NO_DEADLINE = Duration.ZERO;
+
+	private static final ThreadLocal<@Nullable Flight<?>> CURRENT = new ThreadLocal<>();
+
 	private final long ttlNanos;
+
+	private final long deadlineNanos;
 
 	private final LongSupplier ticker;
 
@@ -32,22 +53,46 @@ public final class ReadCache<T> {
 	/** Bumped by every invalidation; guarded by {@link #lock}. */
 	private long generation;
 
-	/** The read in flight; guarded by {@link #lock}. */
-	private @Nullable Flight<T> inFlight;
+	/** The read in flight; written under {@link #lock}. */
+	private volatile @Nullable Flight<T> inFlight;
 
 	/** When the last invalidation was; {@code null} before the first. */
 	private volatile @Nullable Long invalidatedAt;
+
+	private final AtomicLong stalls = new AtomicLong();
+
+	private final AtomicLong reads = new AtomicLong();
+
+	private volatile long lastReadNanos = -1;
+
+	private volatile boolean lastReadSucceeded = true;
+
+	/**
+	 * Create a cache whose reads run on the caller's thread.
+	 * @param ttl how long a value is reused; {@link Duration#ZERO} reads every time
+	 * @param clock the clock that measures the age of a value
+	 */
+	public ReadCache(Duration ttl, Clock clock) {
+		this(ttl, clock, NO_DEADLINE);
+	}
 
 	/**
 	 * Create a cache.
 	 * @param ttl how long a value is reused; {@link Duration#ZERO} reads every time
 	 * @param clock the clock that measures the age of a value
+	 * @param deadline how long a caller waits for a read, measured with
+	 * {@link System#nanoTime()} whatever the clock; {@link #NO_DEADLINE} reads on the
+	 * caller's thread
 	 */
-	public ReadCache(Duration ttl, Clock clock) {
+	public ReadCache(Duration ttl, Clock clock, Duration deadline) {
 		if (ttl.isNegative()) {
 			throw new IllegalArgumentException("Read cache time-to-live must not be negative, but was " + ttl);
 		}
+		if (deadline.isNegative()) {
+			throw new IllegalArgumentException("Read deadline must not be negative, but was " + deadline);
+		}
 		this.ttlNanos = saturatedNanos(ttl);
+		this.deadlineNanos = saturatedNanos(deadline);
 		this.ticker = ticker(clock);
 	}
 
@@ -71,9 +116,23 @@ public final class ReadCache<T> {
 	}
 
 	/**
-	 * Return the value while it is fresh, else read it or wait for the read in flight.
+	 * Say what the read running on this thread is doing now, so that a stall names it. A
+	 * no-op outside a read of a cache with a deadline.
+	 * @param what the file or call, e.g. {@code ibv_read_counters}
+	 */
+	public static void reading(String what) {
+		Flight<?> flight = CURRENT.get();
+		if (flight != null) {
+			flight.what = what;
+		}
+	}
+
+	/**
+	 * Return the value while it is fresh, else read it or wait for the read in flight, at
+	 * most until the deadline of that read.
 	 * @param reader reads the value
 	 * @return the value
+	 * @throws ReadStalledException if the read has not returned by its deadline
 	 */
 	public T get(Supplier<T> reader) {
 		while (true) {
@@ -91,23 +150,83 @@ public final class ReadCache<T> {
 				}
 				flight = this.inFlight;
 				if (flight == null) {
-					flight = new Flight<>(this.generation, new CompletableFuture<>());
+					flight = new Flight<>(this.generation, new CompletableFuture<>(), System.nanoTime());
 					this.inFlight = flight;
 					leader = true;
 				}
 				else {
 					// started before an invalidation: wait for it, then read again
-					stale = flight.generation() != this.generation;
+					stale = flight.generation != this.generation;
 				}
 			}
 			if (leader) {
-				return lead(flight, reader);
+				if (this.deadlineNanos == 0) {
+					return lead(flight, reader);
+				}
+				start(flight, reader);
 			}
+			if (this.deadlineNanos == 0) {
+				if (!stale) {
+					return join(flight.future);
+				}
+				flight.future.exceptionally((ex) -> null).join();
+				continue;
+			}
+			T value = await(flight);
 			if (!stale) {
-				return join(flight.future());
+				return value;
 			}
-			flight.future().exceptionally((ex) -> null).join();
 		}
+	}
+
+	private void start(Flight<T> flight, Supplier<T> reader) {
+		ReadThreads.execute(() -> {
+			CURRENT.set(flight);
+			try {
+				lead(flight, reader);
+			}
+			catch (RuntimeException | Error ex) {
+				// handed to the callers through the flight
+			}
+			finally {
+				CURRENT.remove();
+			}
+		});
+	}
+
+	/**
+	 * Wait for a flight until its deadline; a stale flight's failure is not the caller's.
+	 */
+	private T await(Flight<T> flight) {
+		long remaining = this.deadlineNanos - (System.nanoTime() - flight.startedAt);
+		try {
+			if (remaining > 0) {
+				return flight.future.get(remaining, TimeUnit.NANOSECONDS);
+			}
+		}
+		catch (TimeoutException ex) {
+			// stalled, below
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException failure) {
+				throw failure;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
+			throw new IllegalStateException(ex.getCause());
+		}
+		if (flight.future.isDone()) {
+			return join(flight.future);
+		}
+		if (flight.stalled.compareAndSet(false, true)) {
+			this.stalls.incrementAndGet();
+		}
+		throw new ReadStalledException(
+				new ReadStall(flight.what, Duration.ofNanos(System.nanoTime() - flight.startedAt), this.stalls.get()));
 	}
 
 	private T lead(Flight<T> flight, Supplier<T> reader) {
@@ -116,20 +235,28 @@ public final class ReadCache<T> {
 			value = reader.get();
 		}
 		catch (RuntimeException | Error ex) {
+			ended(flight, false);
 			synchronized (this.lock) {
 				this.inFlight = null;
 			}
-			flight.future().completeExceptionally(ex);
+			flight.future.completeExceptionally(ex);
 			throw ex;
 		}
+		ended(flight, true);
 		synchronized (this.lock) {
-			if (flight.generation() == this.generation) {
+			if (flight.generation == this.generation) {
 				this.entry = new Entry<>(value, this.ticker.getAsLong());
 			}
 			this.inFlight = null;
 		}
-		flight.future().complete(value);
+		flight.future.complete(value);
 		return value;
+	}
+
+	private void ended(Flight<T> flight, boolean succeeded) {
+		this.reads.incrementAndGet();
+		this.lastReadNanos = System.nanoTime() - flight.startedAt;
+		this.lastReadSucceeded = succeeded;
 	}
 
 	private static <T> T join(CompletableFuture<T> future) {
@@ -178,6 +305,62 @@ public final class ReadCache<T> {
 		return at != null && this.entry == null && isFresh(at);
 	}
 
+	/**
+	 * Return the stall of the read in flight, if it is past its deadline.
+	 * @return the stall, or {@code null} when no read is stuck
+	 */
+	public @Nullable ReadStall stall() {
+		Flight<T> flight = this.inFlight;
+		if (flight == null || this.deadlineNanos == 0) {
+			return null;
+		}
+		long running = System.nanoTime() - flight.startedAt;
+		if (running < this.deadlineNanos) {
+			return null;
+		}
+		return new ReadStall(flight.what, Duration.ofNanos(running), this.stalls.get());
+	}
+
+	/**
+	 * Return how many reads missed their deadline so far (each counted once, however many
+	 * callers it failed).
+	 * @return the number of stalls
+	 */
+	public long stalls() {
+		return this.stalls.get();
+	}
+
+	/**
+	 * Return how many reads ended so far, with a value or a failure.
+	 * @return the number of reads
+	 */
+	public long reads() {
+		return this.reads.get();
+	}
+
+	/**
+	 * Return how long the last read took: the running time of a read past its deadline,
+	 * else of the last one that ended.
+	 * @return the duration, or {@code null} before the first read ended or stalled
+	 */
+	public @Nullable Duration lastReadDuration() {
+		ReadStall stall = stall();
+		if (stall != null) {
+			return stall.running();
+		}
+		long nanos = this.lastReadNanos;
+		return (nanos >= 0) ? Duration.ofNanos(nanos) : null;
+	}
+
+	/**
+	 * Return whether the last read returned a value: {@code false} while a read is past
+	 * its deadline and after a read that failed.
+	 * @return whether the last read succeeded
+	 */
+	public boolean lastReadSucceeded() {
+		return this.lastReadSucceeded && stall() == null;
+	}
+
 	private boolean isFresh(long since) {
 		if (this.ttlNanos == 0) {
 			return false;
@@ -186,7 +369,24 @@ public final class ReadCache<T> {
 		return age >= 0 && age < this.ttlNanos;
 	}
 
-	private record Flight<T>(long generation, CompletableFuture<T> future) {
+	private static final class Flight<T> {
+
+		final long generation;
+
+		final CompletableFuture<T> future;
+
+		final long startedAt;
+
+		final AtomicBoolean stalled = new AtomicBoolean();
+
+		volatile String what = "read";
+
+		Flight(long generation, CompletableFuture<T> future, long startedAt) {
+			this.generation = generation;
+			this.future = future;
+			this.startedAt = startedAt;
+		}
+
 	}
 
 	private record Entry<T>(T value, long readAt) {

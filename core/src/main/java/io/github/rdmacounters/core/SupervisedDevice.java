@@ -101,6 +101,8 @@ public final class SupervisedDevice implements RdmaDevice {
 
 	private final ReopenBackoff backoff;
 
+	private volatile Duration readDeadline = ReadCache.NO_DEADLINE;
+
 	private SupervisedDevice(RdmaBackend backend, RdmaDevice device, Duration initialBackoff, Duration maxBackoff,
 			Duration readCacheTtl, Clock clock, ReopenBackoff.Sleeper sleeper) {
 		this.backend = backend;
@@ -260,7 +262,10 @@ public final class SupervisedDevice implements RdmaDevice {
 			if (port < 1 || port > PortAttributes.MAX_PORT) {
 				return context.queryPort(port);
 			}
-			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> PortQuery.of(context, port)).result();
+			return memos.computeIfAbsent(port, (key) -> newMemo()).get(() -> {
+				ReadCache.reading("ibv_query_port of " + this.name + " port " + port);
+				return PortQuery.of(context, port);
+			}).result();
 		});
 	}
 
@@ -282,7 +287,34 @@ public final class SupervisedDevice implements RdmaDevice {
 	}
 
 	private ReadCache<PortQuery> newMemo() {
-		return new ReadCache<>(this.readCacheTtl, this.clock);
+		return new ReadCache<>(this.readCacheTtl, this.clock, this.readDeadline);
+	}
+
+	/**
+	 * Return a port query that is past its deadline.
+	 * @return the stall, or {@code null} when no query is stuck
+	 */
+	public @Nullable ReadStall stalledRead() {
+		for (ReadCache<PortQuery> memo : this.portQueries.values()) {
+			ReadStall stall = memo.stall();
+			if (stall != null) {
+				return stall;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Run the port queries from now on in a reader thread that no caller waits for longer
+	 * than the deadline: a query past it throws {@link ReadStalledException} naming
+	 * {@code ibv_query_port} ({@link ReadCache}).
+	 * @param readDeadline how long a caller waits for a port query
+	 * @return this device
+	 */
+	public SupervisedDevice readDeadline(Duration readDeadline) {
+		this.readDeadline = readDeadline;
+		this.portQueries = new ConcurrentHashMap<>();
+		return this;
 	}
 
 	/** Forget every query of the context that was current. */

@@ -139,11 +139,10 @@ public class RdmaFlowMetrics implements MeterBinder, AutoCloseable {
 		abstract long value(CounterSetReading reading);
 
 		Meter register(MeterRegistry registry, CounterSet set, Tags tags) {
-			return FunctionCounter.builder(this.meterName, set, (s) -> value(s.read()))
-				.baseUnit(this.baseUnit)
-				.description(this.description)
-				.tags(tags)
-				.register(registry);
+			return FunctionCounter.builder(this.meterName, set, (s) -> {
+				CounterSetReading reading = s.read();
+				return (reading.stall() != null) ? Double.NaN : value(reading);
+			}).baseUnit(this.baseUnit).description(this.description).tags(tags).register(registry);
 		}
 
 	}

@@ -362,6 +362,13 @@ public final class SimulatedBackend implements RdmaBackend {
 		return new SysfsHostPortCountersSource(this.sysfsTree, deviceFilter, counterFilter, readCacheTtl, this.clock);
 	}
 
+	@Override
+	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl, Duration readDeadline) {
+		return new SysfsHostPortCountersSource(this.sysfsTree, deviceFilter, counterFilter, readCacheTtl, this.clock,
+				readDeadline);
+	}
+
 	@Nullable VerbHook hook() {
 		return this.hook;
 	}

@@ -24,13 +24,13 @@ import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortLink;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.core.ReadCache;
 
 /**
  * Reads one device directory of a {@link SysfsTree} into a {@link PortCountersSnapshot}
  * and remembers what it has seen, so that a port directory or counter file that vanishes
  * is reported as gone or missing instead of being left out silently. Not thread-safe: its
- * owner reads through a {@link io.github.rdmacounters.core.ReadCache}, which never runs
- * two reads at once.
+ * owner reads through a {@link ReadCache}, which never runs two reads at once.
  * <p>
  * The counter files of a port are listed once per registration of the device, as the
  * tree's {@link SysfsTree#directoryKey(String) directory key} of the device tells it (one
@@ -118,6 +118,7 @@ final class SysfsDeviceReader {
 		}
 		Set<Integer> present;
 		try {
+			ReadCache.reading(base + "ports");
 			present = ports(this.tree.list(base + "ports"));
 		}
 		catch (IOException | UncheckedIOException ex) {
@@ -264,6 +265,7 @@ final class SysfsDeviceReader {
 				String file = group + "/" + name;
 				Long value;
 				try {
+					ReadCache.reading(base + file);
 					value = this.tree.readCounter(base + file);
 				}
 				catch (NoSuchFileException ex) {
@@ -357,6 +359,7 @@ final class SysfsDeviceReader {
 
 	private @Nullable String readText(String path, List<String> unreadable) {
 		try {
+			ReadCache.reading(path);
 			String text = this.tree.read(path).trim();
 			if (!text.isEmpty() && !text.startsWith("N/A")) {
 				return text;

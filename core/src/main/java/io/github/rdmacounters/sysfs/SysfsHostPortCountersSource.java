@@ -23,6 +23,8 @@ import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.core.ReadStall;
+import io.github.rdmacounters.core.ReadStalledException;
 
 /**
  * Port counters of every device under a sysfs root ({@code /sys/class/infiniband}): each
@@ -59,6 +61,9 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 
 	private final AtomicLong snapshots = new AtomicLong();
 
+	/** The last snapshot read, whose devices a stalled snapshot shows without values. */
+	private volatile @Nullable HostPortCountersSnapshot lastRead;
+
 	private final AtomicLong unreadableReads = new AtomicLong();
 
 	/** The tree this source made, closed with it. */
@@ -77,12 +82,30 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 */
 	public SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
 			Duration readCacheTtl, Clock clock) {
-		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, null);
+		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, ReadCache.NO_DEADLINE, null);
+	}
+
+	/**
+	 * Create a source over a tree whose snapshots are read in a reader thread, which no
+	 * caller waits for longer than the deadline: a snapshot not read by then has every
+	 * device of the last one without values, and names the file the read is stuck in
+	 * ({@link HostPortCountersSnapshot#stall()}).
+	 * @param tree the tree whose root holds one directory per device
+	 * @param deviceFilter which devices are read, by name
+	 * @param counterFilter which counter files are read, by file name
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock that stamps snapshots and measures their age
+	 * @param readDeadline how long a caller waits for a snapshot;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
+			Duration readCacheTtl, Clock clock, Duration readDeadline) {
+		this(tree, deviceFilter, counterFilter, readCacheTtl, clock, readDeadline, null);
 	}
 
 	private SysfsHostPortCountersSource(SysfsTree tree, Predicate<String> deviceFilter, Predicate<String> counterFilter,
-			Duration readCacheTtl, Clock clock, @Nullable FileSystemSysfsTree ownTree) {
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+			Duration readCacheTtl, Clock clock, Duration readDeadline, @Nullable FileSystemSysfsTree ownTree) {
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
 		this.tree = tree;
 		this.ownTree = ownTree;
 		this.deviceFilter = deviceFilter;
@@ -105,9 +128,25 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 	 */
 	public static SysfsHostPortCountersSource of(Path root, Predicate<String> deviceFilter,
 			Predicate<String> counterFilter, Duration readCacheTtl) {
+		return of(root, deviceFilter, counterFilter, readCacheTtl, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create a source over the file system as
+	 * {@link #of(Path, Predicate, Predicate, Duration)} does, whose snapshots no caller
+	 * waits for longer than the deadline.
+	 * @param root the directory holding the device directories
+	 * @param deviceFilter which devices are read
+	 * @param counterFilter which counter files are read
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param readDeadline how long a caller waits for a snapshot
+	 * @return the source
+	 */
+	public static SysfsHostPortCountersSource of(Path root, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl, Duration readDeadline) {
 		FileSystemSysfsTree tree = new FileSystemSysfsTree(root);
 		return new SysfsHostPortCountersSource(tree, deviceFilter, counterFilter, readCacheTtl, Clock.systemUTC(),
-				tree);
+				readDeadline, tree);
 	}
 
 	/**
@@ -146,9 +185,39 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 		return this.unreadableReads.get();
 	}
 
+	/**
+	 * Return the snapshot; while a read is past its deadline, the devices of the last
+	 * snapshot read, present and without values (NaN), marked with the stall.
+	 */
 	@Override
 	public HostPortCountersSnapshot snapshot() {
-		return this.cache.get(this::readNow);
+		try {
+			return this.cache.get(this::readNow);
+		}
+		catch (ReadStalledException ex) {
+			return stalled(ex.stall());
+		}
+	}
+
+	private HostPortCountersSnapshot stalled(ReadStall stall) {
+		HostPortCountersSnapshot last = this.lastRead;
+		Instant now = this.clock.instant();
+		if (last == null) {
+			return new HostPortCountersSnapshot(List.of(), now, stall);
+		}
+		List<PortCountersSnapshot> devices = new ArrayList<>(last.devices().size());
+		for (PortCountersSnapshot device : last.devices()) {
+			devices.add(device.stalled(stall, now));
+		}
+		return new HostPortCountersSnapshot(devices, now, stall);
+	}
+
+	/**
+	 * Return the read cache's record of the reads of this source, for the self-metrics.
+	 * @return the cache
+	 */
+	public ReadCache<HostPortCountersSnapshot> reads() {
+		return this.cache;
 	}
 
 	/**
@@ -211,7 +280,9 @@ public final class SysfsHostPortCountersSource implements HostPortCountersSource
 			this.readers.put(name, reader);
 			devices.add(device);
 		}
-		return new HostPortCountersSnapshot(devices, readAt);
+		HostPortCountersSnapshot snapshot = new HostPortCountersSnapshot(devices, readAt);
+		this.lastRead = snapshot;
+		return snapshot;
 	}
 
 	/**

@@ -204,6 +204,12 @@ public final class NativeBackend implements RdmaBackend {
 	}
 
 	@Override
+	public HostPortCountersSource hostPortCounters(Path sysfsRoot, Predicate<String> deviceFilter,
+			Predicate<String> counterFilter, Duration readCacheTtl, Duration readDeadline) {
+		return SysfsHostPortCountersSource.of(sysfsRoot, deviceFilter, counterFilter, readCacheTtl, readDeadline);
+	}
+
+	@Override
 	public String toString() {
 		return "NativeBackend[" + this.library + "]";
 	}

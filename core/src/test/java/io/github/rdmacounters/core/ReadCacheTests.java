@@ -10,12 +10,14 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.fail;
@@ -222,6 +224,62 @@ class ReadCacheTests {
 			latch.await(10, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
+	void withADeadlineACallerWaitsNoLongerAndTheStallNamesWhatTheReadIsIn() throws InterruptedException {
+		ReadCache<Integer> timed = new ReadCache<>(Duration.ZERO, this.clock, Duration.ofMillis(50));
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch entered = new CountDownLatch(1);
+		Supplier<Integer> stuck = () -> {
+			ReadCache.reading("counters/port_rcv_data");
+			entered.countDown();
+			awaitUninterruptibly(release);
+			return read();
+		};
+		assertThatExceptionOfType(ReadStalledException.class).isThrownBy(() -> timed.get(stuck));
+		assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThatExceptionOfType(ReadStalledException.class).isThrownBy(() -> timed.get(this::read))
+			.satisfies((ex) -> assertThat(ex.stall().what()).isEqualTo("counters/port_rcv_data"));
+		assertThat(timed.stalls()).isOne();
+		assertThat(timed.stall()).isNotNull();
+		assertThat(timed.lastReadSucceeded()).isFalse();
+		assertThat(this.reads).hasValue(0);
+		release.countDown();
+		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (timed.stall() != null || timed.reads() == 0) {
+			assertThat(System.nanoTime()).isLessThan(end);
+			Thread.sleep(5);
+		}
+		assertThat(timed.get(this::read)).isEqualTo(2);
+		assertThat(timed.lastReadSucceeded()).isTrue();
+		assertThat(timed.stalls()).isOne();
+	}
+
+	@Test
+	void withADeadlineAFailureOfTheReadReachesTheCaller() {
+		ReadCache<Integer> timed = new ReadCache<>(Duration.ZERO, this.clock, Duration.ofSeconds(5));
+		assertThatIllegalStateException().isThrownBy(() -> timed.get(() -> {
+			throw new IllegalStateException("EIO");
+		})).withMessage("EIO");
+		assertThat(timed.lastReadSucceeded()).isFalse();
+		assertThat(timed.get(this::read)).isOne();
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		boolean interrupted = false;
+		while (true) {
+			try {
+				latch.await();
+				break;
+			}
+			catch (InterruptedException ex) {
+				interrupted = true;
+			}
+		}
+		if (interrupted) {
 			Thread.currentThread().interrupt();
 		}
 	}

@@ -87,7 +87,7 @@ class MetricsReferenceTests {
 			assertThat(documentedLabels).as("labels of %s", name).isEqualTo(labels.getOrDefault(name, Set.of()));
 			assertThat(documented[4]).as("binder of %s", name)
 				.isIn("PortCountersMetrics", "RdmaFlowMetrics", "RdmaEventMetrics", "NetdevStatisticsMetrics",
-						"OptionalCountersMetrics", "QueuePairMetrics", "QueuePairCounterMetrics");
+						"OptionalCountersMetrics", "QueuePairMetrics", "QueuePairCounterMetrics", "ReadMetrics");
 		}
 		for (Map.Entry<String, String[]> documented : rows.entrySet()) {
 			if (!documented.getValue()[3].contains(ABSENT)) {

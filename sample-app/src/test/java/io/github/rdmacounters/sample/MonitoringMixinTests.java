@@ -120,7 +120,7 @@ class MonitoringMixinTests {
 		assertThat(rows).containsExactly("Fleet", "Host: ports and devices", "Host: throughput",
 				"Host: RoCE operations and transport", "Host: congestion", "Host: link errors",
 				"Host: events and recovery", "Application: counter sets", "Host: optional counters (RDMA netlink)",
-				"Host: PFC and drops");
+				"Host: PFC and drops", "Host: reads of the hardware");
 		Map<String, JsonNode> variables = new java.util.LinkedHashMap<>();
 		dashboard.get("templating")
 			.get("list")

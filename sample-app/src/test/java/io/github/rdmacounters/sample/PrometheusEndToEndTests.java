@@ -67,7 +67,8 @@ class PrometheusEndToEndTests {
 			"port_state_last_change_seconds", "device_info", "cc_ce_packets_received_total",
 			"cc_cnp_packets_received_total", "cc_cnp_packets_transmitted_total", "roce_data_received_bytes_total",
 			"roce_data_transmitted_bytes_total", "roce_packets_received_total", "roce_packets_transmitted_total",
-			"optional_enabled", "optional_ports", "process_queue_pairs", "process_queue_pairs_error");
+			"optional_enabled", "optional_ports", "process_queue_pairs", "process_queue_pairs_error",
+			"read_duration_seconds", "read_stalls_total", "read_success");
 
 	@LocalServerPort
 	private int appPort;

@@ -33,6 +33,10 @@ import io.github.rdmacounters.core.PortCountersSnapshot;
  * @param ports the ports by number
  * @param present whether the device's sysfs directory was found in the last read;
  * {@code null} without port counters
+ * @param stalled the file or call a read of the device's port counters is stuck in past
+ * its deadline, and for how long, e.g.
+ * {@code mlx5_0/ports/1/counters/port_rcv_data: no answer after 512 ms}; its values are
+ * left out meanwhile
  * @param unavailableReason why the device is unavailable
  * @param virtualFunction whether the device is an SR-IOV virtual function; {@code null}
  * without a PCI function
@@ -43,8 +47,8 @@ public record DeviceDescriptor(boolean available, String backend, @Nullable Stri
 		Map<String, CounterSetDescriptor> counterSets, @Nullable String error, @Nullable String firmwareVersion,
 		@Nullable String hcaType, @Nullable Boolean managedFlowSteering, String name, @Nullable List<String> netdevs,
 		@Nullable String nodeGuid, @Nullable String pciAddress, @Nullable String physicalFunction,
-		Map<Integer, PortDescriptor> ports, @Nullable Boolean present, @Nullable String unavailableReason,
-		@Nullable Boolean virtualFunction) {
+		Map<Integer, PortDescriptor> ports, @Nullable Boolean present, @Nullable String stalled,
+		@Nullable String unavailableReason, @Nullable Boolean virtualFunction) {
 
 	static DeviceDescriptor of(String name, String backend, boolean available, @Nullable String unavailableReason,
 			@Nullable DeviceAttributes attributes, @Nullable String error, @Nullable PortCountersSnapshot snapshot,
@@ -60,14 +64,15 @@ public record DeviceDescriptor(boolean available, String backend, @Nullable Stri
 				(attributes != null) ? attributes.managedFlowSteering() : null, name,
 				identity.netdevs().isEmpty() ? null : identity.netdevs(), nodeGuid, identity.pciAddress(),
 				identity.physicalFunction(), Collections.unmodifiableMap(ports),
-				(snapshot != null) ? snapshot.isPresent() : null, unavailableReason,
+				(snapshot != null) ? snapshot.isPresent() : null,
+				(snapshot != null && snapshot.stall() != null) ? snapshot.stall().describe() : null, unavailableReason,
 				(identity.pciAddress() != null) ? identity.virtualFunction() : null);
 	}
 
 	DeviceDescriptor withPorts(Map<Integer, PortDescriptor> ports) {
 		return new DeviceDescriptor(this.available, this.backend, this.boardId, this.counterSets, this.error,
 				this.firmwareVersion, this.hcaType, this.managedFlowSteering, this.name, this.netdevs, this.nodeGuid,
-				this.pciAddress, this.physicalFunction, Collections.unmodifiableMap(ports), this.present,
+				this.pciAddress, this.physicalFunction, Collections.unmodifiableMap(ports), this.present, this.stalled,
 				this.unavailableReason, this.virtualFunction);
 	}
 

@@ -20,6 +20,7 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.ethtool.NetdevPortStatistics;
 import io.github.rdmacounters.netlink.OptionalCounters;
@@ -134,8 +135,10 @@ public class RdmaEndpoint {
 			devices.put(device.name(), describe(device));
 		}
 		HostPortCountersSource source = this.host;
+		ReadStall stall = null;
 		if (source != null) {
 			HostPortCountersSnapshot host = source.snapshot();
+			stall = host.stall();
 			for (PortCountersSnapshot device : host.devices()) {
 				if (!devices.containsKey(device.deviceName())) {
 					devices.put(device.deviceName(), describe(device));
@@ -143,7 +146,8 @@ public class RdmaEndpoint {
 			}
 		}
 		addPortDetails(devices);
-		return new RdmaDescriptor(devices, devices.isEmpty() ? noDevicesReason() : null);
+		return new RdmaDescriptor(devices, (devices.isEmpty() && stall == null) ? noDevicesReason() : null,
+				(stall != null) ? stall.describe() : null);
 	}
 
 	private @Nullable String noDevicesReason() {

@@ -13,6 +13,7 @@ import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.Presence;
+import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.ethtool.PauseStorm;
 
@@ -57,7 +58,11 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 		PortCountersSnapshot snapshot = this.source.snapshot();
 		builder.withDetail("device", snapshot.deviceName());
 		describe(snapshot, builder, this.ethtool);
-		if (snapshot.isPresent()) {
+		ReadStall stall = snapshot.stall();
+		if (stall != null) {
+			builder.down().withDetail("reason", stalledReason(stall));
+		}
+		else if (snapshot.isPresent()) {
 			builder.up();
 		}
 		else {
@@ -76,6 +81,10 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 	static void describe(PortCountersSnapshot snapshot, Health.Builder builder,
 			@Nullable HostNetdevStatistics ethtool) {
 		builder.withDetail("present", snapshot.isPresent());
+		ReadStall stall = snapshot.stall();
+		if (stall != null) {
+			builder.withDetail("stalled", stalled(stall));
+		}
 		if (!snapshot.identity().netdevs().isEmpty()) {
 			builder.withDetail("netdevs", snapshot.identity().netdevs());
 		}
@@ -101,6 +110,25 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 			ports.put(Integer.toString(port.port()), detail);
 		}
 		builder.withDetail("ports", ports);
+	}
+
+	/**
+	 * Return the details of a read past its deadline: the file or call and how long it
+	 * has run.
+	 * @param stall the stall
+	 * @return the details
+	 */
+	static Map<String, Object> stalled(ReadStall stall) {
+		Map<String, Object> detail = new LinkedHashMap<>();
+		detail.put("in", stall.what());
+		detail.put("runningMillis", stall.running().toMillis());
+		detail.put("stalls", stall.stalls());
+		return detail;
+	}
+
+	static String stalledReason(ReadStall stall) {
+		return "Read of " + stall.what() + " has not returned after " + stall.running().toMillis()
+				+ " ms; its values are NaN until it does";
 	}
 
 	/**

@@ -17,6 +17,7 @@ import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 
 /**
@@ -91,8 +92,24 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 		return names.stream().map((name) -> new Entry(name, contributor(name)));
 	}
 
+	/**
+	 * The one entry of the host's port counters while their first read has not returned
+	 * within its deadline: no device is known yet, and the stall is not "no device".
+	 */
+	static final String PORT_COUNTERS = "portCounters";
+
 	private HealthContributor contributor(String name) {
 		return this.contributors.computeIfAbsent(name, (key) -> {
+			HostPortCountersSource host = this.host;
+			if (PORT_COUNTERS.equals(key) && host != null) {
+				return (HealthIndicator) () -> {
+					ReadStall stall = host.snapshot().stall();
+					return (stall != null) ? Health.down()
+						.withDetail("reason", PortCountersHealthIndicator.stalledReason(stall))
+						.withDetail("stalled", PortCountersHealthIndicator.stalled(stall))
+						.build() : Health.up().build();
+				};
+			}
 			ManagedDevice managed = this.registry.device(key);
 			if (managed != null) {
 				return new RdmaHealthIndicator(managed, this.ethtool);
@@ -115,6 +132,9 @@ public class RdmaHealthContributor implements CompositeHealthContributor {
 			try {
 				HostPortCountersSnapshot snapshot = source.snapshot();
 				snapshot.devices().forEach((device) -> names.add(device.deviceName()));
+				if (snapshot.stall() != null && snapshot.devices().isEmpty()) {
+					names.add(PORT_COUNTERS);
+				}
 			}
 			catch (RuntimeException ex) {
 				// the managed devices are still reported

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure.metrics;
 
+import java.util.List;
 import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,10 +19,13 @@ import org.springframework.context.annotation.Conditional;
 import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
+import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
+import io.github.rdmacounters.metrics.ReadMetrics;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the Micrometer meters of the
@@ -55,6 +59,23 @@ public final class RdmaMetricsAutoConfiguration {
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
 		return (host != null) ? new PortCountersMetrics(host, filter, Tags.empty())
 				: new PortCountersMetrics(registry, filter);
+	}
+
+	/**
+	 * How the reads of the port counters and the counter sets went: duration, success and
+	 * stalls past {@code rdma.read-deadline}.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	ReadMetrics rdmaReadMetrics(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters) {
+		ReadMetrics metrics = new ReadMetrics();
+		if (hostPortCounters.getIfAvailable() instanceof SysfsHostPortCountersSource sysfs) {
+			metrics.source("port_counters", () -> List.of(sysfs.reads()));
+		}
+		if (!registry.counterSets().isEmpty()) {
+			metrics.source("flow_counters", () -> registry.counterSets().stream().map(CounterSet::reads).toList());
+		}
+		return metrics;
 	}
 
 }
