@@ -72,7 +72,7 @@ class PropertySourcePassesTests {
 			assertThat(starter(application.passes)).as("passes of the starter over the application's properties")
 				.isLessThanOrEqualTo(4);
 			assertThat(starter(environment.passes)).as("passes of the starter over the environment variables")
-				.isLessThanOrEqualTo(3);
+				.isLessThanOrEqualTo(4);
 		});
 	}
 
