@@ -99,11 +99,32 @@ public final class RdmaAutoConfiguration {
 			RdmaProperties.DeviceFilter devices) {
 		Set<String> host = backend.hostPortCounters(root, (device) -> true, (counter) -> false, Duration.ZERO)
 			.deviceNames();
-		if (!host.isEmpty() && host.stream().noneMatch(filter)) {
+		if (host.isEmpty()) {
+			return;
+		}
+		if (host.stream().noneMatch(filter)) {
 			logger.warn("rdma.port-counters.devices.include=" + String.join(",", devices.include())
 					+ " and rdma.port-counters.devices.exclude=" + String.join(",", devices.exclude())
 					+ " leave none of this host's RDMA devices " + host
 					+ ", so no port counters are read; correct the names or globs, or remove the filter");
+			return;
+		}
+		warnUnmatched("rdma.port-counters.devices.include", devices.include(), host);
+		warnUnmatched("rdma.port-counters.devices.exclude", devices.exclude(), host);
+	}
+
+	/**
+	 * An entry that matches none of the host's devices drops nothing it was meant to, or
+	 * a typo.
+	 */
+	private static void warnUnmatched(String property, List<String> entries, Set<String> host) {
+		for (int i = 0; i < entries.size(); i++) {
+			String entry = entries.get(i);
+			if (entry != null && !entry.isBlank()
+					&& host.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
+				logger.warn(property + "[" + i + "]=" + entry + " matches none of this host's RDMA devices " + host
+						+ "; correct the name or glob, or remove it");
+			}
 		}
 	}
 

@@ -518,6 +518,16 @@ class BadInputMatrixTests {
 					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
 					.with(SET + "netdev=ens1f0np0")
 					.with(FLOW + "protocol=udp")
+					.warns(),
+				new Case("rdma.port-counters.devices.include", "sim_*,nomatch*",
+						"matches none of this host's RDMA " + "devices", "correct the name or glob, or remove it")
+					.reportedAs("rdma.port-counters.devices.include[1]", "nomatch*")
+					.warns(),
+				new Case("rdma.queue-pairs.counters.per-queue-pair", "true", "rdma.queue-pairs.enabled=false",
+						"set rdma.queue-pairs.enabled=true")
+					.warns(),
+				new Case("rdma.events.monitor.enabled", "true", "rdma.events.enabled=false", "has no effect")
+					.with("rdma.events.enabled=false")
 					.warns());
 	}
 

@@ -819,6 +819,23 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void deviceFilterEntryThatMatchesNoDeviceIsWarnedAboutWhenAnotherMatches(CapturedOutput output) {
+		this.simulatedRunner
+			.withPropertyValues("rdma.port-counters.devices.include=sim_*,nomatch*",
+					"rdma.port-counters.devices.exclude=mlx5_9")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(HostPortCountersSource.class).snapshot().devices()).hasSize(1);
+				assertThat(output)
+					.containsOnlyOnce("rdma.port-counters.devices.include[1]=nomatch* matches none of this host's "
+							+ "RDMA devices [sim_mlx5_0]; correct the name or glob, or remove it")
+					.containsOnlyOnce("rdma.port-counters.devices.exclude[0]=mlx5_9 matches none of this host's "
+							+ "RDMA devices [sim_mlx5_0]")
+					.doesNotContain("include[0]=sim_*");
+			});
+	}
+
+	@Test
 	void deviceFilterThatKeepsADeviceDoesNotWarn(CapturedOutput output) {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=sim_*").run((context) -> {
 			assertThat(context).hasNotFailed();
