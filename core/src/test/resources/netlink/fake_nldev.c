@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -278,6 +279,7 @@ struct conn {
 	uint32_t portid;
 	int cap_net_admin;
 	int client_fd;	 /* the other end of a socketpair, -1 for a connection of the shim */
+	ino_t client_ino; /* its inode: a closed client's number may already be another socket's */
 	uint32_t groups; /* the multicast groups joined, bit group - 1 */
 	int cap_net_raw;
 };
@@ -1218,6 +1220,9 @@ static int start(int fd, int client_fd)
 	pthread_t thread;
 	c->fd = fd;
 	c->client_fd = client_fd;
+	struct stat st;
+	if (client_fd >= 0 && fstat(client_fd, &st) == 0)
+		c->client_ino = st.st_ino;
 	pthread_mutex_lock(&lock);
 	counts_open++;
 	for (int i = 0; i < FK_MAX_CONNS; i++) {
@@ -1615,10 +1620,15 @@ FAKE_EXPORT void fake_nldev_set_monitor(int level)
 FAKE_EXPORT int fake_nldev_join(int client_fd, int group)
 {
 	int ret = EBADF;
+	struct stat st;
+	if (fstat(client_fd, &st))
+		return EBADF;
 	pthread_mutex_lock(&lock);
 	for (int i = 0; i < FK_MAX_CONNS; i++) {
 		struct conn *c = conns[i];
-		if (!c || c->client_fd != client_fd)
+		/* by number and inode: the connection of an earlier socket with this number may not
+		 * have seen its close yet */
+		if (!c || c->client_fd != client_fd || c->client_ino != st.st_ino)
 			continue;
 		if (fault_join) {
 			fault_join = 0;
