@@ -23,6 +23,12 @@ final class DependentSettings {
 
 	private static final String EVENTS = RdmaProperties.PREFIX + ".events";
 
+	private static final String UI = RdmaProperties.PREFIX + ".ui";
+
+	private static final String PORT_COUNTERS = RdmaProperties.PREFIX + ".port-counters";
+
+	private static final String TRAFFIC = RdmaProperties.PREFIX + ".simulated.traffic";
+
 	private DependentSettings() {
 	}
 
@@ -41,6 +47,25 @@ final class DependentSettings {
 					List.of(EVENTS + ".monitor.enabled", EVENTS + ".port-down-readiness",
 							EVENTS + ".reopen-backoff.initial", EVENTS + ".reopen-backoff.max"));
 		}
+		if (!properties.ui().enabled()) {
+			warn(UI + ".enabled", false, written, List.of(UI + ".path", UI + ".poll-interval"));
+		}
+		if (!properties.portCounters().enabled()) {
+			// sysfs-root is left out: it is also where a set's netdev is looked up
+			warn(PORT_COUNTERS + ".enabled", false, written,
+					List.of(PORT_COUNTERS + ".include", PORT_COUNTERS + ".exclude", PORT_COUNTERS + ".devices.include",
+							PORT_COUNTERS + ".devices.exclude"));
+		}
+		// on the native backend every simulated setting is warned about as such
+		if (properties.backend() == RdmaProperties.Backend.SIMULATED && !properties.simulated().traffic().enabled()) {
+			List<String> traffic = new ArrayList<>(
+					List.of(TRAFFIC + ".interval", TRAFFIC + ".packets-per-second", TRAFFIC + ".packet-size"));
+			for (String set : properties.simulated().traffic().sets().keySet()) {
+				traffic.add(TRAFFIC + ".sets." + set + ".packets-per-second");
+				traffic.add(TRAFFIC + ".sets." + set + ".packet-size");
+			}
+			warn(TRAFFIC + ".enabled", false, written, traffic);
+		}
 	}
 
 	private static void warn(String switchName, boolean value, Function<String, @Nullable Object> written,
@@ -50,6 +75,10 @@ final class DependentSettings {
 			Object raw = written.apply(dependent);
 			if (raw != null) {
 				set.add(dependent + "=" + raw);
+			}
+			else if (written.apply(dependent + "[0]") != null) {
+				// a list written item by item
+				set.add(dependent + "[0]=" + written.apply(dependent + "[0]"));
 			}
 		}
 		if (!set.isEmpty()) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 import org.apache.commons.logging.Log;
@@ -19,7 +20,9 @@ import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.sysfs.NoRdmaDevices;
 
 /**
@@ -86,7 +89,6 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 			.check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
-		DependentSettings.warn(properties, this.problems::raw);
 		List<SetPlan> sets = new ArrayList<>();
 		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
@@ -103,6 +105,9 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
 		}
 		this.problems.throwIfAny();
+		DependentSettings.warn(properties, this.problems::raw);
+		sets.forEach((set) -> warnIfRoce(PREFIX + ".counter-sets." + set.definition().name() + ".flow",
+				set.definition().spec()));
 		return List.copyOf(sets);
 	}
 
@@ -224,6 +229,22 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
 		}
 		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
+	}
+
+	/**
+	 * RoCEv2 traffic is taken by the adapter's RoCE path before steering while RoCE is
+	 * enabled on the port (the default; mlx5 devlink {@code enable_roce}): a flow on UDP
+	 * 4791 counts nothing there.
+	 */
+	private void warnIfRoce(String flow, FlowSpec spec) {
+		if (spec.protocol() == L4Protocol.UDP && Objects.equals(spec.destinationPort(), Packet.ROCE_V2_PORT)) {
+			Object written = this.problems.raw(flow + ".destination-port");
+			logger.warn(flow + ".destination-port=" + ((written != null) ? written : Packet.ROCE_V2_PORT)
+					+ " with udp is RoCEv2, which the adapter takes before its flow steering while RoCE is enabled on "
+					+ "the port (the default): this flow counts nothing there, and RoCE traffic shows in the port "
+					+ "counters (port_rcv_data, port_xmit_data); count another port, or disable RoCE on the device "
+					+ "(devlink enable_roce=false) to count it as plain Ethernet traffic");
+		}
 	}
 
 	private static @Nullable String trimmed(@Nullable String text) {

@@ -102,6 +102,8 @@ class BadInputMatrixTests {
 
 	private static final List<String> notClear = new ArrayList<>();
 
+	private static final Map<String, Integer> kinds = new LinkedHashMap<>();
+
 	@BeforeEach
 	void oneFakeDevice() {
 		fake.reset();
@@ -111,7 +113,7 @@ class BadInputMatrixTests {
 	@AfterAll
 	static void resetFakeAndReportTheOutcomes() {
 		fake.reset();
-		System.out.println("Bad-input matrix outcomes: " + tally
+		System.out.println("Bad-input matrix outcomes: " + tally + " of " + kinds
 				+ notClear.stream().map((line) -> "\n  " + line).reduce("", String::concat));
 	}
 
@@ -319,6 +321,25 @@ class BadInputMatrixTests {
 				new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*", "character classes and regular expressions"),
 				new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
 				new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
+				new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
+				new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
+				new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id").with(FLOW + "vlan-id=10"),
+				new Case(FLOW + "ether-type", "0x8915", "is not IP (0x0800 or 0x86dd)", "remove the protocol and ports")
+					.with(FLOW + "protocol=udp"),
+				new Case(FLOW + "ether-type", "0x88b5", "is not IP (0x0800 or 0x86dd)").with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(FLOW + "destination-port", "4791", "is RoCEv2", "port counters", "count another port")
+					.with(FLOW + "protocol=udp")
+					.warns(),
+				new Case("rdma.ui.path", "/counters", "rdma.ui.enabled=false", "set rdma.ui.enabled=true").warns(),
+				new Case("rdma.ui.poll-interval", "5s", "rdma.ui.enabled=false", "remove it").warns(),
+				new Case("rdma.port-counters.include", "port_*", "rdma.port-counters.enabled=false",
+						"set rdma.port-counters.enabled=true")
+					.with("rdma.port-counters.enabled=false")
+					.warns(),
+				new Case("rdma.port-counters.devices.exclude", "mlx5_1", "rdma.port-counters.enabled=false")
+					.with("rdma.port-counters.enabled=false")
+					.warns(),
 				new Case("rdma.events.reopen-backoff.max", "50ms",
 						"at least rdma.events.reopen-backoff.initial (100ms)"),
 				new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
@@ -528,6 +549,13 @@ class BadInputMatrixTests {
 					.warns(),
 				new Case("rdma.events.monitor.enabled", "true", "rdma.events.enabled=false", "has no effect")
 					.with("rdma.events.enabled=false")
+					.warns(),
+				new Case("rdma.simulated.traffic.packet-size", "100", "rdma.simulated.traffic.enabled=false",
+						"set rdma.simulated.traffic.enabled=true")
+					.warns(),
+				new Case("rdma.simulated.traffic.sets.roce.packets-per-second", "5",
+						"rdma.simulated.traffic.enabled=false")
+					.with(FLOW + "protocol=udp")
 					.warns());
 	}
 
@@ -615,6 +643,7 @@ class BadInputMatrixTests {
 			root.detachAppender(log);
 		}
 		tally.merge(outcome.get(), 1, Integer::sum);
+		kinds.merge(input.warning() ? "warned" : "refused", 1, Integer::sum);
 		if (outcome.get() != Outcome.CLEAR) {
 			notClear.add(outcome.get() + " " + backend + ": " + input);
 		}

@@ -44,10 +44,46 @@ class DependentSettingsTests {
 	}
 
 	@Test
+	void pageSettingsWithThePageOffAreWarnedAboutNamingBoth(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.ui.path=/counters", "rdma.ui.poll-interval=5s")
+			.run((context) -> assertThat(output)
+				.containsOnlyOnce("rdma.ui.path=/counters, rdma.ui.poll-interval=5s have no effect: "
+						+ "rdma.ui.enabled=false switches that feature off; remove them, or set rdma.ui.enabled=true"));
+	}
+
+	@Test
+	void portCounterFiltersWithPortCountersOffAreWarnedAboutAsWritten(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("rdma.port-counters.enabled=false", "rdma.port-counters.include=port_*,link_*",
+					"rdma.port-counters.devices.exclude[0]=mlx5_1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce("rdma.port-counters.include=port_*,link_*, "
+						+ "rdma.port-counters.devices.exclude[0]=mlx5_1 have no effect: "
+						+ "rdma.port-counters.enabled=false switches that feature off");
+			});
+	}
+
+	@Test
+	void trafficSettingsWithTrafficOffAreWarnedAboutOnTheSimulatedBackend(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp", "rdma.simulated.traffic.packet-size=100",
+					"rdma.simulated.traffic.sets.roce.packets-per-second=5")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce("rdma.simulated.traffic.packet-size=100, "
+						+ "rdma.simulated.traffic.sets.roce.packets-per-second=5 have no effect: "
+						+ "rdma.simulated.traffic.enabled=false switches that feature off");
+			});
+	}
+
+	@Test
 	void settingsOfAnEnabledFeatureAreNotWarnedAbout(CapturedOutput output) {
 		this.contextRunner
 			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.queue-pairs.counters.per-queue-pair=true",
-					"rdma.events.monitor.enabled=false")
+					"rdma.events.monitor.enabled=false", "rdma.ui.enabled=true", "rdma.ui.path=/counters",
+					"rdma.port-counters.include=port_*", "rdma.simulated.traffic.enabled=true",
+					"rdma.simulated.traffic.packet-size=100")
 			.run((context) -> assertThat(output).doesNotContain("has no effect"));
 	}
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
@@ -16,6 +17,8 @@ import org.springframework.boot.context.properties.bind.UnboundConfigurationProp
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -49,6 +52,7 @@ import static org.assertj.core.api.Assertions.tuple;
  *
  * @author rdma-counters
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RdmaPropertiesChecksTests {
 
 	private final Map<String, Object> values = new LinkedHashMap<>();
@@ -456,6 +460,35 @@ class RdmaPropertiesChecksTests {
 		});
 		assertThat(checks.postProcessAfterInitialization("other", "other")).isEqualTo("other");
 		assertThat(checks.plan()).hasSize(1);
+	}
+
+	@Test
+	void udpDestinationPortOfRoceV2IsWarnedAboutOnceAsWritten(CapturedOutput output) {
+		set("rdma.counter-sets.roce.flow.protocol", "udp");
+		set("rdma.counter-sets.roce.flow.destination-port", "4791");
+		set("rdma.counter-sets.storage.flow.protocol", "tcp");
+		set("rdma.counter-sets.storage.flow.destination-port", "4791");
+		assertThat(check()).hasSize(2);
+		assertThat(output).containsOnlyOnce("rdma.counter-sets.roce.flow.destination-port=4791 with udp is RoCEv2")
+			.containsOnlyOnce("count another port, or disable RoCE on the device")
+			.doesNotContain("rdma.counter-sets.storage.flow.destination-port=4791");
+	}
+
+	@Test
+	void vlanEtherTypeAndPortsUnderANonIpEtherTypeAreRefusedAsWritten() {
+		set("rdma.counter-sets.a.flow.ether-type", "0x8100");
+		assertThat(problems()).singleElement().satisfies((problem) -> {
+			assertThat(problem.property()).isEqualTo("rdma.counter-sets.a.flow.ether-type");
+			assertThat(problem.value()).isEqualTo("0x8100");
+			assertThat(problem.requirement()).contains("rdma.counter-sets.a.flow.vlan-id");
+		});
+		this.values.clear();
+		set("rdma.counter-sets.a.flow.ether-type", "0x8915");
+		set("rdma.counter-sets.a.flow.protocol", "tcp");
+		assertThat(problems()).singleElement().satisfies((problem) -> {
+			assertThat(problem.property()).isEqualTo("rdma.counter-sets.a.flow.ether-type");
+			assertThat(problem.requirement()).contains("is not IP");
+		});
 	}
 
 	private void set(String name, String value) {

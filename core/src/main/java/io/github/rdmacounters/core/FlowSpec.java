@@ -18,6 +18,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class FlowSpec {
 
+	/** The tag protocol identifiers of 802.1Q, 802.1ad and the older QinQ. */
+	private static final List<Integer> VLAN_TAG_TYPES = List.of(0x8100, 0x88A8, 0x9100);
+
 	private static final FlowSpec ANY = builder().build();
 
 	private final @Nullable Integer etherType;
@@ -510,6 +513,28 @@ public final class FlowSpec {
 					&& this.sourceIp.isIpv4() != this.destinationIp.isIpv4()) {
 				fail("destinationIp", this.destinationIp, "must be of the same IP family as " + name("sourceIp") + " ("
 						+ this.sourceIp + "): both IPv4 or both IPv6");
+			}
+			if (this.etherType != null && VLAN_TAG_TYPES.contains(this.etherType)) {
+				// mlx5 matches a VLAN with the eth spec's vlan_tag (first_vid, cvlan_tag
+				// in
+				// Linux drivers/infiniband/hw/mlx5/fs.c parse_flow_attr) and its
+				// ethertype
+				// with the type after the tags: a tag type there matches no frame
+				fail("etherType", String.format("0x%04x", this.etherType),
+						"is a VLAN tag type (0x8100, 0x88a8 or 0x9100), which the adapter's steering never sees as "
+								+ "the Ethernet type: it compares the type after the VLAN tag; match a VLAN with "
+								+ name("vlanId") + ", and leave the Ethernet type unset or name the type the VLAN "
+								+ "carries (0x0800 for IPv4)");
+				return;
+			}
+			if (this.etherType != null && this.etherType != Packet.ETHERTYPE_IPV4
+					&& this.etherType != Packet.ETHERTYPE_IPV6
+					&& (this.protocol != null || this.sourcePort != null || this.destinationPort != null)) {
+				fail("etherType", String.format("0x%04x", this.etherType),
+						"is not IP (0x0800 or 0x86dd), but " + name("protocol")
+								+ " and ports are matched in an IP packet, so the flow would count nothing; leave the "
+								+ "Ethernet type unset, use 0x0800 or 0x86dd, or remove the protocol and ports");
+				return;
 			}
 			IpPrefix prefix = (this.sourceIp != null) ? this.sourceIp : this.destinationIp;
 			if (prefix != null && this.etherType != null) {

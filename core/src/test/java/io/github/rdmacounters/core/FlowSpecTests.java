@@ -145,4 +145,36 @@ class FlowSpecTests {
 				.satisfies((problem) -> assertThat(problem.requirement()).contains("as f.source-ip (10.0.0.0/8)")));
 	}
 
+	@Test
+	void vlanTagTypesAreRefusedAsTheEtherTypeNamingTheVlanId() {
+		for (int tag : new int[] { 0x8100, 0x88A8, 0x9100 }) {
+			assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+				.isThrownBy(() -> FlowSpec.builder("f").etherType(tag).vlanId(10).build())
+				.satisfies((ex) -> assertThat(ex.problems()).singleElement().satisfies((problem) -> {
+					assertThat(problem.property()).isEqualTo("f.ether-type");
+					assertThat(problem.value()).isEqualTo(String.format("0x%04x", tag));
+					assertThat(problem.requirement()).contains("VLAN tag type", "match a VLAN with f.vlan-id");
+				}));
+		}
+	}
+
+	@Test
+	void protocolOrPortsUnderANonIpEtherTypeAreRefused() {
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(
+					() -> FlowSpec.builder("f").etherType(0x8915).protocol(L4Protocol.UDP).destinationPort(80).build())
+			.satisfies((ex) -> assertThat(ex.problems()).singleElement().satisfies((problem) -> {
+				assertThat(problem.property()).isEqualTo("f.ether-type");
+				assertThat(problem.value()).isEqualTo("0x8915");
+				assertThat(problem.requirement()).contains("is not IP (0x0800 or 0x86dd)", "f.protocol");
+			}));
+		assertThat(FlowSpec.builder("f")
+			.etherType(0x86DD)
+			.protocol(L4Protocol.TCP)
+			.destinationPort(80)
+			.build()
+			.etherType()).isEqualTo(0x86DD);
+		assertThat(FlowSpec.builder("f").etherType(0x8915).build().etherType()).isEqualTo(0x8915);
+	}
+
 }
