@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -133,6 +134,8 @@ public final class RdmaAutoConfiguration {
 	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, RdmaPropertiesChecks checks,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
 		List<SetPlan> plan = checks.plan();
+		ConfiguredDevices.check(properties, backend,
+				plan.stream().map(SetPlan::device).filter(Objects::nonNull).collect(Collectors.toSet()));
 		if (plan.isEmpty()) {
 			return new ManagedDevices(List.of());
 		}

@@ -321,6 +321,11 @@ class BadInputMatrixTests {
 				new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*", "character classes and regular expressions"),
 				new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
 				new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
+				new Case("rdma.devices.nope_0.fail-on-unavailable", "true", "this host does not have it",
+						"Devices found", "rdma.devices.nope_0.fail-on-unavailable=false"),
+				new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have", "devices found",
+						"correct the device name, or remove rdma.devices.nope_0")
+					.warns(),
 				new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
 				new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
 				new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id").with(FLOW + "vlan-id=10"),

@@ -161,9 +161,12 @@ class ConfigurationSpellingsTests {
 	@ParameterizedTest
 	@EnumSource
 	void validConfigurationOfEachBackendLogsNoWarning(BadInputMatrixTests.Backend backend) {
-		List<String> properties = new ArrayList<>(List.of("rdma.counter-sets.web.flow.protocol=tcp",
-				"rdma.counter-sets.web.flow.destination-port=443", "rdma.devices.mlx5_0.fail-on-unavailable=false",
-				"rdma.events.reopen-backoff.max=10s", "rdma.ui.enabled=true"));
+		// options of a device the backend has (another one is warned about)
+		String device = (backend == BadInputMatrixTests.Backend.SIMULATED) ? "sim_mlx5_0" : "mlx5_0";
+		List<String> properties = new ArrayList<>(
+				List.of("rdma.counter-sets.web.flow.protocol=tcp", "rdma.counter-sets.web.flow.destination-port=443",
+						"rdma.devices." + device + ".fail-on-unavailable=false", "rdma.events.reopen-backoff.max=10s",
+						"rdma.ui.enabled=true"));
 		if (backend == BadInputMatrixTests.Backend.SIMULATED) {
 			properties.addAll(List.of("rdma.simulated.devices.sim_mlx5_0.ports=2",
 					"rdma.simulated.traffic.enabled=true", "rdma.simulated.traffic.sets.web.packet-size=100"));

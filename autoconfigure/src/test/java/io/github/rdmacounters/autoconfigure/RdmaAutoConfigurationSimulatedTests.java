@@ -836,6 +836,34 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void deviceOptionsOfADeviceTheHostDoesNotHaveAreWarnedAboutWithTheClosestNames(CapturedOutput output) {
+		this.simulatedRunner
+			.withPropertyValues("rdma.devices.sim_mlx5_9.fail-on-unavailable=false",
+					"rdma.devices.sim_mlx5_0.fail-on-unavailable=true")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output)
+					.containsOnlyOnce("rdma.devices.sim_mlx5_9.fail-on-unavailable=false names an RDMA device this "
+							+ "host does not have (devices found: sim_mlx5_0; closest: sim_mlx5_0), so it has no "
+							+ "effect; correct the device name, or remove rdma.devices.sim_mlx5_9")
+					.doesNotContain("rdma.devices.sim_mlx5_0.fail-on-unavailable=true names");
+			});
+	}
+
+	@Test
+	void deviceTheHostDoesNotHaveWithFailOnUnavailableFailsStartupNamingItAndTheDevicesFound() {
+		this.simulatedRunner.withPropertyValues("rdma.devices.nope_0.fail-on-unavailable=true").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(ConfiguredDeviceMissingFailureAnalyzer.class)
+				.descriptionContains("rdma.devices.nope_0.fail-on-unavailable=true asks startup to fail without the "
+						+ "RDMA device 'nope_0', and this host does not have it. Devices found: sim_mlx5_0 "
+						+ "(closest: sim_mlx5_0).")
+				.actionContains("rdma.devices.nope_0.fail-on-unavailable=false");
+		});
+	}
+
+	@Test
 	void deviceFilterThatKeepsADeviceDoesNotWarn(CapturedOutput output) {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=sim_*").run((context) -> {
 			assertThat(context).hasNotFailed();

@@ -1,6 +1,9 @@
 package io.github.rdmacounters.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -91,6 +94,43 @@ public final class NameFilter implements Predicate<String> {
 	public static List<Problem> statisticProblems(List<String> entries, String property) {
 		return problems(entries, property, "a driver statistic as ethtool -S names it", "rx_prio*_pause",
 				STATISTIC_ENTRY, "letters, digits, '_', '-'");
+	}
+
+	/**
+	 * Return the names closest to an entry that matches none of them, for a message that
+	 * says what exists: fewest edits first (a glob's {@code *} and {@code ?} count as
+	 * characters), then by name.
+	 * @param entry the name or glob as written
+	 * @param names the names that exist
+	 * @param limit how many to return at most
+	 * @return the closest names, at most {@code limit}
+	 */
+	public static List<String> closest(String entry, Collection<String> names, int limit) {
+		String written = entry.trim();
+		return names.stream()
+			.distinct()
+			.sorted(Comparator.comparingInt((String name) -> distance(written, name))
+				.thenComparing(Comparator.naturalOrder()))
+			.limit(limit)
+			.toList();
+	}
+
+	/** Levenshtein's edit distance. */
+	private static int distance(String a, String b) {
+		int[] previous = new int[b.length() + 1];
+		int[] current = new int[b.length() + 1];
+		Arrays.setAll(previous, (j) -> j);
+		for (int i = 1; i <= a.length(); i++) {
+			current[0] = i;
+			for (int j = 1; j <= b.length(); j++) {
+				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
+				current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+			}
+			int[] swap = previous;
+			previous = current;
+			current = swap;
+		}
+		return previous[b.length()];
 	}
 
 	private static List<Problem> problems(List<String> entries, String property, String what, String example,

@@ -1,0 +1,25 @@
+package io.github.rdmacounters.core;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link NameFilter}.
+ *
+ * @author rdma-counters
+ */
+class NameFilterTests {
+
+	@Test
+	void closestNamesComeFewestEditsFirstThenByName() {
+		List<String> names = List.of("mlx5_1", "mlx5_0", "irdma0", "rxe0", "mlx5_10");
+		assertThat(NameFilter.closest("mlx5_9", names, 3)).containsExactly("mlx5_0", "mlx5_1", "mlx5_10");
+		assertThat(NameFilter.closest(" rx_prio3_pausee ", List.of("rx_prio3_pause", "tx_prio3_pause", "rx_bytes"), 1))
+			.containsExactly("rx_prio3_pause");
+		assertThat(NameFilter.closest("x", List.of(), 3)).isEmpty();
+	}
+
+}
