@@ -555,6 +555,14 @@ class BadInputMatrixTests {
 				new Case("rdma.events.monitor.enabled", "true", "rdma.events.enabled=false", "has no effect")
 					.with("rdma.events.enabled=false")
 					.warns(),
+				new Case("rdma.ethtool.include", "rx_no_such_statistic", "matches none of the",
+						"driver statistics of this host's netdevs (closest: ", "correct the name or glob")
+					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
+					.reportedAs("rdma.ethtool.include[0]")
+					.warns(),
+				new Case("rdma.ethtool.exclude", "*", "removes every driver statistic", "rdma.ethtool.enabled=false")
+					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
+					.warns(),
 				new Case("rdma.simulated.traffic.packet-size", "100", "rdma.simulated.traffic.enabled=false",
 						"set rdma.simulated.traffic.enabled=true")
 					.warns(),

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -35,6 +37,8 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaException;
 import io.github.rdmacounters.ethtool.EthtoolStatisticsReader;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
+import io.github.rdmacounters.ethtool.NetdevStatistics;
+import io.github.rdmacounters.ethtool.NetdevStatisticsSnapshot;
 import io.github.rdmacounters.ethtool.PauseStormDetector;
 import io.github.rdmacounters.ethtool.StatisticsReader;
 import io.github.rdmacounters.metrics.NetdevStatisticsMetrics;
@@ -61,7 +65,7 @@ public final class RdmaEthtoolAutoConfiguration {
 	/** A setting with no effect is said once at startup. */
 	@Bean
 	SmartInitializingSingleton rdmaEthtoolSettingsCheck(RdmaProperties rdma,
-			ObjectProvider<HostPortCountersSource> hostPortCounters) {
+			ObjectProvider<HostPortCountersSource> hostPortCounters, ObjectProvider<HostNetdevStatistics> statistics) {
 		RdmaEthtoolProperties properties = rdma.ethtool();
 		List<Problem> problems = new ArrayList<>();
 		problems.addAll(NameFilter.statisticProblems(properties.include(), RdmaEthtoolProperties.PREFIX + ".include"));
@@ -82,7 +86,69 @@ public final class RdmaEthtoolAutoConfiguration {
 				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
 						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
 			}
+			HostNetdevStatistics host = statistics.getIfAvailable();
+			if (host != null && (!properties.include().isEmpty() || !properties.exclude().isEmpty())) {
+				warnIfUnmatched(properties, statisticNames(host));
+			}
 		};
+	}
+
+	/**
+	 * The names of the statistics of the host's netdevs at startup; none when none could
+	 * be read.
+	 */
+	private static Set<String> statisticNames(HostNetdevStatistics host) {
+		Set<String> names = new TreeSet<>();
+		try {
+			for (String device : host.deviceNames()) {
+				NetdevStatisticsSnapshot snapshot = host.device(device).snapshot();
+				for (String netdev : snapshot.netdevNames()) {
+					NetdevStatistics netdevStatistics = snapshot.netdev(netdev);
+					if (netdevStatistics != null) {
+						names.addAll(netdevStatistics.names().asList());
+					}
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			// unreadable: the endpoint, health and rdma_ethtool_unreadable_netdevs say so
+			logger.debug("Cannot read the netdevs' statistics to check rdma.ethtool.include and exclude", ex);
+			return Set.of();
+		}
+		return names;
+	}
+
+	/**
+	 * An entry that matches none of the host's statistics is a typo or a statistic of
+	 * another driver; an exclude that matches all of them leaves no meter.
+	 */
+	private static void warnIfUnmatched(RdmaEthtoolProperties properties, Set<String> names) {
+		if (names.isEmpty()) {
+			return;
+		}
+		warnUnmatched(RdmaEthtoolProperties.PREFIX + ".include", properties.include(), names);
+		List<String> exclude = properties.exclude().stream().filter((e) -> e != null && !e.isBlank()).toList();
+		if (!exclude.isEmpty() && names.stream().allMatch(NameFilter.of(exclude, List.of()))) {
+			logger.warn(RdmaEthtoolProperties.PREFIX + ".exclude=" + String.join(",", properties.exclude())
+					+ " removes every driver statistic of this host's netdevs (" + names.size()
+					+ "), so no ethtool meter is registered, the curated ones included; exclude only the statistics "
+					+ "you do not want, or set rdma.ethtool.enabled=false");
+			return;
+		}
+		warnUnmatched(RdmaEthtoolProperties.PREFIX + ".exclude", properties.exclude(), names);
+	}
+
+	private static void warnUnmatched(String property, List<String> entries, Set<String> names) {
+		for (int i = 0; i < entries.size(); i++) {
+			String entry = entries.get(i);
+			if (entry != null && !entry.isBlank()
+					&& names.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
+				logger.warn(property + "[" + i + "]=" + entry + " matches none of the " + names.size()
+						+ " driver statistics of this host's netdevs (closest: "
+						+ String.join(", ", NameFilter.closest(entry, names, 3))
+						+ "); correct the name or glob (ethtool -S <netdev> lists them), or remove it");
+			}
+		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -174,6 +174,32 @@ class RdmaEthtoolAutoConfigurationTests {
 	}
 
 	@Test
+	void includeThatMatchesNoStatisticOfTheHostIsWarnedAboutWithTheClosestNames(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.ethtool.include=rx_prio*_bytes,rx_prio3_pausee")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).containsOnlyOnce("rdma.ethtool.include[1]=rx_prio3_pausee matches none of the ")
+			.containsPattern("include\\[1]=rx_prio3_pausee matches none of the \\d+ driver statistics of this host's "
+					+ "netdevs \\(closest: rx_prio3_pause, [^)]+\\); correct the name or glob")
+			.doesNotContain("include[0]=");
+	}
+
+	@Test
+	void excludeThatRemovesEveryStatisticIsWarnedAbout(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.ethtool.exclude=*")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output)
+			.containsOnlyOnce("rdma.ethtool.exclude=* removes every driver statistic of this host's " + "netdevs (")
+			.doesNotContain("exclude[0]=");
+	}
+
+	@Test
+	void patternsThatMatchAStatisticAreNotWarnedAbout(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.ethtool.include=rx_prio*_bytes", "rdma.ethtool.exclude=rx_pause*")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("matches none").doesNotContain("removes every");
+	}
+
+	@Test
 	void pauseShareOutOfRangeFailsNamingTheProperty() {
 		this.contextRunner.withPropertyValues("rdma.ethtool.pause-storm.pause-share=20").run((context) -> {
 			assertThat(context).hasFailed();
