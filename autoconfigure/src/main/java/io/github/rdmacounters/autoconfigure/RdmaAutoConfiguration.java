@@ -87,6 +87,9 @@ public final class RdmaAutoConfiguration {
 		if (!devices.include().isEmpty() || !devices.exclude().isEmpty()) {
 			warnIfNoDeviceMatches(backend, root, deviceFilter, devices);
 		}
+		if (!portCounters.include().isEmpty() || !portCounters.exclude().isEmpty()) {
+			PortCounterNames.warnIfUnmatched(backend, root, deviceFilter, portCounters, properties.readDeadline());
+		}
 		return backend.hostPortCounters(root, deviceFilter,
 				NameFilter.of(portCounters.include(), portCounters.exclude()), properties.readCacheTtl(),
 				properties.readDeadline());

@@ -555,6 +555,13 @@ class BadInputMatrixTests {
 				new Case("rdma.events.monitor.enabled", "true", "rdma.events.enabled=false", "has no effect")
 					.with("rdma.events.enabled=false")
 					.warns(),
+				new Case("rdma.port-counters.include", "port_rcv_dta", "matches none of the",
+						"port counters of this host's devices (closest: port_rcv_data", "correct the name or glob")
+					.reportedAs("rdma.port-counters.include[0]")
+					.warns(),
+				new Case("rdma.port-counters.exclude", "*", "removes every port counter",
+						"rdma.port-counters.enabled=false")
+					.warns(),
 				new Case("rdma.ethtool.include", "rx_no_such_statistic", "matches none of the",
 						"driver statistics of this host's netdevs (closest: ", "correct the name or glob")
 					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
@@ -574,6 +581,14 @@ class BadInputMatrixTests {
 
 	private static List<Case> nativeOnly() {
 		return List.of(new Case("rdma.native.library", "", "must name the library to load"),
+				new Case("rdma.port-counters.include", "port_rcv_dta", "matches none of the",
+						"port counters of this host's devices (closest: port_rcv_data", "correct the name or glob")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.reportedAs("rdma.port-counters.include[0]")
+					.warns(),
+				new Case("rdma.port-counters.exclude", "*", "removes every port counter")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.warns(),
 				new Case("rdma.port-counters.sysfs-root", "/nonexistent/infiniband", "does not exist"),
 				new Case("rdma.port-counters.sysfs-root", REGULAR_FILE.toString(), "is not a directory"),
 				new Case("rdma.port-counters.sysfs-root", "", "must be a directory"),

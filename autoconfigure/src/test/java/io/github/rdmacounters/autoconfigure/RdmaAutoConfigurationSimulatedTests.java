@@ -864,6 +864,27 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void counterEntryThatMatchesNoCounterOfTheHostIsWarnedAboutWithTheClosestNames(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.include=port_*,port_rcv_dta").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output).containsOnlyOnce("rdma.port-counters.include[1]=port_rcv_dta matches none of the ")
+				.containsPattern("include\\[1]=port_rcv_dta matches none of the \\d+ port counters of this host's "
+						+ "devices \\(closest: port_rcv_data, [^)]+\\); correct the name or glob")
+				.doesNotContain("include[0]=");
+		});
+	}
+
+	@Test
+	void counterExcludeThatRemovesEveryCounterIsWarnedAbout(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.exclude=*").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output)
+				.containsOnlyOnce("rdma.port-counters.exclude=* removes every port counter of this host's devices (")
+				.doesNotContain("exclude[0]=");
+		});
+	}
+
+	@Test
 	void deviceFilterThatKeepsADeviceDoesNotWarn(CapturedOutput output) {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=sim_*").run((context) -> {
 			assertThat(context).hasNotFailed();
