@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #undef ibv_query_port
 
@@ -329,6 +330,140 @@ static int fault(const char *verb)
 	return 0;
 }
 
+/*
+ * Held calls: a test makes ibv_read_counters or ibv_query_port stall the way mlx5 does while
+ * the firmware does not answer. Both are one firmware command per call on mlx5: a counters
+ * read is mlx5_cmd_fc_query (drivers/net/ethernet/mellanox/mlx5/core/fs_counters.c, via
+ * mlx5_ib_read_counters), a port query reads the vport state (mlx5_query_vport_state); each
+ * goes through mlx5_cmd_exec, whose wait_func sleeps until the firmware answers or the
+ * command timeout (60 s, MLX5_CMD_TIMEOUT_MSEC) ends it with -ETIMEDOUT. A held call waits
+ * outside the fake's lock, as the caller waits in the kernel with no libibverbs lock held,
+ * until fake_release() (the firmware answered: the call goes on normally) or until its time
+ * runs out (the command timeout: it fails with ETIMEDOUT). While a call on an object is held,
+ * destroying the object or closing its context is misuse: the kernel's uverbs holds the object
+ * for the call (uverbs_try_lock_object) and libibverbs frees it on close.
+ */
+#define FAKE_MAX_HELD 64
+
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+static char hold_verb[64]; /* empty: nothing is held */
+static struct timespec hold_until; /* CLOCK_REALTIME, as pthread_cond_timedwait measures */
+static unsigned long hold_generation; /* bumped when a hold ends */
+static int held_now;
+static long held_calls;
+static const void *held_objects[FAKE_MAX_HELD]; /* the object of each held call */
+static const void *held_contexts[FAKE_MAX_HELD]; /* and its context */
+
+static void hold_end_locked(void)
+{
+	hold_verb[0] = '\0';
+	hold_generation++;
+	pthread_cond_broadcast(&hold_cond);
+}
+
+/* Hold a call of verb on obj while a hold of that verb is on; 0 if released, ETIMEDOUT if its time ran out. */
+static int hold(const char *verb, const void *obj, const struct ibv_context *context)
+{
+	int rc = 0, slot = -1;
+	unsigned long generation;
+
+	pthread_mutex_lock(&hold_lock);
+	if (hold_verb[0] == '\0' || strcmp(hold_verb, verb) != 0) {
+		pthread_mutex_unlock(&hold_lock);
+		return 0;
+	}
+	generation = hold_generation;
+	held_now++;
+	held_calls++;
+	for (int i = 0; i < FAKE_MAX_HELD; i++) {
+		if (!held_objects[i]) {
+			held_objects[i] = obj;
+			held_contexts[i] = context;
+			slot = i;
+			break;
+		}
+	}
+	while (generation == hold_generation) {
+		if (pthread_cond_timedwait(&hold_cond, &hold_lock, &hold_until) == ETIMEDOUT
+				&& generation == hold_generation) {
+			hold_end_locked();
+			rc = ETIMEDOUT;
+		}
+	}
+	if (slot >= 0) {
+		held_objects[slot] = NULL;
+		held_contexts[slot] = NULL;
+	}
+	held_now--;
+	pthread_cond_broadcast(&hold_cond);
+	pthread_mutex_unlock(&hold_lock);
+	return rc;
+}
+
+/* Whether a call on obj (an object or a context), or on an object of the context obj, is held now. */
+static int is_held(const void *obj)
+{
+	int held = 0;
+
+	pthread_mutex_lock(&hold_lock);
+	for (int i = 0; i < FAKE_MAX_HELD && !held; i++)
+		held = held_objects[i] && (held_objects[i] == obj || held_contexts[i] == obj);
+	pthread_mutex_unlock(&hold_lock);
+	return held;
+}
+
+/* Hold every call of verb (ibv_read_counters or ibv_query_port) from now on, for at most ms milliseconds. */
+FAKE_EXPORT int fake_hold(const char *verb, int ms)
+{
+	struct timespec now;
+
+	if (strcmp(verb, "ibv_read_counters") != 0 && strcmp(verb, "ibv_query_port") != 0)
+		return -1;
+	clock_gettime(CLOCK_REALTIME, &now);
+	pthread_mutex_lock(&hold_lock);
+	hold_end_locked();
+	snprintf(hold_verb, sizeof(hold_verb), "%s", verb);
+	hold_until.tv_sec = now.tv_sec + ms / 1000;
+	hold_until.tv_nsec = now.tv_nsec + (long)(ms % 1000) * 1000000L;
+	if (hold_until.tv_nsec >= 1000000000L) {
+		hold_until.tv_sec++;
+		hold_until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_unlock(&hold_lock);
+	return 0;
+}
+
+/* End the hold: the held calls go on as if the firmware answered. */
+FAKE_EXPORT void fake_release(void)
+{
+	pthread_mutex_lock(&hold_lock);
+	hold_end_locked();
+	pthread_mutex_unlock(&hold_lock);
+}
+
+/* The number of calls held now. */
+FAKE_EXPORT int fake_held(void)
+{
+	int n;
+
+	pthread_mutex_lock(&hold_lock);
+	n = held_now;
+	pthread_mutex_unlock(&hold_lock);
+	return n;
+}
+
+/* The number of calls held since the last fake_reset. */
+FAKE_EXPORT long fake_held_calls(void)
+{
+	long n;
+
+	pthread_mutex_lock(&hold_lock);
+	n = held_calls;
+	pthread_mutex_unlock(&hold_lock);
+	return n;
+}
+
 static struct fake_device *device_of_context(struct ibv_context *ctx)
 {
 	struct fake_context *fc = (struct fake_context *)((uint8_t *)ctx - offsetof(struct verbs_context, context));
@@ -465,7 +600,7 @@ static int fill_port(struct fake_device *dev, uint8_t port, struct ibv_port_attr
 /* The exported compat symbol: fills the old struct, which ends before port_cap_flags2. */
 FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
 {
-	int rc;
+	int rc, held = hold("ibv_query_port", context, context);
 
 	pthread_mutex_lock(&lock);
 	query_port_calls++;
@@ -473,6 +608,8 @@ FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, st
 		rc = EINVAL;
 	} else if (fake_async_gone(context)) {
 		rc = EIO;
+	} else if (held) {
+		rc = held;
 	} else if ((rc = fault("ibv_query_port")) == 0) {
 		rc = fill_port(device_of_context(context), port_num, (struct ibv_port_attr *)port_attr,
 				offsetof(struct ibv_port_attr, port_cap_flags2));
@@ -484,7 +621,7 @@ FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, st
 static int op_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 		size_t port_attr_len)
 {
-	int rc;
+	int rc, held = hold("ibv_query_port", context, context);
 
 	pthread_mutex_lock(&lock);
 	query_port_calls++;
@@ -492,6 +629,8 @@ static int op_query_port(struct ibv_context *context, uint8_t port_num, struct i
 		rc = EINVAL;
 	} else if (fake_async_gone(context)) {
 		rc = EIO;
+	} else if (held) {
+		rc = held;
 	} else if ((rc = fault("ibv_query_port")) == 0) {
 		rc = fill_port(device_of_context(context), port_num, port_attr, port_attr_len);
 		if (rc == 0 && port_attr_len >= sizeof(struct ibv_port_attr))
@@ -638,6 +777,9 @@ FAKE_EXPORT int ibv_close_device(struct ibv_context *context)
 	obj = check("ibv_close_device", context, FAKE_CONTEXT);
 	if (!obj) {
 		rc = EINVAL;
+	} else if (is_held(context)) {
+		misuse("ibv_close_device: a held call on the context or its counters is still running");
+		rc = EBUSY;
 	} else if ((rc = fault("ibv_close_device")) == 0) {
 		children = children_of(context, FAKE_PD) + children_of(context, FAKE_CQ) + children_of(context, FAKE_QP)
 				+ children_of(context, FAKE_COUNTERS) + children_of(context, FAKE_FLOW);
@@ -898,7 +1040,10 @@ static int op_destroy_counters(struct ibv_counters *counters)
 	obj = check("destroy_counters", counters, FAKE_COUNTERS);
 	if (!obj)
 		rc = EINVAL;
-	else if ((rc = fault("ibv_destroy_counters")) == 0) {
+	else if (is_held(counters)) {
+		misuse("ibv_destroy_counters: an ibv_read_counters of these counters is still running");
+		rc = EBUSY;
+	} else if ((rc = fault("ibv_destroy_counters")) == 0) {
 		if (((struct fake_counters *)counters)->nflows) /* uverbs destroy: usecnt, EBUSY */
 			rc = EBUSY;
 		else
@@ -952,13 +1097,15 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 {
 	struct fake_counters *c = (struct fake_counters *)counters;
 	uint32_t needed;
-	int rc;
+	int rc, held = hold("ibv_read_counters", counters, counters->context);
 
 	pthread_mutex_lock(&lock);
 	if (!check("read_counters", counters, FAKE_COUNTERS))
 		rc = EINVAL;
 	else if (fake_async_gone(counters->context))
 		rc = EIO;
+	else if ((rc = held) != 0)
+		;
 	else if ((rc = fault("ibv_read_counters")) != 0)
 		;
 	else if (flags & ~(uint32_t)IBV_READ_COUNTERS_ATTR_PREFER_CACHED)
@@ -1219,6 +1366,10 @@ FAKE_EXPORT void fake_reset(void)
 	open_device_calls = 0;
 	fake_async_reset();
 	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&hold_lock);
+	hold_end_locked();
+	held_calls = 0;
+	pthread_mutex_unlock(&hold_lock);
 }
 
 FAKE_EXPORT int fake_add_device(const char *name, uint64_t guid, const char *fw, uint32_t vendor_id,

@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  * at once, naming what the read was in ({@link #reading(String)}). The stuck read is not
  * interrupted (a read of sysfs or an ioctl cannot be) and no second read starts beside
  * it, so a stall of a minute under a scrape a second holds one thread; when it returns,
- * its value is kept as any other and the next read is a normal one. Internal; not part of
- * the API. Thread-safe.
+ * its value is kept as any other, aged from the start of the read (a read that returns a
+ * minute late is not fresh), and the next read is a normal one. Internal; not part of the
+ * API. Thread-safe.
  *
  * @param <T> the value type
  */
@@ -150,7 +151,8 @@ public final class ReadCache<T> {
 				}
 				flight = this.inFlight;
 				if (flight == null) {
-					flight = new Flight<>(this.generation, new CompletableFuture<>(), System.nanoTime());
+					flight = new Flight<>(this.generation, new CompletableFuture<>(), System.nanoTime(),
+							this.ticker.getAsLong());
 					this.inFlight = flight;
 					leader = true;
 				}
@@ -245,7 +247,9 @@ public final class ReadCache<T> {
 		ended(flight, true);
 		synchronized (this.lock) {
 			if (flight.generation == this.generation) {
-				this.entry = new Entry<>(value, this.ticker.getAsLong());
+				// aged from the start of the read: a read that returns a minute late is
+				// not fresh for a time-to-live after it
+				this.entry = new Entry<>(value, flight.readAt);
 			}
 			this.inFlight = null;
 		}
@@ -377,14 +381,18 @@ public final class ReadCache<T> {
 
 		final long startedAt;
 
+		/** When the read started, by the cache's ticker. */
+		final long readAt;
+
 		final AtomicBoolean stalled = new AtomicBoolean();
 
 		volatile String what = "read";
 
-		Flight(long generation, CompletableFuture<T> future, long startedAt) {
+		Flight(long generation, CompletableFuture<T> future, long startedAt, long readAt) {
 			this.generation = generation;
 			this.future = future;
 			this.startedAt = startedAt;
+			this.readAt = readAt;
 		}
 
 	}

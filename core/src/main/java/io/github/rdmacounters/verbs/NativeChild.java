@@ -27,15 +27,31 @@ abstract class NativeChild {
 		return this.closed.get();
 	}
 
-	/** Destroy the native object unless that happened already. Idempotent. */
+	/**
+	 * Destroy the native object unless that happened already. Idempotent. Closed for Java
+	 * at once; while a call of the device is stuck in native code the destroy is left to
+	 * a thread that waits for it ({@link OrderedClose}).
+	 */
 	public void close() {
-		this.device.writeLock().lock();
-		try {
-			closeLocked();
+		this.closed.set(true);
+		if (this.device.tryWriteLock()) {
+			try {
+				closeLocked();
+			}
+			finally {
+				this.device.writeLock().unlock();
+			}
+			return;
 		}
-		finally {
-			this.device.writeLock().unlock();
-		}
+		this.device.closeLater(kind() + " of " + this.device.name(), () -> {
+			this.device.writeLock().lock();
+			try {
+				closeLocked();
+			}
+			finally {
+				this.device.writeLock().unlock();
+			}
+		});
 	}
 
 	// Call with the device's write lock held
@@ -59,6 +75,9 @@ abstract class NativeChild {
 		this.destroyed = true;
 		released();
 	}
+
+	/** What the object is, e.g. {@code counters}; without a lock. */
+	abstract String kind();
 
 	abstract void destroy();
 

@@ -207,6 +207,11 @@ final class NativeCounters extends NativeChild implements Counters {
 	}
 
 	@Override
+	String kind() {
+		return "counters";
+	}
+
+	@Override
 	void destroy() {
 		for (NativeFlow flow : List.copyOf(this.flows)) {
 			flow.closeLocked();

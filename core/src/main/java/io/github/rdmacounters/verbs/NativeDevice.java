@@ -88,6 +88,14 @@ final class NativeDevice implements RdmaDevice {
 		return this.lifecycle.writeLock();
 	}
 
+	boolean tryWriteLock() {
+		return this.lifecycle.tryWriteLock();
+	}
+
+	void closeLater(String what, Runnable close) {
+		this.lifecycle.closeLater(what, close);
+	}
+
 	VerbsOps ops() {
 		return this.ops;
 	}
@@ -296,9 +304,24 @@ final class NativeDevice implements RdmaDevice {
 		}
 	}
 
-	/** Close the flows, counters, queue pair resources, then the context. */
+	/**
+	 * Close the flows, counters, queue pair resources, then the context. No call starts
+	 * after this; while one is stuck in native code (its firmware command not answered),
+	 * a daemon thread closes once it has returned, and this returns at once.
+	 */
 	@Override
 	public void close() {
+		this.lifecycle.markClosed();
+		if (!this.lifecycle.tryWriteLock()) {
+			this.lifecycle.closeLater("RDMA device " + this.name, this::closeNow);
+			return;
+		}
+		// no call is in native code, and none starts: the device is closed for calls
+		writeLock().unlock();
+		closeNow();
+	}
+
+	private void closeNow() {
 		stopEventReader();
 		this.lifecycle.close(this.queuePairs::destroy, () -> {
 			int rc = this.lib.ibv_close_device(this.context);

@@ -41,6 +41,11 @@ final class NativeFlow extends NativeChild implements Flow {
 	}
 
 	@Override
+	String kind() {
+		return "flow";
+	}
+
+	@Override
 	void destroy() {
 		Function destroy = this.device.ops().get(Op.DESTROY_FLOW);
 		int rc = (destroy != null) ? destroy.invokeInt(new Object[] { this.handle.getPointer() }) : Errno.EOPNOTSUPP;

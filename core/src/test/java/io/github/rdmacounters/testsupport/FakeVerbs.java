@@ -416,6 +416,45 @@ public final class FakeVerbs {
 	}
 
 	/**
+	 * Make every call of a verb from now on block, as the call does on mlx5 while the
+	 * firmware does not answer its command ({@code mlx5_cmd_exec} waits up to its 60 s
+	 * command timeout): until {@link #release()}, after which the held calls go on
+	 * normally, or until the time runs out, after which they fail with {@code ETIMEDOUT}
+	 * and calls are no longer held. Destroying an object, or closing its context, while a
+	 * call on it is held is recorded as misuse. {@link #reset()} releases.
+	 * @param verb {@code ibv_read_counters} or {@code ibv_query_port}
+	 * @param time the longest a call is held, e.g. 60 s
+	 */
+	public void hold(String verb, java.time.Duration time) {
+		if (this.control.fake_hold(verb, (int) Math.min(Integer.MAX_VALUE, time.toMillis())) != 0) {
+			throw new IllegalArgumentException("The fake holds ibv_read_counters and ibv_query_port, not " + verb);
+		}
+	}
+
+	/**
+	 * End the hold: the held calls go on as if the firmware answered.
+	 */
+	public void release() {
+		this.control.fake_release();
+	}
+
+	/**
+	 * Return the number of calls held now.
+	 * @return the calls blocked in the fake
+	 */
+	public int heldNow() {
+		return this.control.fake_held();
+	}
+
+	/**
+	 * Return the number of calls held since the last {@link #reset()}.
+	 * @return the held calls
+	 */
+	public long heldCalls() {
+		return this.control.fake_held_calls();
+	}
+
+	/**
 	 * Call the fake's empty function: the cheapest JNA call, the baseline of benchmarks.
 	 * @return 0
 	 */
@@ -765,6 +804,14 @@ public final class FakeVerbs {
 		int fake_noop();
 
 		long fake_call_count(String verb);
+
+		int fake_hold(String verb, int ms);
+
+		void fake_release();
+
+		int fake_held();
+
+		long fake_held_calls();
 
 		int fake_raise_async_event(String device, int type, int port);
 
