@@ -142,9 +142,30 @@ public final class CounterSet implements AutoCloseable {
 			return this.cache.get(this::readNow);
 		}
 		catch (ReadStalledException ex) {
-			return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(), ex,
-					this.failedReads.get(), false, ex.stall());
+			return stalled(ex);
 		}
+	}
+
+	/**
+	 * Return a reading made after this call began, whatever the time-to-live, for a
+	 * difference between two reads (a cached value would make it wrong). Costs a read of
+	 * the device (on mlx5 a firmware command) unless another caller's fresh read is
+	 * shared; waits no longer than the read deadline. A failed, stalled or closed reading
+	 * is returned as by {@link #read()} and its values must not be subtracted.
+	 * @return the reading
+	 */
+	public CounterSetReading readFresh() {
+		try {
+			return this.cache.getFresh(this::readNow);
+		}
+		catch (ReadStalledException ex) {
+			return stalled(ex);
+		}
+	}
+
+	private CounterSetReading stalled(ReadStalledException ex) {
+		return new CounterSetReading(this.name, this.indexes, new long[this.size], this.clock.instant(), ex,
+				this.failedReads.get(), false, ex.stall());
 	}
 
 	/**

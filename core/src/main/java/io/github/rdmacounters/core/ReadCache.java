@@ -54,6 +54,9 @@ public final class ReadCache<T> {
 	/** Bumped by every invalidation; guarded by {@link #lock}. */
 	private long generation;
 
+	/** How many reads were started; guarded by {@link #lock}. */
+	private long flights;
+
 	/** The read in flight; written under {@link #lock}. */
 	private volatile @Nullable Flight<T> inFlight;
 
@@ -136,9 +139,36 @@ public final class ReadCache<T> {
 	 * @throws ReadStalledException if the read has not returned by its deadline
 	 */
 	public T get(Supplier<T> reader) {
+		return get(reader, -1);
+	}
+
+	/**
+	 * Return a value read after this call began, whatever the time-to-live: a read in
+	 * flight that started before is waited for (at most until its deadline; no second
+	 * read runs beside it) and then a new one is made; one that started after is shared.
+	 * The value is kept for other callers as any other. For a difference between two
+	 * reads, where a reused value would be wrong.
+	 * @param reader reads the value
+	 * @return the value
+	 * @throws ReadStalledException if a read has not returned by its deadline
+	 */
+	public T getFresh(Supplier<T> reader) {
+		long started;
+		synchronized (this.lock) {
+			started = this.flights;
+		}
+		return get(reader, started);
+	}
+
+	/**
+	 * Read or reuse the value; with {@code after >= 0} only a read numbered above it is
+	 * good enough.
+	 */
+	private T get(Supplier<T> reader, long after) {
+		boolean fresh = after >= 0;
 		while (true) {
 			Entry<T> current = this.entry;
-			if (current != null && isFresh(current.readAt())) {
+			if (!fresh && current != null && isFresh(current.readAt())) {
 				return current.value();
 			}
 			Flight<T> flight;
@@ -146,19 +176,21 @@ public final class ReadCache<T> {
 			boolean stale = false;
 			synchronized (this.lock) {
 				current = this.entry;
-				if (current != null && isFresh(current.readAt())) {
+				if (!fresh && current != null && isFresh(current.readAt())) {
 					return current.value();
 				}
 				flight = this.inFlight;
 				if (flight == null) {
-					flight = new Flight<>(this.generation, new CompletableFuture<>(), System.nanoTime(),
+					flight = new Flight<>(this.generation, ++this.flights, new CompletableFuture<>(), System.nanoTime(),
 							this.ticker.getAsLong());
 					this.inFlight = flight;
 					leader = true;
 				}
 				else {
-					// started before an invalidation: wait for it, then read again
-					stale = flight.generation != this.generation;
+					// started before an invalidation, or before a fresh read was asked
+					// for:
+					// wait for it, then read again
+					stale = flight.generation != this.generation || (fresh && flight.number <= after);
 				}
 			}
 			if (leader) {
@@ -377,6 +409,8 @@ public final class ReadCache<T> {
 
 		final long generation;
 
+		final long number;
+
 		final CompletableFuture<T> future;
 
 		final long startedAt;
@@ -388,8 +422,9 @@ public final class ReadCache<T> {
 
 		volatile String what = "read";
 
-		Flight(long generation, CompletableFuture<T> future, long startedAt, long readAt) {
+		Flight(long generation, long number, CompletableFuture<T> future, long startedAt, long readAt) {
 			this.generation = generation;
+			this.number = number;
 			this.future = future;
 			this.startedAt = startedAt;
 			this.readAt = readAt;
