@@ -331,6 +331,8 @@ class BadInputMatrixTests {
 					new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have",
 							"devices found", "correct the device name, or remove rdma.devices.nope_0")
 						.warns(),
+					new Case("rdma.ethtool.pause-storm.window", "1000d", "must be positive and at most 1h"),
+					new Case("rdma.ethtool.pause-storm.window", "0s", "must be positive and at most 1h"),
 					new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
 					new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
 					new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id")
