@@ -333,6 +333,10 @@ class BadInputMatrixTests {
 						.warns(),
 					new Case("rdma.ethtool.pause-storm.window", "1000d", "must be positive and at most 1h"),
 					new Case("rdma.ethtool.pause-storm.window", "0s", "must be positive and at most 1h"),
+					new Case(FLOW + "protocol", "udp", "rdma.enabled=false switches RDMA counters off",
+							"set rdma.enabled=true")
+						.with("rdma.enabled=false")
+						.warns(),
 					new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
 					new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
 					new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id")
@@ -814,10 +818,11 @@ class BadInputMatrixTests {
 
 		WebApplicationContextRunner runner() {
 			// every auto-configuration that reads a property, the page's too
-			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(AutoConfigurations
-				.of(RdmaAutoConfiguration.class, RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
-						RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
-						RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
+			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class,
+							RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
+							RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
+							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}
