@@ -1,13 +1,15 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.rdmacounters.core.DeviceDefinition;
-import io.github.rdmacounters.core.DeviceId;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaException;
@@ -48,15 +50,23 @@ final class ConfiguredDevices {
 		if (configured.isEmpty()) {
 			return;
 		}
-		List<String> host;
+		Set<String> found = new TreeSet<>();
 		try {
-			host = backend.devices().stream().map(DeviceId::name).toList();
+			backend.devices().forEach((device) -> found.add(device.name()));
+			// and those sysfs lists that libibverbs does not (no uverbs device): the
+			// device is there, its failure to open is reported as such
+			found.addAll(
+					backend
+						.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
+								(counter) -> false, Duration.ZERO)
+						.deviceNames());
 		}
 		catch (RdmaException | LinkageError ex) {
 			// no device list (e.g. no libibverbs): what the devices' users report
 			logger.debug("Cannot list the host's RDMA devices to check rdma.devices", ex);
 			return;
 		}
+		List<String> host = List.copyOf(found);
 		for (String device : configured) {
 			if (host.contains(device)) {
 				continue;

@@ -16,7 +16,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -26,6 +28,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
@@ -38,6 +41,7 @@ import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.ui.RdmaUi;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
@@ -58,6 +62,8 @@ public final class RdmaAutoConfiguration {
 	private static final Log logger = LogFactory.getLog(RdmaAutoConfiguration.class);
 
 	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets.";
+
+	private static final String ROUTER_FUNCTIONS = "org.springframework.web.servlet.function.RouterFunctions";
 
 	@Bean
 	static RdmaPropertiesChecks rdmaPropertiesChecks(Environment environment) {
@@ -197,6 +203,24 @@ public final class RdmaAutoConfiguration {
 			devices.computeIfAbsent(device, (name) -> new ArrayList<>()).add(set.definition());
 		}
 		return devices;
+	}
+
+	/**
+	 * The live page switched on where it cannot be served (no Spring MVC, or not a
+	 * servlet web application) would be missing without a word.
+	 */
+	@Bean
+	SmartInitializingSingleton rdmaUiServedCheck(ListableBeanFactory beans, Environment environment) {
+		return () -> {
+			String enabled = environment.getProperty(RdmaProperties.PREFIX + ".ui.enabled");
+			boolean served = ClassUtils.isPresent(ROUTER_FUNCTIONS, getClass().getClassLoader())
+					&& beans.getBeanNamesForType(RdmaUi.class, false, false).length > 0;
+			if ("true".equalsIgnoreCase(String.valueOf(enabled).trim()) && !served) {
+				logger.warn(RdmaProperties.PREFIX + ".ui.enabled=" + enabled + " has no effect: the live page is "
+						+ "served by a Spring MVC (servlet) web application, and this application is not one; add "
+						+ "spring-boot-starter-webmvc, or remove it");
+			}
+		};
 	}
 
 	@Bean

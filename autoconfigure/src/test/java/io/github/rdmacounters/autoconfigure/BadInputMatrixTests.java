@@ -29,6 +29,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -301,68 +303,88 @@ class BadInputMatrixTests {
 	}
 
 	private static List<Case> general() {
-		return List.of(new Case("rdma.enabled", "maybe", "true or false"),
-				new Case("rdma.backend", "", NO_VALUE, "native or simulated", "leave rdma.backend out"),
-				new Case("rdma.backend", "rdma", "NATIVE", "SIMULATED"),
-				new Case("rdma.read-cache-ttl", "10ms", "100ms to 10m"),
-				new Case("rdma.read-cache-ttl", "-1s", "100ms to 10m"),
-				new Case("rdma.read-cache-ttl", "100000d", "100ms to 10m", "stale"),
-				new Case("rdma.read-cache-ttl", "soon", "java.time.Duration"),
-				new Case("rdma.events.reopen-backoff.initial", "0ms", "at least 1ms"),
-				new Case("rdma.events.reopen-backoff.initial", "-1s", "at least 1ms"),
-				new Case("rdma.events.reopen-backoff.initial", "soon", "java.time.Duration"),
-				new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
-				new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
-				new Case("rdma.ui.poll-interval", "1ms", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-				new Case("rdma.ui.poll-interval", "-5s", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-				new Case("rdma.ui.poll-interval", "1000d", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-				new Case("rdma.ui.path", "/actuator/rdma", "below the Actuator base path").with("rdma.ui.enabled=true"),
-				new Case("rdma.ui.path", "/a/../rdma-ui", "no '.' or '..' segment").with("rdma.ui.enabled=true"),
-				new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*", "character classes and regular expressions"),
-				new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
-				new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
-				new Case("rdma.devices.nope_0.fail-on-unavailable", "true", "this host does not have it",
-						"Devices found", "rdma.devices.nope_0.fail-on-unavailable=false"),
-				new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have", "devices found",
-						"correct the device name, or remove rdma.devices.nope_0")
-					.warns(),
-				new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
-				new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
-				new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id").with(FLOW + "vlan-id=10"),
-				new Case(FLOW + "ether-type", "0x8915", "is not IP (0x0800 or 0x86dd)", "remove the protocol and ports")
-					.with(FLOW + "protocol=udp"),
-				new Case(FLOW + "ether-type", "0x88b5", "is not IP (0x0800 or 0x86dd)").with(FLOW + "protocol=tcp")
-					.with(FLOW + "destination-port=4420"),
-				new Case(FLOW + "destination-port", "4791", "is RoCEv2", "port counters", "count another port")
-					.with(FLOW + "protocol=udp")
-					.warns(),
-				new Case("rdma.ui.path", "/counters", "rdma.ui.enabled=false", "set rdma.ui.enabled=true").warns(),
-				new Case("rdma.ui.poll-interval", "5s", "rdma.ui.enabled=false", "remove it").warns(),
-				new Case("rdma.port-counters.include", "port_*", "rdma.port-counters.enabled=false",
-						"set rdma.port-counters.enabled=true")
-					.with("rdma.port-counters.enabled=false")
-					.warns(),
-				new Case("rdma.port-counters.devices.exclude", "mlx5_1", "rdma.port-counters.enabled=false")
-					.with("rdma.port-counters.enabled=false")
-					.warns(),
-				new Case("rdma.events.reopen-backoff.max", "50ms",
-						"at least rdma.events.reopen-backoff.initial (100ms)"),
-				new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
-					.with("rdma.events.reopen-backoff.initial=5s"),
-				new Case("rdma.events.port-down-readiness", "sometimes", "NONE", "REFUSE_TRAFFIC"),
-				new Case("rdma.fail-on-unavailable", "perhaps", "Invalid boolean value 'perhaps'"),
-				new Case("rdma.devices.mlx5_0.fail-on-unavailable", "perhaps", "Invalid boolean value 'perhaps'"),
-				new Case("rdma.devices[mlx5/0].fail-on-unavailable", "false", "an RDMA device name such as mlx5_0")
-					.reportedAs("rdma.devices.mlx5/0", "mlx5/0"),
-				new Case("rdma.port-counters.enabled", "sometimes", NOT_BOOLEAN),
-				new Case("rdma.port-counters.include", "[", "'*' (any run) and '?'")
-					.reportedAs("rdma.port-counters.include[0]"),
-				new Case("rdma.port-counters.exclude", "port_{a}", "'*' (any run) and '?'")
-					.reportedAs("rdma.port-counters.exclude[0]"),
-				new Case("rdma.port-counters.devices.include", "mlx5/0", "an RDMA device name or a glob")
-					.reportedAs("rdma.port-counters.devices.include[0]"),
-				new Case("rdma.port-counters.devices.exclude", "mlx5_{1}", "an RDMA device name or a glob")
-					.reportedAs("rdma.port-counters.devices.exclude[0]"));
+		return List
+			.of(new Case("rdma.enabled", "maybe", "true or false"),
+					new Case("rdma.backend", "", NO_VALUE, "native or simulated", "leave rdma.backend out"),
+					new Case("rdma.backend", "rdma", "NATIVE", "SIMULATED"),
+					new Case("rdma.read-cache-ttl", "10ms", "100ms to 10m"),
+					new Case("rdma.read-cache-ttl", "-1s", "100ms to 10m"),
+					new Case("rdma.read-cache-ttl", "100000d", "100ms to 10m", "stale"),
+					new Case("rdma.read-cache-ttl", "soon", "java.time.Duration"),
+					new Case("rdma.events.reopen-backoff.initial", "0ms", "at least 1ms"),
+					new Case("rdma.events.reopen-backoff.initial", "-1s", "at least 1ms"),
+					new Case("rdma.events.reopen-backoff.initial", "soon", "java.time.Duration"),
+					new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
+					new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
+					new Case("rdma.ui.poll-interval", "1ms", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+					new Case("rdma.ui.poll-interval", "-5s", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+					new Case("rdma.ui.poll-interval", "1000d", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+					new Case("rdma.ui.path", "/actuator/rdma", "below the Actuator base path")
+						.with("rdma.ui.enabled=true"),
+					new Case("rdma.ui.path", "/a/../rdma-ui", "no '.' or '..' segment").with("rdma.ui.enabled=true"),
+					new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*",
+							"character classes and regular expressions"),
+					new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
+					new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
+					new Case("rdma.devices.nope_0.fail-on-unavailable", "true", "this host does not have it",
+							"Devices found", "rdma.devices.nope_0.fail-on-unavailable=false"),
+					new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have",
+							"devices found", "correct the device name, or remove rdma.devices.nope_0")
+						.warns(),
+					new Case("rdma.ethtool.pause-storm.window", "1000d", "must be positive and at most 1h"),
+					new Case("rdma.ethtool.pause-storm.window", "0s", "must be positive and at most 1h"),
+					new Case(FLOW + "protocol", "udp", "rdma.enabled=false switches RDMA counters off",
+							"set rdma.enabled=true")
+						.with("rdma.enabled=false")
+						.warns(),
+					new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
+					new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
+					new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id")
+						.with(FLOW + "vlan-id=10"),
+					new Case(FLOW + "ether-type", "0x8915", "is not IP (0x0800 or 0x86dd)",
+							"remove the protocol and ports")
+						.with(FLOW + "protocol=udp"),
+					new Case(FLOW + "ether-type", "0x88b5", "is not IP (0x0800 or 0x86dd)").with(FLOW + "protocol=tcp")
+						.with(FLOW + "destination-port=4420"),
+					new Case(FLOW + "destination-port", "4791", "is RoCEv2", "port counters", "count another port")
+						.with(FLOW + "protocol=udp")
+						.warns(),
+					new Case("rdma.ui.path", "/counters", "rdma.ui.enabled=false", "set rdma.ui.enabled=true").warns(),
+					new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
+							"management.endpoints.web.exposure.include=rdma", "or set rdma.ui.enabled=false")
+						.overHttp(),
+					// NONE: a context runner's environment has no lenient enum conversion
+					new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
+							"management.endpoint.rdma.access")
+						.with("management.endpoints.web.exposure.include=rdma")
+						.with("management.endpoint.rdma.access=NONE")
+						.overHttp(),
+					new Case("rdma.ui.poll-interval", "5s", "rdma.ui.enabled=false", "remove it").warns(),
+					new Case("rdma.port-counters.include", "port_*", "rdma.port-counters.enabled=false",
+							"set rdma.port-counters.enabled=true")
+						.with("rdma.port-counters.enabled=false")
+						.warns(),
+					new Case("rdma.port-counters.devices.exclude", "mlx5_1", "rdma.port-counters.enabled=false")
+						.with("rdma.port-counters.enabled=false")
+						.warns(),
+					new Case("rdma.events.reopen-backoff.max", "50ms",
+							"at least rdma.events.reopen-backoff.initial (100ms)"),
+					new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
+						.with("rdma.events.reopen-backoff.initial=5s"),
+					new Case("rdma.events.port-down-readiness", "sometimes", "NONE", "REFUSE_TRAFFIC"),
+					new Case("rdma.fail-on-unavailable", "perhaps", "Invalid boolean value 'perhaps'"),
+					new Case("rdma.devices.mlx5_0.fail-on-unavailable", "perhaps", "Invalid boolean value 'perhaps'"),
+					new Case("rdma.devices[mlx5/0].fail-on-unavailable", "false", "an RDMA device name such as mlx5_0")
+						.reportedAs("rdma.devices.mlx5/0", "mlx5/0"),
+					new Case("rdma.port-counters.enabled", "sometimes", NOT_BOOLEAN),
+					new Case("rdma.port-counters.include", "[", "'*' (any run) and '?'")
+						.reportedAs("rdma.port-counters.include[0]"),
+					new Case("rdma.port-counters.exclude", "port_{a}", "'*' (any run) and '?'")
+						.reportedAs("rdma.port-counters.exclude[0]"),
+					new Case("rdma.port-counters.devices.include", "mlx5/0", "an RDMA device name or a glob")
+						.reportedAs("rdma.port-counters.devices.include[0]"),
+					new Case("rdma.port-counters.devices.exclude", "mlx5_{1}", "an RDMA device name or a glob")
+						.reportedAs("rdma.port-counters.devices.exclude[0]"));
 	}
 
 	private static List<Case> whereSetsCount() {
@@ -631,41 +653,42 @@ class BadInputMatrixTests {
 		Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
 		root.addAppender(log);
 		try {
-			backend.runner()
-				.withBean("prometheusMeterRegistry", Object.class, Object::new)
-				.withInitializer((context) -> {
-					environment.set(context.getEnvironment());
-					environmentVariables(context.getEnvironment(), input.variables());
-				})
-				.withPropertyValues(input.properties())
-				.run((context) -> {
-					Throwable failure = context.getStartupFailure();
-					if (failure == null) {
-						List<String> warnings = log.list.stream()
-							.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
-							.map(ILoggingEvent::getFormattedMessage)
-							.filter((message) -> message.contains(input.reportedProperty()))
-							.toList();
-						said.set(String.join("\n", warnings));
-						outcome.set(warnings.isEmpty() ? Outcome.SILENT
-								: (input.warning() && warnings.size() == 1
-										&& names(input, warnings.get(0), warnings.get(0))) ? Outcome.CLEAR
-												: Outcome.UNCLEAR);
-					}
-					else if (causes(failure).anyMatch((cause) -> cause instanceof Error)) {
-						said.set(failure.toString());
-						outcome.set(Outcome.CRASH);
-					}
-					else {
-						FailureAnalysis analysis = analyze(failure, environment.get());
-						said.set((analysis != null) ? analysis.getDescription() + "\n" + analysis.getAction()
-								: failure.toString());
-						outcome.set((analysis != null && !input.warning()
-								&& names(input, analysis.getDescription(),
-										analysis.getDescription() + "\n" + analysis.getAction())) ? Outcome.CLEAR
-												: Outcome.UNCLEAR);
-					}
-				});
+			WebApplicationContextRunner runner = backend.runner();
+			if (input.servedOverHttp()) {
+				runner = runner.withConfiguration(
+						AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class));
+			}
+			runner.withBean("prometheusMeterRegistry", Object.class, Object::new).withInitializer((context) -> {
+				environment.set(context.getEnvironment());
+				environmentVariables(context.getEnvironment(), input.variables());
+			}).withPropertyValues(input.properties()).run((context) -> {
+				Throwable failure = context.getStartupFailure();
+				if (failure == null) {
+					List<String> warnings = log.list.stream()
+						.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
+						.map(ILoggingEvent::getFormattedMessage)
+						.filter((message) -> message.contains(input.reportedProperty()))
+						.toList();
+					said.set(String.join("\n", warnings));
+					outcome.set(warnings.isEmpty() ? Outcome.SILENT
+							: (input.warning() && warnings.size() == 1
+									&& names(input, warnings.get(0), warnings.get(0))) ? Outcome.CLEAR
+											: Outcome.UNCLEAR);
+				}
+				else if (causes(failure).anyMatch((cause) -> cause instanceof Error)) {
+					said.set(failure.toString());
+					outcome.set(Outcome.CRASH);
+				}
+				else {
+					FailureAnalysis analysis = analyze(failure, environment.get());
+					said.set((analysis != null) ? analysis.getDescription() + "\n" + analysis.getAction()
+							: failure.toString());
+					outcome.set((analysis != null && !input.warning()
+							&& names(input, analysis.getDescription(),
+									analysis.getDescription() + "\n" + analysis.getAction())) ? Outcome.CLEAR
+											: Outcome.UNCLEAR);
+				}
+			});
 		}
 		finally {
 			root.detachAppender(log);
@@ -795,10 +818,11 @@ class BadInputMatrixTests {
 
 		WebApplicationContextRunner runner() {
 			// every auto-configuration that reads a property, the page's too
-			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(AutoConfigurations
-				.of(RdmaAutoConfiguration.class, RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
-						RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
-						RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
+			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class,
+							RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
+							RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
+							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}
@@ -826,6 +850,8 @@ class BadInputMatrixTests {
 		private String reportedValue;
 
 		private boolean warning;
+
+		private boolean overHttp;
 
 		Case(String property, String value, String... allowed) {
 			this.property = property;
@@ -855,6 +881,18 @@ class BadInputMatrixTests {
 
 		boolean warning() {
 			return this.warning;
+		}
+
+		/**
+		 * Actuator serves endpoints over HTTP, as in an application with Spring MVC.
+		 */
+		Case overHttp() {
+			this.overHttp = true;
+			return this;
+		}
+
+		boolean servedOverHttp() {
+			return this.overHttp;
 		}
 
 		Case with(String other) {

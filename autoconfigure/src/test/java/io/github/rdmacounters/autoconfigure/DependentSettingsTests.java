@@ -5,8 +5,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
+import io.github.rdmacounters.ui.RdmaUi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -78,12 +82,29 @@ class DependentSettingsTests {
 	}
 
 	@Test
+	void pageEnabledOutsideAServletWebApplicationIsWarnedAbout(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.ui.enabled=true")
+			.run((context) -> assertThat(output).containsOnlyOnce("rdma.ui.enabled=true has no effect: the live page "
+					+ "is served by a Spring MVC (servlet) web application, and this application is not one"));
+	}
+
+	@Test
+	void pageServedInAServletWebApplicationIsNotWarnedAbout(CapturedOutput output) {
+		new WebApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaUiAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.ui.enabled=true", "rdma.ui.path=/counters")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(RdmaUi.class);
+				assertThat(output).doesNotContain("has no effect");
+			});
+	}
+
+	@Test
 	void settingsOfAnEnabledFeatureAreNotWarnedAbout(CapturedOutput output) {
 		this.contextRunner
 			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.queue-pairs.counters.per-queue-pair=true",
-					"rdma.events.monitor.enabled=false", "rdma.ui.enabled=true", "rdma.ui.path=/counters",
-					"rdma.port-counters.include=port_*", "rdma.simulated.traffic.enabled=true",
-					"rdma.simulated.traffic.packet-size=100")
+					"rdma.events.monitor.enabled=false", "rdma.port-counters.include=port_*",
+					"rdma.simulated.traffic.enabled=true", "rdma.simulated.traffic.packet-size=100")
 			.run((context) -> assertThat(output).doesNotContain("has no effect"));
 	}
 

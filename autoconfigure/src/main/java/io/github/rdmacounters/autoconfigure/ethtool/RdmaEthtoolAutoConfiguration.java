@@ -195,9 +195,11 @@ public final class RdmaEthtoolAutoConfiguration {
 						"must be above 0 and at most 1: the share of time a priority may be paused, e.g. 0.2");
 			}
 			Duration window = pauseStorm.window();
-			if (window.isNegative() || window.isZero()) {
+			if (window.isNegative() || window.isZero() || window.compareTo(Duration.ofHours(1)) > 0) {
 				throw new InvalidConfigurationPropertyValueException(
-						RdmaEthtoolProperties.PREFIX + ".pause-storm.window", window, "must be positive, e.g. 1m");
+						RdmaEthtoolProperties.PREFIX + ".pause-storm.window", window,
+						"must be positive and at most 1h, e.g. 1m: a verdict is taken over at least this long and "
+								+ "stands until the next, so a longer window shows a storm, or its end, hours late");
 			}
 			return new PauseStormDetector(share, window);
 		}

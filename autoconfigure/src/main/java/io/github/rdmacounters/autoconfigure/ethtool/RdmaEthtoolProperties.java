@@ -33,8 +33,8 @@ public record RdmaEthtoolProperties(@DefaultValue("true") boolean enabled, @Defa
 	 * @param pauseShare Share of time, above 0 and at most 1, that a priority may be
 	 * paused by the peer (rx_prio3_pause_duration for priority 3) before the port reports
 	 * a pause storm.
-	 * @param window Shortest time a pause storm verdict is taken over; it stands until
-	 * the next.
+	 * @param window Shortest time, positive and at most 1h, a pause storm verdict is
+	 * taken over; it stands until the next.
 	 */
 	public record PauseStorm(@DefaultValue("0.2") double pauseShare, @DefaultValue("1m") Duration window) {
 
