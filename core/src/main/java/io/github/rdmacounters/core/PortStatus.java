@@ -19,15 +19,27 @@ import org.jspecify.annotations.Nullable;
  * @param missing the counter files an earlier snapshot read that are gone; they have no
  * value in {@link #counters()} rather than their last one
  * @param presence whether the port directory was found
+ * @param refused the counter files whose read the kernel refused with {@code EINVAL},
+ * {@code EIO}, {@code EACCES} or {@code EPERM}, relative to the port directory, each with
+ * the errno name; such a file is read again only after a backoff, is listed in
+ * {@code unreadable} meanwhile and has no value
  * @since 0.1.0
  */
 public record PortStatus(int port, PortLink link, Map<String, Long> counters, Map<String, String> groups,
-		List<String> unreadable, List<String> missing, Presence presence) {
+		List<String> unreadable, List<String> missing, Presence presence, Map<String, String> refused) {
 
 	// The maps are kept as given, in reading order: callers pass unmodifiable ones
 	public PortStatus {
 		unreadable = List.copyOf(unreadable);
 		missing = List.copyOf(missing);
+	}
+
+	/**
+	 * Create the status of a port none of whose files refused its read.
+	 */
+	public PortStatus(int port, PortLink link, Map<String, Long> counters, Map<String, String> groups,
+			List<String> unreadable, List<String> missing, Presence presence) {
+		this(port, link, counters, groups, unreadable, missing, presence, Map.of());
 	}
 
 	/**

@@ -2,7 +2,10 @@ package io.github.rdmacounters.sysfs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,6 +23,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.DeviceIdentity;
+import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.PortCountersSnapshot;
 import io.github.rdmacounters.core.PortLink;
 import io.github.rdmacounters.core.PortStatus;
@@ -38,6 +42,17 @@ import io.github.rdmacounters.core.ReadCache;
  * the port and removes them only with the device. A port is listed again when one of its
  * files could not be found, and on every read while files are missing from it, so a file
  * that comes back is read again. The {@code ports} directory is listed on every read.
+ * <p>
+ * A counter file whose read the kernel refuses with {@code EINVAL}, {@code EIO},
+ * {@code EACCES} or {@code EPERM} is read again only after a backoff of
+ * {@link #REFUSED_FIRST_BACKOFF}, doubled after each refusal up to
+ * {@link #REFUSED_MAX_BACKOFF}, measured by the time the snapshots are stamped with;
+ * meanwhile it is unreadable (no value, never the last one) and
+ * {@linkplain PortStatus#refused() refused} with its errno. On an NVIDIA DGX host whose
+ * Fabric Manager restricts a physical function, every read of its PPCNT-backed counters
+ * is an {@code ACCESS_REG} firmware command that fails and is logged by the kernel
+ * ({@code mlx5_cmd_out_err: ACCESS_REG(0x805) ... err(-22)}): reading it at every scrape
+ * floods the kernel log. A file that answers again is read normally from then on.
  *
  * @author rdma-counters
  */
@@ -46,9 +61,21 @@ final class SysfsDeviceReader {
 	/** A PCI address as the kernel names PCI devices: domain:bus:device.function. */
 	private static final Pattern PCI_ADDRESS = Pattern.compile("\\p{XDigit}{4,}:\\p{XDigit}{2}:\\p{XDigit}{2}\\.[0-7]");
 
+	/** The wait before a counter file that refused its read is read again. */
+	static final Duration REFUSED_FIRST_BACKOFF = Duration.ofMinutes(1);
+
+	/** The longest wait before a counter file that keeps refusing is read again. */
+	static final Duration REFUSED_MAX_BACKOFF = Duration.ofMinutes(30);
+
+	/** The errnos of a read that the kernel refuses rather than fails for now. */
+	private static final int[] REFUSING = { Errno.EINVAL, Errno.EIO, Errno.EACCES, Errno.EPERM };
+
 	private final String deviceName;
 
 	private final SysfsTree tree;
+
+	/** The counter files that refused their read, by path. */
+	private final Map<String, Refusal> refusals = new HashMap<>();
 
 	private final Predicate<String> counterFilter;
 
@@ -114,6 +141,7 @@ final class SysfsDeviceReader {
 				this.tree.release(this.deviceName);
 			}
 			this.listings.clear();
+			this.refusals.clear();
 			this.listedKey = key;
 		}
 		Set<Integer> present;
@@ -148,7 +176,7 @@ final class SysfsDeviceReader {
 		List<PortStatus> ports = new ArrayList<>(all.size());
 		for (int port : all) {
 			if (present.contains(port)) {
-				ports.add(readPort(base + "ports/" + port + "/", port));
+				ports.add(readPort(base + "ports/" + port + "/", port, readAt));
 			}
 			else {
 				this.listings.remove(port);
@@ -174,6 +202,7 @@ final class SysfsDeviceReader {
 		}
 		this.identity = null;
 		this.listings.clear();
+		this.refusals.clear();
 		this.listedKey = null;
 		List<PortStatus> ports = new ArrayList<>(this.knownPorts.size());
 		for (int port : this.knownPorts) {
@@ -247,7 +276,7 @@ final class SysfsDeviceReader {
 		}
 	}
 
-	private PortStatus readPort(String base, int port) {
+	private PortStatus readPort(String base, int port, Instant readAt) {
 		List<String> unreadable = new ArrayList<>();
 		String state = readText(base + "state", unreadable);
 		String physicalState = readText(base + "phys_state", unreadable);
@@ -255,6 +284,7 @@ final class SysfsDeviceReader {
 		String linkLayer = readText(base + "link_layer", unreadable);
 		Map<String, Long> counters = new LinkedHashMap<>();
 		Map<String, String> groups = new LinkedHashMap<>();
+		Map<String, String> refused = new LinkedHashMap<>();
 		Set<String> listed = new LinkedHashSet<>();
 		boolean kept = this.listings.containsKey(port);
 		List<List<String>> groupNames = listing(base, port);
@@ -263,10 +293,19 @@ final class SysfsDeviceReader {
 			String group = SysfsPortCountersSource.GROUPS.get(g);
 			for (String name : groupNames.get(g)) {
 				String file = group + "/" + name;
+				String path = base + file;
+				Refusal refusal = this.refusals.remove(path);
+				if (refusal != null && refusal.waits(readAt)) {
+					this.refusals.put(path, refusal);
+					listed.add(file);
+					unreadable.add(path);
+					refused.put(file, Errno.name(refusal.errno()));
+					continue;
+				}
 				Long value;
 				try {
-					ReadCache.reading(base + file);
-					value = this.tree.readCounter(base + file);
+					ReadCache.reading(path);
+					value = this.tree.readCounter(path);
 				}
 				catch (NoSuchFileException ex) {
 					// gone since it was listed: the port is listed again at the next
@@ -278,7 +317,18 @@ final class SysfsDeviceReader {
 					}
 					value = null;
 				}
-				catch (IOException | RuntimeException ex) {
+				catch (IOException ex) {
+					int errno = refusedErrno(ex);
+					if (errno != 0) {
+						Duration backoff = (refusal != null) ? refusal.backoff().multipliedBy(2)
+								: REFUSED_FIRST_BACKOFF;
+						backoff = (backoff.compareTo(REFUSED_MAX_BACKOFF) > 0) ? REFUSED_MAX_BACKOFF : backoff;
+						this.refusals.put(path, new Refusal(errno, backoff, readAt.plus(backoff)));
+						refused.put(file, Errno.name(errno));
+					}
+					value = null;
+				}
+				catch (RuntimeException ex) {
 					value = null;
 				}
 				listed.add(file);
@@ -304,7 +354,31 @@ final class SysfsDeviceReader {
 			.toList();
 		return new PortStatus(port, PortLink.parse(state, physicalState, rate, linkLayer),
 				Collections.unmodifiableMap(counters), Collections.unmodifiableMap(groups), relativeUnreadable, missing,
-				Presence.PRESENT);
+				Presence.PRESENT, refused.isEmpty() ? Map.of() : Collections.unmodifiableMap(refused));
+	}
+
+	/**
+	 * Return the errno of a read the kernel refused ({@code EINVAL}, {@code EIO},
+	 * {@code EACCES}, {@code EPERM}), as the JDK reports it: its message is glibc's
+	 * {@code strerror} text, or an {@link AccessDeniedException} for {@code EACCES}.
+	 * @param ex the failure of the read
+	 * @return the errno, or 0 for another failure
+	 */
+	static int refusedErrno(IOException ex) {
+		if (ex instanceof AccessDeniedException) {
+			return Errno.EACCES;
+		}
+		String reason = (ex instanceof FileSystemException fileSystem) ? fileSystem.getReason() : ex.getMessage();
+		if (reason == null) {
+			return 0;
+		}
+		for (int errno : REFUSING) {
+			String message = Errno.message(errno);
+			if (reason.equals(message) || reason.endsWith(": " + message)) {
+				return errno;
+			}
+		}
+		return 0;
 	}
 
 	/**
@@ -383,6 +457,25 @@ final class SysfsDeviceReader {
 	 */
 	private static @Nullable Long wordsToBytes(long words) {
 		return ((words >>> 62) != 0) ? null : words << 2;
+	}
+
+	/**
+	 * A counter file that refused its read.
+	 *
+	 * @param errno why
+	 * @param backoff the wait before it is read again
+	 * @param nextRead when it is read again
+	 */
+	private record Refusal(int errno, Duration backoff, Instant nextRead) {
+
+		/**
+		 * Return whether a read at this time waits: before the next read, and not after a
+		 * clock that went back by more than the backoff.
+		 */
+		boolean waits(Instant now) {
+			return now.isBefore(this.nextRead) && !now.isBefore(this.nextRead.minus(this.backoff));
+		}
+
 	}
 
 }

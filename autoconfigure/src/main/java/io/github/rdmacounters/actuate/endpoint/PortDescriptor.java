@@ -43,6 +43,9 @@ import io.github.rdmacounters.ethtool.NetdevPortStatistics;
  * @param queuePairs the queue pairs this process has on the port by {@code TYPE/STATE},
  * e.g. {@code RC/RTS} (RDMA netlink); {@code null} if it has none
  * @param rate the rate, e.g. {@code 100 Gb/sec (4X EDR)}
+ * @param refusedCounterFiles the counter files whose read the kernel refused, each with
+ * its errno, e.g. {@code {"counters/port_rcv_data": "EINVAL"}}: read again only after a
+ * backoff of 1 minute doubling to 30 minutes, unreadable meanwhile
  * @param state the logical state, e.g. {@code ACTIVE}
  * @param stateChangedAt when the state last changed, as the device's events reported
  * @param unreadableCounters the counter files that could not be read
@@ -54,8 +57,9 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		@Nullable String linkLayer, @Nullable List<String> missingCounterFiles,
 		@Nullable Map<String, OptionalCounterDescriptor> optionalCounters, @Nullable String physicalState,
 		@Nullable Boolean present, @Nullable Map<String, Map<String, Number>> queuePairCounters,
-		@Nullable Map<String, Integer> queuePairs, @Nullable String rate, @Nullable String state,
-		@Nullable Instant stateChangedAt, @Nullable List<String> unreadableCounters) {
+		@Nullable Map<String, Integer> queuePairs, @Nullable String rate,
+		@Nullable Map<String, String> refusedCounterFiles, @Nullable String state, @Nullable Instant stateChangedAt,
+		@Nullable List<String> unreadableCounters) {
 
 	static PortDescriptor of(@Nullable PortAttributes attributes, @Nullable String error, @Nullable PortStatus status) {
 		String state = (status != null) ? status.state() : null;
@@ -74,11 +78,12 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		}
 		if (status == null) {
 			return new PortDescriptor(mtu, null, error, null, null, linkLayer, null, null, physicalState, null, null,
-					null, rate, state, null, null);
+					null, rate, null, state, null, null);
 		}
 		return new PortDescriptor(mtu, unsigned(status.counters()), error, null, null, linkLayer,
 				status.missing().isEmpty() ? null : status.missing(), null, physicalState,
-				status.presence() == Presence.PRESENT, null, null, rate, state, null,
+				status.presence() == Presence.PRESENT, null, null, rate,
+				status.refused().isEmpty() ? null : status.refused(), state, null,
 				status.unreadable().isEmpty() ? null : List.copyOf(status.unreadable()));
 	}
 
@@ -108,7 +113,7 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, this.ethtool,
 				Collections.unmodifiableMap(counts), this.linkLayer, this.missingCounterFiles, this.optionalCounters,
 				(standing != null && !standing.isActive()) ? null : this.physicalState, this.present,
-				this.queuePairCounters, this.queuePairs, this.rate,
+				this.queuePairCounters, this.queuePairs, this.rate, this.refusedCounterFiles,
 				(standing != null) ? standing.state().name() : this.state,
 				(lastChange != null) ? lastChange.changedAt() : null, this.unreadableCounters);
 	}
@@ -130,7 +135,7 @@ public record PortDescriptor(@Nullable Integer activeMtu, @Nullable Map<String, 
 		}
 		return new PortDescriptor(this.activeMtu, this.counters, this.error, ethtool, this.events, this.linkLayer,
 				this.missingCounterFiles, optionalCounters, this.physicalState, this.present, counters, queuePairs,
-				this.rate, this.state, this.stateChangedAt, this.unreadableCounters);
+				this.rate, this.refusedCounterFiles, this.state, this.stateChangedAt, this.unreadableCounters);
 	}
 
 }

@@ -104,6 +104,10 @@ public class PortCountersHealthIndicator extends AbstractHealthIndicator {
 			if (!port.unreadable().isEmpty()) {
 				detail.put("unreadableFiles", port.unreadable());
 			}
+			if (!port.refused().isEmpty()) {
+				// read again only after a backoff: their errno, not "unreadable" alone
+				detail.put("refusedFiles", port.refused());
+			}
 			if (ethtool != null) {
 				addPauseStorms(ethtool, snapshot.deviceName(), port.port(), detail);
 			}
