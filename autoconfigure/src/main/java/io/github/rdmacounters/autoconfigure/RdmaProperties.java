@@ -15,6 +15,7 @@ import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolProperties;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersProperties;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsProperties;
+import io.github.rdmacounters.autoconfigure.observation.RdmaObservationsProperties;
 import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
 
@@ -41,6 +42,7 @@ import io.github.rdmacounters.autoconfigure.ui.RdmaUiProperties;
  * @param queuePairs This process's queue pairs, through RDMA netlink.
  * @param simulated Settings of the simulated backend.
  * @param ethtool Ethtool statistics of the RDMA devices' network interfaces.
+ * @param observations Counter deltas on Micrometer observations.
  * @since 0.1.0
  * @author rdma-counters
  */
@@ -55,7 +57,8 @@ public record RdmaProperties(@DefaultValue("true") boolean enabled, @DefaultValu
 		@NestedConfigurationProperty @DefaultValue RdmaOptionalCountersProperties optionalCounters,
 		@NestedConfigurationProperty @DefaultValue RdmaQueuePairsProperties queuePairs,
 		@NestedConfigurationProperty @DefaultValue SimulatedProperties simulated,
-		@NestedConfigurationProperty @DefaultValue RdmaEthtoolProperties ethtool) {
+		@NestedConfigurationProperty @DefaultValue RdmaEthtoolProperties ethtool,
+		@NestedConfigurationProperty @DefaultValue RdmaObservationsProperties observations) {
 
 	/**
 	 * Prefix of the RDMA properties.

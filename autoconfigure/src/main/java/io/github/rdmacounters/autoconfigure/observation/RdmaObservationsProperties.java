@@ -1,0 +1,24 @@
+package io.github.rdmacounters.autoconfigure.observation;
+
+import java.util.List;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Counter deltas on Micrometer observations ({@code rdma.observations}).
+ *
+ * @param enabled Whether the selected observations record what the chosen counter sets
+ * counted while they ran, as rdma.observation.packets and rdma.observation.bytes and on
+ * their spans. Each selected observation costs two fresh reads of every chosen set (a
+ * firmware command each on mlx5).
+ * @param names Names of the observations to record counter deltas for, e.g. checkpoint;
+ * required when enabled. Never every HTTP request.
+ * @param sets Names of the counter sets to read around each selected observation;
+ * required when enabled.
+ * @since 0.1.0
+ * @author rdma-counters
+ */
+public record RdmaObservationsProperties(@DefaultValue("false") boolean enabled, @DefaultValue List<String> names,
+		@DefaultValue List<String> sets) {
+
+}

@@ -1,0 +1,154 @@
+package io.github.rdmacounters.autoconfigure.observation;
+
+import java.net.InetAddress;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.rdmacounters.autoconfigure.FailureAnalysisAssert;
+import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
+import io.github.rdmacounters.simulated.SimulatedBackend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RdmaObservationsAutoConfiguration}.
+ *
+ * @author rdma-counters
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RdmaObservationsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+						SimpleMetricsExportAutoConfiguration.class, ObservationAutoConfiguration.class,
+						RdmaAutoConfiguration.class, RdmaObservationsAutoConfiguration.class))
+		.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.nvme.flow.protocol=tcp",
+				"rdma.counter-sets.nvme.flow.destination-port=4420", "rdma.counter-sets.vxlan.flow.protocol=udp",
+				"rdma.counter-sets.vxlan.flow.destination-port=4789");
+
+	@Test
+	void runByDefaultShouldCreateNoHandler() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(CounterDeltaObservationHandler.class);
+		});
+	}
+
+	@Test
+	void runWhenEnabledShouldRegisterTheHandlerWithBootsObservationRegistryAndRecordTheDeltas() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				CounterDeltaObservationHandler handler = context.getBean(CounterDeltaObservationHandler.class);
+				assertThat(handler.observationNames()).containsExactly("checkpoint");
+				assertThat(handler.sets()).extracting("name").containsExactly("nvme");
+				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
+				InetAddress client = InetAddress.getByName("192.0.2.10");
+				InetAddress server = InetAddress.getByName("192.0.2.20");
+				ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+				Observation.createNotStarted("checkpoint", observations).observe(() -> {
+					for (int i = 0; i < 4; i++) {
+						backend.deliver("sim_mlx5_0", 1, Packet.tcp(client, 40000, server, 4420, 1000));
+					}
+				});
+				Observation.createNotStarted("other", observations)
+					.observe(() -> backend.deliver("sim_mlx5_0", 1, Packet.tcp(client, 40000, server, 4420, 1000)));
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				DistributionSummary packets = meters.get(CounterDeltaObservationHandler.PACKETS)
+					.tags("observation", "checkpoint", "set", "nvme", "overlapped", "false")
+					.summary();
+				assertThat(packets.count()).isOne();
+				assertThat(packets.totalAmount()).isEqualTo(4);
+				assertThat(meters.get(CounterDeltaObservationHandler.BYTES)
+					.tags("observation", "checkpoint", "set", "nvme", "overlapped", "false")
+					.summary()
+					.totalAmount()).isEqualTo(4000);
+				assertThat(meters.find(CounterDeltaObservationHandler.PACKETS).tag("observation", "other").meters())
+					.isEmpty();
+			});
+	}
+
+	@Test
+	void runWhenEnabledWithoutNamesShouldFailNamingTheProperty() {
+		this.contextRunner.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.sets=nvme")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.names", "must name the observations"));
+	}
+
+	@Test
+	void runWithABlankNameShouldFailNamingThePropertyAndIndex() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names[0]=checkpoint",
+					"rdma.observations.names[1]= ", "rdma.observations.sets=nvme")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.names[1]", "not blank"));
+	}
+
+	@Test
+	void runWhenEnabledWithoutSetsShouldFailNamingThePropertyAndTheSets() {
+		this.contextRunner.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.sets", "nvme, vxlan"));
+	}
+
+	@Test
+	void runWithAnUnknownSetShouldFailNamingTheValueAsWrittenAndTheSets() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme,nvmee")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.sets[1]", "nvmee", "nvme, vxlan"));
+	}
+
+	@Test
+	void runWithAnObservationOfEveryRequestShouldWarnOnce(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint,http.server.requests", "rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getAll()).containsOnlyOnce(
+						"rdma.observations.names[1]=http.server.requests looks like an observation of every request");
+			});
+	}
+
+	@Test
+	void runWhenDisabledWithNamesAndSetsShouldWarnOnceThatTheyHaveNoEffect(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.observations.names=checkpoint", "rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(CounterDeltaObservationHandler.class);
+				assertThat(output.getAll())
+					.containsOnlyOnce("rdma.observations.names=checkpoint, rdma.observations.sets=nvme have no effect: "
+							+ "rdma.observations.enabled=false switches counter deltas on observations off");
+			});
+	}
+
+	@Test
+	void runWhenDisabledWithNothingElseSetShouldNotWarn(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getAll()).doesNotContain("rdma.observations");
+		});
+	}
+
+}
