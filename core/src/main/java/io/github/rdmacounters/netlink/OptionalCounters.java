@@ -23,6 +23,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.core.ReadStalledException;
 
 /**
  * The optional counters of every port RDMA netlink shows (Linux 5.16 and later): which
@@ -39,7 +40,13 @@ import io.github.rdmacounters.core.ReadCache;
  * reloaded device is one. Enabling keeps what another tool enabled
  * ({@link NldevClient#enableOptionalCounters}). Without {@code CAP_NET_ADMIN}, a name the
  * port does not have, or any other failure, one WARN per port says what to do and nothing
- * fails. Thread-safe.
+ * fails.
+ * <p>
+ * With a read deadline, a read runs in a reader thread: an RDMA netlink request waits
+ * while the device does not answer ({@code nldev_stat_get_doit} reads the counters with
+ * {@code ib_dev->ops.get_hw_stats}, a firmware command on mlx5). While a read is past its
+ * deadline, snapshots have no ports and are {@link OptionalCountersSnapshot#unavailable()
+ * unavailable}, naming the request; one read at a time. Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -85,11 +92,27 @@ public final class OptionalCounters implements AutoCloseable {
 	 */
 	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
 			Consumer<String> warnings) {
+		this(opener, settings, readCacheTtl, clock, warnings, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create the optional counters whose callers wait at most a deadline for a read;
+	 * nothing is asked until the first call.
+	 * @param opener opens the client, again after it failed to
+	 * @param settings which optional counters to enable
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param warnings where each warning goes, once: the application's log
+	 * @param readDeadline how long a caller waits for a read;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
+			Consumer<String> warnings, Duration readDeadline) {
 		this.warnings = Objects.requireNonNull(warnings, "warnings");
 		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's optional counters");
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.clock = Objects.requireNonNull(clock, "clock");
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
 	}
 
 	/**
@@ -105,7 +128,21 @@ public final class OptionalCounters implements AutoCloseable {
 	 * @return the snapshot
 	 */
 	public OptionalCountersSnapshot snapshot() {
-		return this.cache.get(this::read);
+		try {
+			return this.cache.get(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new OptionalCountersSnapshot(List.of(), Map.of(), "stalled: " + ex.getMessage(),
+					this.clock.instant());
+		}
+	}
+
+	/**
+	 * Return the read cache's record of the reads, for the self-metrics and the stall.
+	 * @return the cache
+	 */
+	public ReadCache<OptionalCountersSnapshot> reads() {
+		return this.cache;
 	}
 
 	/**
@@ -172,6 +209,8 @@ public final class OptionalCounters implements AutoCloseable {
 	}
 
 	private OptionalCountersSnapshot read() {
+		// named until a request of its own is sent: a shared client may be busy
+		ReadCache.reading("RDMA netlink (optional counters)");
 		Instant readAt = this.clock.instant();
 		List<NldevDevice> devices;
 		NldevClient current;

@@ -66,7 +66,7 @@ public final class RdmaOptionalCountersAutoConfiguration {
 		Supplier<NldevClient> opener = nldev(backend, client);
 		Log log = LogFactory.getLog(OptionalCounters.class);
 		OptionalCounters counters = new OptionalCounters(opener, settings(properties.optionalCounters()),
-				properties.readCacheTtl(), Clock.systemUTC(), log::warn);
+				properties.readCacheTtl(), Clock.systemUTC(), log::warn, properties.readDeadline());
 		counters.applyAll();
 		for (ManagedDevice device : registry.devices()) {
 			DeviceEventTracker events = device.events();
