@@ -70,6 +70,8 @@ public final class OptionalCounters implements AutoCloseable {
 
 	private final Consumer<String> warnings;
 
+	private final Duration readDeadline;
+
 	/**
 	 * Create the optional counters; nothing is asked until the first call. Warnings are
 	 * logged at WARNING with {@link System.Logger}.
@@ -108,6 +110,7 @@ public final class OptionalCounters implements AutoCloseable {
 	 */
 	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
 			Consumer<String> warnings, Duration readDeadline) {
+		this.readDeadline = Objects.requireNonNull(readDeadline, "readDeadline");
 		this.warnings = Objects.requireNonNull(warnings, "warnings");
 		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's optional counters");
 		this.settings = Objects.requireNonNull(settings, "settings");
@@ -147,12 +150,18 @@ public final class OptionalCounters implements AutoCloseable {
 
 	/**
 	 * Enable the configured optional counters on every device, and warn once about a
-	 * configured device this network namespace does not have.
+	 * configured device this network namespace does not have. With a read deadline, in a
+	 * daemon thread that the caller (startup) waits for at most the deadline: past it,
+	 * enabling goes on in the background once RDMA netlink answers.
 	 */
 	public void applyAll() {
 		if (this.settings.isEmpty()) {
 			return;
 		}
+		bounded("rdma-optional-counters-apply", this::applyAllNow);
+	}
+
+	private void applyAllNow() {
 		List<NldevDevice> devices;
 		try {
 			NldevClient current = this.client.get();
@@ -182,12 +191,44 @@ public final class OptionalCounters implements AutoCloseable {
 
 	/**
 	 * Enable the configured optional counters of a device again, e.g. after it was reset.
+	 * With a read deadline, the caller (the device's event thread) waits at most that
+	 * long, as {@link #applyAll()}.
 	 * @param deviceName the device name
 	 */
 	public void reapply(String deviceName) {
 		if (this.settings.forDevice(deviceName).isEmpty()) {
 			return;
 		}
+		bounded("rdma-optional-counters-reapply", () -> reapplyNow(deviceName));
+	}
+
+	/**
+	 * Run a task that sends RDMA netlink requests; with a read deadline in a daemon
+	 * thread, waiting for it at most the deadline.
+	 */
+	private void bounded(String name, Runnable task) {
+		if (this.readDeadline.isZero()) {
+			task.run();
+			return;
+		}
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		thread.start();
+		try {
+			thread.join(Math.max(1, this.readDeadline.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (thread.isAlive()) {
+			warnOnce("late:" + name, "RDMA netlink has not answered within the read deadline ("
+					+ this.readDeadline.toMillis() + " ms) while enabling the optional counters of "
+					+ this.settings.property()
+					+ "; they are enabled in the background once it answers, and read as unavailable until then");
+		}
+	}
+
+	private void reapplyNow(String deviceName) {
 		try {
 			NldevClient current = this.client.get();
 			for (NldevDevice device : current.devices()) {

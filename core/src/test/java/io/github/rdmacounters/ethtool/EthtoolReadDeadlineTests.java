@@ -59,7 +59,13 @@ class EthtoolReadDeadlineTests {
 	void aBlockedStatisticsReadLeavesTheNetdevsFailingWithTheStallAndOneReaderThread() {
 		NetdevStatisticsSource source = new NetdevStatisticsSource("mlx5_0", () -> List.of("eth2", "eth3"), this::read,
 				Duration.ZERO, Clock.systemUTC(), DEADLINE);
+		long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+		// a first read in a cold JVM on a loaded machine may itself miss the deadline
+		while (source.snapshot().netdev("eth2") == null && System.nanoTime() < until) {
+			Thread.onSpinWait();
+		}
 		assertThat(source.snapshot().netdev("eth2").value(0)).isEqualTo(7.0);
+		long stallsBefore = source.reads().stalls();
 		this.blocking = true;
 		long start = System.nanoTime();
 		NetdevStatisticsSnapshot stalled = source.snapshot();
@@ -76,11 +82,11 @@ class EthtoolReadDeadlineTests {
 		}
 		assertThat(readerThreads()).isLessThanOrEqualTo(threads);
 		assertThat(this.reads.get()).isEqualTo(readsBefore);
-		assertThat(source.reads().stalls()).isOne();
+		assertThat(source.reads().stalls()).isEqualTo(stallsBefore + 1);
 		this.value.set(8);
 		this.blocking = false;
 		this.answer.countDown();
-		long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
+		until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
 		while (source.snapshot().netdev("eth2") == null && System.nanoTime() < until) {
 			Thread.onSpinWait();
 		}

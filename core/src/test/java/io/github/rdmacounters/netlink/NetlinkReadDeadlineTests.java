@@ -90,7 +90,10 @@ class NetlinkReadDeadlineTests {
 	@Test
 	void optionalCountersAreUnavailableNamingTheRequestWhileTheKernelHoldsItAndReadAgainAfter() {
 		OptionalCounters counters = optionalCounters();
+		// a first read in a cold JVM on a loaded machine may itself miss the deadline
+		awaitTrue(() -> counters.snapshot().unavailable() == null);
 		assertThat(counters.snapshot().port("mlx5_0", 1).value("cc_rx_ce_pkts")).isEqualTo(17L);
+		long stalls = counters.reads().stalls();
 		this.fake.hold("stat_get");
 		long start = System.nanoTime();
 		OptionalCountersSnapshot stalled = counters.snapshot();
@@ -105,7 +108,7 @@ class NetlinkReadDeadlineTests {
 		}
 		assertThat(readerThreads()).isLessThanOrEqualTo(threads);
 		assertThat(this.fake.held()).isOne();
-		assertThat(counters.reads().stalls()).isOne();
+		assertThat(counters.reads().stalls()).as("one stall, however many callers").isEqualTo(stalls + 1);
 		this.fake.setCounter(this.mlx, 1, "cc_rx_ce_pkts", 18);
 		this.fake.release();
 		awaitTrue(() -> counters.snapshot().unavailable() == null);
@@ -116,6 +119,7 @@ class NetlinkReadDeadlineTests {
 	void queuePairCountersAreUnavailableWhileTheCounterDumpIsHeldAndCloseDoesNotWaitForIt() throws Exception {
 		ProcessQueuePairs queuePairs = queuePairs();
 		QueuePairCounters counters = queuePairCounters(queuePairs);
+		awaitTrue(() -> counters.snapshot().unavailable() == null);
 		assertThat(counters.snapshot().counters()).isOne();
 		long counter = this.fake.queuePairCounter(this.mlx, 700);
 		assertThat(counter).isPositive();
@@ -145,6 +149,7 @@ class NetlinkReadDeadlineTests {
 	@Test
 	void processQueuePairsAreUnavailableWhileTheirDumpIsHeld() {
 		ProcessQueuePairs queuePairs = queuePairs();
+		awaitTrue(() -> queuePairs.snapshot().unavailable() == null);
 		assertThat(queuePairs.snapshot().counts("mlx5_0", 1)).containsEntry("RC/RTS", 2);
 		this.fake.hold("res_qp_get");
 		long start = System.nanoTime();

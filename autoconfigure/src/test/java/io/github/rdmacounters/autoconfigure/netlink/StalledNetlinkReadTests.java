@@ -148,6 +148,26 @@ class StalledNetlinkReadTests {
 		assertThat(Duration.ofMillis(shutdownMillis)).isLessThan(Duration.ofSeconds(2));
 	}
 
+	@Test
+	void aKernelThatHoldsEveryRequestFromTheStartLeavesStartupWithinTheDeadline() {
+		this.fake.hold("all");
+		long started = System.nanoTime();
+		long[] startup = new long[1];
+		this.runner.withPropertyValues("rdma.optional-counters.enable=cc_rx_ce_pkts").run((context) -> {
+			startup[0] = millisSince(started);
+			assertThat(context).hasNotFailed();
+			System.out.println("Started while RDMA netlink held every request in " + startup[0] + " ms");
+			assertThat(context.getBean(OptionalCounters.class).snapshot().unavailable()).startsWith("stalled: RDMA");
+			this.fake.release();
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(
+						() -> assertThat(context.getBean(OptionalCounters.class).snapshot().unavailable()).isNull());
+		});
+		// a context start takes seconds on a loaded machine; a held request would take 10
+		// s
+		assertThat(Duration.ofMillis(startup[0])).isLessThan(Duration.ofSeconds(8));
+	}
+
 	private static long millisSince(long started) {
 		return (System.nanoTime() - started) / 1_000_000;
 	}
