@@ -20,6 +20,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.rdmacounters.actuate.endpoint.RdmaDescriptor;
 import io.github.rdmacounters.actuate.endpoint.RdmaEndpoint;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
@@ -113,7 +114,14 @@ class StalledNetlinkReadTests {
 			assertThat(scrape).contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} NaN");
 			System.out.println("While held: first health check " + healthMillis + " ms, first scrape " + scrapeMillis
 					+ " ms (deadline " + DEADLINE.toMillis() + " ms)");
-			assertThat(timed(() -> context.getBean(RdmaEndpoint.class).rdma())).isNotNull();
+			RdmaDescriptor rdma = timed(() -> context.getBean(RdmaEndpoint.class).rdma());
+			assertThat(rdma.readsStalled()).containsKeys("optional_counters", "queue_pairs");
+			assertThat(rdma.readsStalled().get("optional_counters")).isPositive();
+			assertThat(rdma.stalled()).containsKey("optional_counters");
+			assertThat(rdma.stalled().get("optional_counters")).startsWith("RDMA").contains("no answer after");
+			assertThat(prometheus.scrape()).contains("rdma_read_success{source=\"optional_counters\"} 0.0")
+				.containsPattern("rdma_read_stalls_total\\{source=\"optional_counters\"} [1-9]")
+				.containsPattern("rdma_read_stalls_total\\{source=\"queue_pairs\"} [1-9]");
 			assertThat(context.getBean(OptionalCounters.class).snapshot().unavailable()).startsWith("stalled: RDMA");
 			int threads = Thread.activeCount();
 			started = System.nanoTime();
@@ -136,7 +144,9 @@ class StalledNetlinkReadTests {
 			this.fake.release();
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(prometheus.scrape())
-					.contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} 18.0"));
+					.contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} 18.0")
+					.contains("rdma_read_success{source=\"optional_counters\"} 1.0"));
+			assertThat(context.getBean(RdmaEndpoint.class).rdma().stalled()).isEmpty();
 			// and close while a request is held again
 			this.fake.hold("all");
 			health.health();
