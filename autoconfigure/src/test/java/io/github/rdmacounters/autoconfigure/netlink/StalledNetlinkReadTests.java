@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescripto
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.prometheus.PrometheusMetricsExportAutoConfiguration;
@@ -106,7 +108,12 @@ class StalledNetlinkReadTests {
 			IndicatedHealthDescriptor queuePairs = (IndicatedHealthDescriptor) health.healthForPath("rdmaQueuePairs");
 			long healthMillis = millisSince(started);
 			assertThat(Duration.ofMillis(healthMillis)).isLessThan(DEADLINE.plus(MARGIN));
-			assertThat(queuePairs.getDetails()).extractingByKey("unavailable").asString().startsWith("stalled: RDMA");
+			assertThat(queuePairs.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(queuePairs.getDetails()).extractingByKey("stalled")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.extractingByKey("in")
+				.asString()
+				.startsWith("RDMA");
 			started = System.nanoTime();
 			String scrape = prometheus.scrape();
 			long scrapeMillis = millisSince(started);
@@ -114,6 +121,14 @@ class StalledNetlinkReadTests {
 			assertThat(scrape).contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} NaN");
 			System.out.println("While held: first health check " + healthMillis + " ms, first scrape " + scrapeMillis
 					+ " ms (deadline " + DEADLINE.toMillis() + " ms)");
+			IndicatedHealthDescriptor optional = (IndicatedHealthDescriptor) timed(
+					() -> health.healthForPath("rdmaOptionalCounters"));
+			assertThat(optional.getStatus()).isEqualTo(Status.DOWN);
+			assertThat(optional.getDetails()).extractingByKey("stalled")
+				.asInstanceOf(InstanceOfAssertFactories.MAP)
+				.extractingByKey("in")
+				.asString()
+				.startsWith("RDMA");
 			RdmaDescriptor rdma = timed(() -> context.getBean(RdmaEndpoint.class).rdma());
 			assertThat(rdma.readsStalled()).containsKeys("optional_counters", "queue_pairs");
 			assertThat(rdma.readsStalled().get("optional_counters")).isPositive();
@@ -147,6 +162,8 @@ class StalledNetlinkReadTests {
 					.contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} 18.0")
 					.contains("rdma_read_success{source=\"optional_counters\"} 1.0"));
 			assertThat(context.getBean(RdmaEndpoint.class).rdma().stalled()).isEmpty();
+			assertThat(health.healthForPath("rdmaOptionalCounters").getStatus()).isEqualTo(Status.UP);
+			assertThat(health.healthForPath("rdmaQueuePairs").getStatus()).isEqualTo(Status.UP);
 			// and close while a request is held again
 			this.fake.hold("all");
 			health.health();
