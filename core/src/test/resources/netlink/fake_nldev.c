@@ -1093,6 +1093,35 @@ static int run_dump(struct conn *c, struct request *r, dumpit_fn dump)
 	}
 }
 
+/*
+ * A device that does not answer. nldev's handlers wait on the device: nldev_stat_get_doit
+ * (stat_get_doit_default_counter) reads a port's counters with ib_dev->ops.get_hw_stats, and the
+ * counter dump (nldev_res_get_counter_dumpit, fill_res_counter_entry) a bound counter's with
+ * rdma_counter_query_stats, both mlx5_ib_get_hw_stats on mlx5: a QUERY_VPORT_COUNTER or
+ * QUERY_Q_COUNTER firmware command in mlx5_cmd_exec, which waits up to the command timeout. The kernel runs them in the requester's sendmsg
+ * (netlink_unicast_kernel calls rdma_nl_rcv), so the request does not return until the
+ * device answers. Here a held op blocks the connection's server thread before its handler
+ * runs, and the client waits for the reply instead, up to its reply timeout. One op, or every
+ * op (hold_op == RDMA_NLDEV_NUM_OPS); fake_nldev_release lets every held request go on.
+ */
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+static int hold_op = -1;
+static long hold_generation;
+static int held;
+
+static void hold_point(unsigned int op)
+{
+	pthread_mutex_lock(&lock);
+	if (hold_op == (int)op || hold_op == RDMA_NLDEV_NUM_OPS) {
+		long generation = hold_generation;
+		held++;
+		while (generation == hold_generation)
+			pthread_cond_wait(&hold_cond, &lock);
+		held--;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 /* rdma_nl_rcv_msg: the error to acknowledge, or -EINTR for a dump that was started */
 static int rcv_msg(struct conn *c, const struct nlmsghdr *nlh)
 {
@@ -1111,6 +1140,7 @@ static int rcv_msg(struct conn *c, const struct nlmsghdr *nlh)
 	struct request r = { nlh };
 	if (parse((const char *)nlh + NLMSG_HDRLEN, nlh->nlmsg_len - NLMSG_HDRLEN, &r.a))
 		return -EINVAL;
+	hold_point(op);
 	if (nlh->nlmsg_flags & NLM_F_DUMP) {
 		if (!cb_table[op].dump)
 			return -EINVAL;
@@ -1276,6 +1306,9 @@ FAKE_EXPORT void fake_nldev_reset(void)
 	fault_join = 0;
 	counts_events = 0;
 	bind_opcnt = 0;
+	hold_op = -1;
+	hold_generation++;
+	pthread_cond_broadcast(&hold_cond);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -1470,6 +1503,52 @@ FAKE_EXPORT int fake_nldev_inject(const char *fault)
 		fault_join = 1;
 	else
 		ret = -1;
+	pthread_mutex_unlock(&lock);
+	return ret;
+}
+
+/* Hold every request of an op ("get", "stat_get", "stat_get_status", "stat_set", "stat_del",
+ * "res_qp_get", "sys_get") or of every op ("all") until fake_nldev_release: 0, or -1 for another
+ * name. */
+FAKE_EXPORT int fake_nldev_hold(const char *command)
+{
+	static const struct {
+		const char *name;
+		int op;
+	} ops[] = { { "get", RDMA_NLDEV_CMD_GET },
+		    { "stat_get", RDMA_NLDEV_CMD_STAT_GET },
+		    { "stat_get_status", RDMA_NLDEV_CMD_STAT_GET_STATUS },
+		    { "stat_set", RDMA_NLDEV_CMD_STAT_SET },
+		    { "stat_del", RDMA_NLDEV_CMD_STAT_DEL },
+		    { "res_qp_get", RDMA_NLDEV_CMD_RES_QP_GET },
+		    { "sys_get", RDMA_NLDEV_CMD_SYS_GET },
+		    { "all", RDMA_NLDEV_NUM_OPS } };
+	for (unsigned int i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		if (strcmp(command, ops[i].name) == 0) {
+			pthread_mutex_lock(&lock);
+			hold_op = ops[i].op;
+			pthread_mutex_unlock(&lock);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Let every held request go on, and hold no more. */
+FAKE_EXPORT void fake_nldev_release(void)
+{
+	pthread_mutex_lock(&lock);
+	hold_op = -1;
+	hold_generation++;
+	pthread_cond_broadcast(&hold_cond);
+	pthread_mutex_unlock(&lock);
+}
+
+/* How many requests wait in a hold now. */
+FAKE_EXPORT int fake_nldev_held(void)
+{
+	pthread_mutex_lock(&lock);
+	int ret = held;
 	pthread_mutex_unlock(&lock);
 	return ret;
 }

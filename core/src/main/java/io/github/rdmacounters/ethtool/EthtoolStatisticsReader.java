@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadCache;
 import io.github.rdmacounters.libc.FileDescriptor;
 import io.github.rdmacounters.libc.LibC;
 
@@ -219,6 +220,8 @@ public final class EthtoolStatisticsReader implements StatisticsReader, AutoClos
 
 	private void ioctl(int socket, String command, String netdev, Memory data) {
 		this.ifreq.setPointer(Ethtool.IFREQ_DATA, data);
+		// a stall names the command: ETHTOOL_GSTATS of mlx5 reaches the firmware (PPCNT)
+		ReadCache.reading(command(command, netdev));
 		int result = this.libc.ioctl(socket, new NativeLong(Ethtool.SIOCETHTOOL), this.ifreq);
 		if (result < 0) {
 			int errno = Native.getLastError();

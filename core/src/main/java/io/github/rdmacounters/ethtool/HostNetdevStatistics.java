@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.PortCountersSnapshot;
+import io.github.rdmacounters.core.ReadCache;
 
 /**
  * The driver statistics of the netdevs of every RDMA device the host's port counters
@@ -31,6 +32,8 @@ public final class HostNetdevStatistics {
 
 	private final Clock clock;
 
+	private final Duration readDeadline;
+
 	private final PauseStormDetector pauseStorms;
 
 	private final Map<String, NetdevStatisticsSource> devices = new ConcurrentHashMap<>();
@@ -45,6 +48,23 @@ public final class HostNetdevStatistics {
 	 */
 	public HostNetdevStatistics(HostPortCountersSource host, StatisticsReader reader, Duration readCacheTtl,
 			Clock clock, PauseStormDetector pauseStorms) {
+		this(host, reader, readCacheTtl, clock, pauseStorms, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create the statistics of a host whose callers wait at most a deadline for a read of
+	 * a device's netdevs ({@link NetdevStatisticsSource}).
+	 * @param host the host's port counters, which find each device's netdevs
+	 * @param reader reads one netdev
+	 * @param readCacheTtl how long a device's snapshot is reused
+	 * @param clock the clock
+	 * @param pauseStorms the pause storm detector of {@link #port(String, int)}
+	 * @param readDeadline how long a caller waits for a read;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public HostNetdevStatistics(HostPortCountersSource host, StatisticsReader reader, Duration readCacheTtl,
+			Clock clock, PauseStormDetector pauseStorms, Duration readDeadline) {
+		this.readDeadline = Objects.requireNonNull(readDeadline, "readDeadline");
 		this.host = Objects.requireNonNull(host, "host");
 		this.reader = Objects.requireNonNull(reader, "reader");
 		this.readCacheTtl = Objects.requireNonNull(readCacheTtl, "readCacheTtl");
@@ -73,7 +93,7 @@ public final class HostNetdevStatistics {
 	 */
 	public NetdevStatisticsSource device(String deviceName) {
 		return this.devices.computeIfAbsent(deviceName, (name) -> NetdevStatisticsSource.of(this.host.device(name),
-				this.reader, this.readCacheTtl, this.clock));
+				this.reader, this.readCacheTtl, this.clock, this.readDeadline));
 	}
 
 	/**
@@ -100,6 +120,14 @@ public final class HostNetdevStatistics {
 			}
 		}
 		return netdevs;
+	}
+
+	/**
+	 * Return the read caches of the devices asked for so far, for the self-metrics.
+	 * @return the caches
+	 */
+	public List<ReadCache<NetdevStatisticsSnapshot>> reads() {
+		return this.devices.values().stream().map(NetdevStatisticsSource::reads).toList();
 	}
 
 	@Override

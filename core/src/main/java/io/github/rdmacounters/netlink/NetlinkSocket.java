@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
+import io.github.rdmacounters.core.ReadCache;
 import io.github.rdmacounters.libc.FileDescriptor;
 import io.github.rdmacounters.libc.LibC;
 import io.github.rdmacounters.libc.Wakeup;
@@ -232,6 +233,8 @@ public final class NetlinkSocket implements AutoCloseable {
 	// Call with the descriptor acquired
 	private NetlinkDump run(int socket, NetlinkRequest request, boolean dump, NetlinkBudget budget) {
 		boolean completed = false;
+		// a stall names the request: the kernel answers it only when the device does
+		ReadCache.reading(request.description());
 		try {
 			int seq = ++this.sequence;
 			int flags = Netlink.NLM_F_REQUEST | (dump ? Netlink.NLM_F_DUMP : Netlink.NLM_F_ACK);

@@ -23,6 +23,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.core.ReadStalledException;
 
 /**
  * The optional counters of every port RDMA netlink shows (Linux 5.16 and later): which
@@ -39,7 +40,13 @@ import io.github.rdmacounters.core.ReadCache;
  * reloaded device is one. Enabling keeps what another tool enabled
  * ({@link NldevClient#enableOptionalCounters}). Without {@code CAP_NET_ADMIN}, a name the
  * port does not have, or any other failure, one WARN per port says what to do and nothing
- * fails. Thread-safe.
+ * fails.
+ * <p>
+ * With a read deadline, a read runs in a reader thread: an RDMA netlink request waits
+ * while the device does not answer ({@code nldev_stat_get_doit} reads the counters with
+ * {@code ib_dev->ops.get_hw_stats}, a firmware command on mlx5). While a read is past its
+ * deadline, snapshots have no ports and are {@link OptionalCountersSnapshot#unavailable()
+ * unavailable}, naming the request; one read at a time. Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -63,6 +70,8 @@ public final class OptionalCounters implements AutoCloseable {
 
 	private final Consumer<String> warnings;
 
+	private final Duration readDeadline;
+
 	/**
 	 * Create the optional counters; nothing is asked until the first call. Warnings are
 	 * logged at WARNING with {@link System.Logger}.
@@ -85,11 +94,28 @@ public final class OptionalCounters implements AutoCloseable {
 	 */
 	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
 			Consumer<String> warnings) {
+		this(opener, settings, readCacheTtl, clock, warnings, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create the optional counters whose callers wait at most a deadline for a read;
+	 * nothing is asked until the first call.
+	 * @param opener opens the client, again after it failed to
+	 * @param settings which optional counters to enable
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param warnings where each warning goes, once: the application's log
+	 * @param readDeadline how long a caller waits for a read;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public OptionalCounters(Supplier<NldevClient> opener, Settings settings, Duration readCacheTtl, Clock clock,
+			Consumer<String> warnings, Duration readDeadline) {
+		this.readDeadline = Objects.requireNonNull(readDeadline, "readDeadline");
 		this.warnings = Objects.requireNonNull(warnings, "warnings");
 		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's optional counters");
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.clock = Objects.requireNonNull(clock, "clock");
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
 	}
 
 	/**
@@ -105,17 +131,37 @@ public final class OptionalCounters implements AutoCloseable {
 	 * @return the snapshot
 	 */
 	public OptionalCountersSnapshot snapshot() {
-		return this.cache.get(this::read);
+		try {
+			return this.cache.get(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new OptionalCountersSnapshot(List.of(), Map.of(), "stalled: " + ex.getMessage(),
+					this.clock.instant());
+		}
+	}
+
+	/**
+	 * Return the read cache's record of the reads, for the self-metrics and the stall.
+	 * @return the cache
+	 */
+	public ReadCache<OptionalCountersSnapshot> reads() {
+		return this.cache;
 	}
 
 	/**
 	 * Enable the configured optional counters on every device, and warn once about a
-	 * configured device this network namespace does not have.
+	 * configured device this network namespace does not have. With a read deadline, in a
+	 * daemon thread that the caller (startup) waits for at most the deadline: past it,
+	 * enabling goes on in the background once RDMA netlink answers.
 	 */
 	public void applyAll() {
 		if (this.settings.isEmpty()) {
 			return;
 		}
+		bounded("rdma-optional-counters-apply", this::applyAllNow);
+	}
+
+	private void applyAllNow() {
 		List<NldevDevice> devices;
 		try {
 			NldevClient current = this.client.get();
@@ -145,12 +191,44 @@ public final class OptionalCounters implements AutoCloseable {
 
 	/**
 	 * Enable the configured optional counters of a device again, e.g. after it was reset.
+	 * With a read deadline, the caller (the device's event thread) waits at most that
+	 * long, as {@link #applyAll()}.
 	 * @param deviceName the device name
 	 */
 	public void reapply(String deviceName) {
 		if (this.settings.forDevice(deviceName).isEmpty()) {
 			return;
 		}
+		bounded("rdma-optional-counters-reapply", () -> reapplyNow(deviceName));
+	}
+
+	/**
+	 * Run a task that sends RDMA netlink requests; with a read deadline in a daemon
+	 * thread, waiting for it at most the deadline.
+	 */
+	private void bounded(String name, Runnable task) {
+		if (this.readDeadline.isZero()) {
+			task.run();
+			return;
+		}
+		Thread thread = new Thread(task, name);
+		thread.setDaemon(true);
+		thread.start();
+		try {
+			thread.join(Math.max(1, this.readDeadline.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (thread.isAlive()) {
+			warnOnce("late:" + name, "RDMA netlink has not answered within the read deadline ("
+					+ this.readDeadline.toMillis() + " ms) while enabling the optional counters of "
+					+ this.settings.property()
+					+ "; they are enabled in the background once it answers, and read as unavailable until then");
+		}
+	}
+
+	private void reapplyNow(String deviceName) {
 		try {
 			NldevClient current = this.client.get();
 			for (NldevDevice device : current.devices()) {
@@ -172,6 +250,8 @@ public final class OptionalCounters implements AutoCloseable {
 	}
 
 	private OptionalCountersSnapshot read() {
+		// named until a request of its own is sent: a shared client may be busy
+		ReadCache.reading("RDMA netlink (optional counters)");
 		Instant readAt = this.clock.instant();
 		List<NldevDevice> devices;
 		NldevClient current;

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.core.ReadStalledException;
 
 /**
  * The queue pairs of one process, e.g. this JVM's, on every device RDMA netlink shows: an
@@ -23,7 +24,10 @@ import io.github.rdmacounters.core.ReadCache;
  * tracker records the creating process ({@code rdma_restrack_add} in
  * {@code drivers/infiniband/core/restrack.c}) and {@code fill_res_qp_entry} in
  * {@code nldev.c} reports its pid as the reader's pid namespace sees it, hiding resources
- * of processes the reader cannot see ({@code rdma_is_visible_in_pid_ns}). Thread-safe.
+ * of processes the reader cannot see ({@code rdma_is_visible_in_pid_ns}). With a read
+ * deadline, a read runs in a reader thread, one at a time; while it is past its deadline,
+ * snapshots have no queue pairs and are {@link Snapshot#unavailable() unavailable},
+ * naming the request. Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -50,11 +54,27 @@ public final class ProcessQueuePairs implements AutoCloseable {
 	 */
 	public ProcessQueuePairs(Supplier<NldevClient> opener, long pid, NetlinkBudget budget, Duration readCacheTtl,
 			Clock clock) {
+		this(opener, pid, budget, readCacheTtl, clock, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create the queue pairs of a process whose callers wait at most a deadline for a
+	 * read; nothing is asked until the first read.
+	 * @param opener opens the client, again after it failed to
+	 * @param pid the process, e.g. {@code ProcessHandle.current().pid()}
+	 * @param budget the most one device's dump may send
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param readDeadline how long a caller waits for a read;
+	 * {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public ProcessQueuePairs(Supplier<NldevClient> opener, long pid, NetlinkBudget budget, Duration readCacheTtl,
+			Clock clock, Duration readDeadline) {
 		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's queue pairs");
 		this.pid = pid;
 		this.budget = Objects.requireNonNull(budget, "budget");
 		this.clock = Objects.requireNonNull(clock, "clock");
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
 	}
 
 	/**
@@ -70,10 +90,25 @@ public final class ProcessQueuePairs implements AutoCloseable {
 	 * @return the snapshot
 	 */
 	public Snapshot snapshot() {
-		return this.cache.get(this::read);
+		try {
+			return this.cache.get(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new Snapshot(Map.of(), Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
+		}
+	}
+
+	/**
+	 * Return the read cache's record of the reads, for the self-metrics and the stall.
+	 * @return the cache
+	 */
+	public ReadCache<Snapshot> reads() {
+		return this.cache;
 	}
 
 	private Snapshot read() {
+		// named until a request of its own is sent: a shared client may be busy
+		ReadCache.reading("RDMA netlink (queue pairs)");
 		Instant readAt = this.clock.instant();
 		NldevClient current;
 		List<NldevDevice> devices;

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -26,6 +28,7 @@ import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.RdmaClosedException;
 import io.github.rdmacounters.core.RdmaOperationException;
 import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.core.ReadStalledException;
 
 /**
  * The hardware counters of this process's queue pairs ({@link ProcessQueuePairs}) through
@@ -51,7 +54,14 @@ import io.github.rdmacounters.core.ReadCache;
  * counter with its last one ({@code counter_release}). The values of a counter that is
  * gone are kept from its last read, so the sums only grow; what it counted after that
  * read is lost. {@link #close()} unbinds what this object bound; a queue pair that is
- * gone already needs nothing. Thread-safe.
+ * gone already needs nothing.
+ * <p>
+ * With a read deadline, a read runs in a reader thread, one at a time: while it is past
+ * its deadline (the counter dump reads each counter with
+ * {@code rdma_counter_query_stats}, a firmware command on mlx5), snapshots have no values
+ * and are {@link Snapshot#unavailable() unavailable}, naming the request.
+ * {@link #close()} does not wait for such a read past the deadline: a daemon thread
+ * unbinds and closes once it has returned. Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -96,8 +106,16 @@ public final class QueuePairCounters implements AutoCloseable {
 	/** The last values of the counters that are gone, by group. */
 	private final Map<Group, Map<String, Long>> retired = new HashMap<>();
 
+	/** Held by a read and by closing: the bindings are the read's. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Duration readDeadline;
+
+	private final AtomicBoolean closing = new AtomicBoolean();
+
 	private boolean denied;
 
+	/** Guarded by {@link #lock}. */
 	private boolean closed;
 
 	/**
@@ -128,13 +146,33 @@ public final class QueuePairCounters implements AutoCloseable {
 	 */
 	public QueuePairCounters(Supplier<NldevClient> opener, ProcessQueuePairs queuePairs, Settings settings,
 			NetlinkBudget budget, Duration readCacheTtl, Clock clock, Consumer<String> warnings) {
+		this(opener, queuePairs, settings, budget, readCacheTtl, clock, warnings, ReadCache.NO_DEADLINE);
+	}
+
+	/**
+	 * Create the counters whose callers wait at most a deadline for a read; nothing is
+	 * asked or bound until the first read.
+	 * @param opener opens the client, again after it failed to
+	 * @param queuePairs this process's queue pairs
+	 * @param settings how queue pairs are bound
+	 * @param budget the most one device's counter dump may send
+	 * @param readCacheTtl how long a snapshot is reused
+	 * @param clock the clock of the read cache and of the snapshots
+	 * @param warnings where each warning goes, once: the application's log
+	 * @param readDeadline how long a caller waits for a read, and {@link #close()} for a
+	 * read in flight; {@link ReadCache#NO_DEADLINE} reads on the caller's thread
+	 */
+	public QueuePairCounters(Supplier<NldevClient> opener, ProcessQueuePairs queuePairs, Settings settings,
+			NetlinkBudget budget, Duration readCacheTtl, Clock clock, Consumer<String> warnings,
+			Duration readDeadline) {
+		this.readDeadline = Objects.requireNonNull(readDeadline, "readDeadline");
 		this.client = new NldevOpener(Objects.requireNonNull(opener, "opener"), "RDMA netlink's queue pair counters");
 		this.queuePairs = Objects.requireNonNull(queuePairs, "queuePairs");
 		this.settings = Objects.requireNonNull(settings, "settings");
 		this.budget = Objects.requireNonNull(budget, "budget");
 		this.clock = Objects.requireNonNull(clock, "clock");
 		this.warnings = Objects.requireNonNull(warnings, "warnings");
-		this.cache = new ReadCache<>(readCacheTtl, clock);
+		this.cache = new ReadCache<>(readCacheTtl, clock, readDeadline);
 	}
 
 	/**
@@ -151,10 +189,35 @@ public final class QueuePairCounters implements AutoCloseable {
 	 * @return the snapshot
 	 */
 	public Snapshot snapshot() {
-		return this.cache.get(this::read);
+		try {
+			return this.cache.get(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new Snapshot(Map.of(), 0, Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
+		}
 	}
 
-	private synchronized Snapshot read() {
+	/**
+	 * Return the read cache's record of the reads, for the self-metrics and the stall.
+	 * @return the cache
+	 */
+	public ReadCache<Snapshot> reads() {
+		return this.cache;
+	}
+
+	private Snapshot read() {
+		// named until a request of its own is sent: a shared client may be busy
+		ReadCache.reading("RDMA netlink (queue pair counters)");
+		this.lock.lock();
+		try {
+			return readLocked();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private Snapshot readLocked() {
 		Instant readAt = this.clock.instant();
 		if (this.closed) {
 			return new Snapshot(Map.of(), 0, Map.of(), "RDMA netlink's queue pair counters are closed", readAt);
@@ -445,18 +508,47 @@ public final class QueuePairCounters implements AutoCloseable {
 	/**
 	 * Unbind the queue pairs this object bound, then close the client; later snapshots
 	 * say it is closed. A queue pair the application destroyed first was unbound by the
-	 * kernel.
+	 * kernel. With a read deadline, the unbinding runs in a daemon thread
+	 * ({@code rdma-close-queue-pair-counters}) and this method waits for it at most that
+	 * long: unbinding is a netlink request too, which waits behind a read in flight and
+	 * on a device that does not answer. Past the deadline the thread goes on (after the
+	 * read in flight, never beside it); if the JVM exits first, the kernel unbinds the
+	 * queue pairs as it destroys them with the process.
 	 */
 	@Override
 	public void close() {
+		if (!this.closing.compareAndSet(false, true)) {
+			return;
+		}
+		if (this.readDeadline.isZero()) {
+			this.lock.lock();
+			closeLocked();
+			return;
+		}
+		Thread closer = new Thread(() -> {
+			this.lock.lock();
+			closeLocked();
+		}, "rdma-close-queue-pair-counters");
+		closer.setDaemon(true);
+		closer.start();
+		try {
+			closer.join(Math.max(1, this.readDeadline.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	// Call with the lock held; releases it
+	private void closeLocked() {
 		List<Bound> toUnbind;
-		synchronized (this) {
-			if (this.closed) {
-				return;
-			}
+		try {
 			this.closed = true;
 			toUnbind = new ArrayList<>(this.bound.values());
 			this.bound.clear();
+		}
+		finally {
+			this.lock.unlock();
 		}
 		try {
 			if (!toUnbind.isEmpty()) {

@@ -26,7 +26,8 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * {@code CAP_NET_ADMIN} ({@code RDMA_NL_ADMIN_PERM} in {@code nldev_cb_table}).
  * <p>
  * One socket serves every request; after a failure that leaves it in doubt it is closed
- * and the next request opens a new one. Thread-safe: requests are serialised.
+ * and the next request opens a new one. Thread-safe: requests are serialised;
+ * {@link #close()} does not wait for the request in flight.
  *
  * @author rdma-counters
  */
@@ -37,9 +38,10 @@ public final class RdmaNetlink implements NldevClient {
 
 	private final Supplier<NetlinkSocket> opener;
 
-	private @Nullable NetlinkSocket socket;
+	/** The socket; written under this object's lock, read by {@link #close()} too. */
+	private volatile @Nullable NetlinkSocket socket;
 
-	private boolean closed;
+	private volatile boolean closed;
 
 	RdmaNetlink(Supplier<NetlinkSocket> opener) {
 		this.opener = opener;
@@ -454,15 +456,22 @@ public final class RdmaNetlink implements NldevClient {
 		if (current == null || current.isClosed()) {
 			current = this.opener.get();
 			this.socket = current;
+			if (this.closed) {
+				// closed while it opened: close() may not have seen the new socket
+				current.close();
+				throw new RdmaClosedException("RDMA netlink");
+			}
 		}
 		return current;
 	}
 
 	/**
-	 * Close the socket; later requests fail.
+	 * Close the socket; later requests fail. Never waits for a request in flight, which
+	 * may wait on a device that does not answer: the socket's descriptor is closed when
+	 * that request leaves it ({@link NetlinkSocket#close()}).
 	 */
 	@Override
-	public synchronized void close() {
+	public void close() {
 		this.closed = true;
 		NetlinkSocket current = this.socket;
 		if (current != null) {

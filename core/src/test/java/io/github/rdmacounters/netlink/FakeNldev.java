@@ -260,6 +260,32 @@ public final class FakeNldev {
 		this.restrack.invokeVoid(new Object[] { device, (int) lqpn, type, state, port, alive ? 1 : 0 });
 	}
 
+	/**
+	 * Hold every request of an op until {@link #release()}, as the kernel does while the
+	 * device does not answer (a firmware command in {@code mlx5_cmd_exec}).
+	 * @param command {@code get}, {@code stat_get}, {@code stat_get_status},
+	 * {@code stat_set}, {@code stat_del}, {@code res_qp_get}, {@code sys_get} or
+	 * {@code all}
+	 */
+	public void hold(String command) {
+		check(this.control.fake_nldev_hold(command) == 0, "hold " + command);
+	}
+
+	/**
+	 * Let every held request go on, and hold no more.
+	 */
+	public void release() {
+		this.control.fake_nldev_release();
+	}
+
+	/**
+	 * Return how many requests wait in a hold now.
+	 * @return the number
+	 */
+	public int held() {
+		return this.control.fake_nldev_held();
+	}
+
 	private static void check(boolean ok, String what) {
 		if (!ok) {
 			throw new IllegalStateException("The fake RDMA netlink kernel could not " + what);
@@ -319,6 +345,12 @@ public final class FakeNldev {
 		int fake_nldev_port_counter_mode(int device, int port);
 
 		int fake_nldev_qp_counters(int device);
+
+		int fake_nldev_hold(String command);
+
+		void fake_nldev_release();
+
+		int fake_nldev_held();
 
 	}
 

@@ -1,6 +1,8 @@
 package io.github.rdmacounters.actuate.endpoint;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,6 +22,7 @@ import io.github.rdmacounters.core.PortCountersSource;
 import io.github.rdmacounters.core.PortStatus;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadCache;
 import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.ethtool.NetdevPortStatistics;
@@ -146,8 +149,53 @@ public class RdmaEndpoint {
 			}
 		}
 		addPortDetails(devices);
+		Map<String, Long> readsStalled = new LinkedHashMap<>();
+		Map<String, String> stalled = new LinkedHashMap<>();
+		readSources().forEach((name, caches) -> {
+			long stalls = 0;
+			for (ReadCache<?> cache : caches) {
+				stalls += cache.stalls();
+				ReadStall stuck = cache.stall();
+				if (stuck != null) {
+					stalled.merge(name, stuck.describe(), (first, second) -> first + "; " + second);
+				}
+			}
+			readsStalled.put(name, stalls);
+		});
 		return new RdmaDescriptor(devices, (devices.isEmpty() && stall == null) ? noDevicesReason() : null,
-				(stall != null) ? stall.describe() : null);
+				(stall != null) ? stall.describe() : null, readsStalled, stalled);
+	}
+
+	/**
+	 * The read caches of each source, as the read self-metrics name the sources.
+	 */
+	private Map<String, List<ReadCache<?>>> readSources() {
+		Map<String, List<ReadCache<?>>> sources = new LinkedHashMap<>();
+		if (this.host instanceof SysfsHostPortCountersSource sysfs) {
+			sources.put("port_counters", List.of(sysfs.reads()));
+		}
+		List<ReadCache<?>> sets = new ArrayList<>();
+		this.registry.counterSets().forEach((set) -> sets.add(set.reads()));
+		if (!sets.isEmpty()) {
+			sources.put("flow_counters", sets);
+		}
+		if (this.ethtool != null) {
+			sources.put("ethtool", new ArrayList<>(this.ethtool.reads()));
+		}
+		if (this.optionalCounters != null) {
+			sources.put("optional_counters", List.of(this.optionalCounters.reads()));
+		}
+		List<ReadCache<?>> queuePairs = new ArrayList<>();
+		if (this.queuePairs != null) {
+			queuePairs.add(this.queuePairs.reads());
+		}
+		if (this.queuePairCounters != null) {
+			queuePairs.add(this.queuePairCounters.reads());
+		}
+		if (!queuePairs.isEmpty()) {
+			sources.put("queue_pairs", queuePairs);
+		}
+		return sources;
 	}
 
 	private @Nullable String noDevicesReason() {

@@ -5,6 +5,7 @@ import java.util.List;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.netlink.NldevQueuePair;
 import io.github.rdmacounters.netlink.ProcessQueuePairs;
 
@@ -12,7 +13,8 @@ import io.github.rdmacounters.netlink.ProcessQueuePairs;
  * Health of the queue pairs of this process (RDMA netlink): how many there are and which
  * are in the error state. A queue pair in error is a detail, not a failure: the
  * application owns it and decides whether to recreate it. Stays UP when RDMA netlink
- * cannot be asked, with the reason.
+ * cannot be asked, with the reason; DOWN while the read is past
+ * {@code rdma.read-deadline}, naming the request, as the port counters are.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -33,6 +35,14 @@ public class RdmaQueuePairsHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		ProcessQueuePairs.Snapshot snapshot = this.queuePairs.snapshot();
+		ReadStall stall = this.queuePairs.reads().stall();
+		if (stall != null) {
+			builder.down()
+				.withDetail("pid", this.queuePairs.pid())
+				.withDetail("reason", PortCountersHealthIndicator.stalledReason(stall))
+				.withDetail("stalled", PortCountersHealthIndicator.stalled(stall));
+			return;
+		}
 		builder.up().withDetail("pid", this.queuePairs.pid());
 		if (snapshot.unavailable() != null) {
 			builder.withDetail("unavailable", snapshot.unavailable());

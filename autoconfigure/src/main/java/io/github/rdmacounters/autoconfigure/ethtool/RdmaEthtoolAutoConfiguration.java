@@ -184,7 +184,7 @@ public final class RdmaEthtoolAutoConfiguration {
 		HostNetdevStatistics rdmaNetdevStatistics(HostPortCountersSource hostPortCounters, StatisticsReader reader,
 				RdmaProperties properties) {
 			return new HostNetdevStatistics(hostPortCounters, reader, properties.readCacheTtl(), Clock.systemUTC(),
-					pauseStormDetector(properties.ethtool().pauseStorm()));
+					pauseStormDetector(properties.ethtool().pauseStorm()), properties.readDeadline());
 		}
 
 		private static PauseStormDetector pauseStormDetector(RdmaEthtoolProperties.PauseStorm pauseStorm) {

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure.metrics;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -22,9 +23,14 @@ import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.core.ReadCache;
+import io.github.rdmacounters.ethtool.HostNetdevStatistics;
 import io.github.rdmacounters.metrics.PortCountersMetrics;
 import io.github.rdmacounters.metrics.RdmaFlowMetrics;
 import io.github.rdmacounters.metrics.ReadMetrics;
+import io.github.rdmacounters.netlink.OptionalCounters;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
 /**
@@ -62,18 +68,35 @@ public final class RdmaMetricsAutoConfiguration {
 	}
 
 	/**
-	 * How the reads of the port counters and the counter sets went: duration, success and
-	 * stalls past {@code rdma.read-deadline}.
+	 * How the reads of the port counters, the counter sets, the ethtool statistics, the
+	 * optional counters and the queue pairs went: duration, success and stalls past
+	 * {@code rdma.read-deadline}.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ReadMetrics rdmaReadMetrics(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters) {
+	ReadMetrics rdmaReadMetrics(RdmaRegistry registry, ObjectProvider<HostPortCountersSource> hostPortCounters,
+			ObjectProvider<HostNetdevStatistics> ethtool, ObjectProvider<OptionalCounters> optionalCounters,
+			ObjectProvider<ProcessQueuePairs> queuePairs, ObjectProvider<QueuePairCounters> queuePairCounters) {
 		ReadMetrics metrics = new ReadMetrics();
 		if (hostPortCounters.getIfAvailable() instanceof SysfsHostPortCountersSource sysfs) {
 			metrics.source("port_counters", () -> List.of(sysfs.reads()));
 		}
 		if (!registry.counterSets().isEmpty()) {
 			metrics.source("flow_counters", () -> registry.counterSets().stream().map(CounterSet::reads).toList());
+		}
+		HostNetdevStatistics netdevs = ethtool.getIfAvailable();
+		if (netdevs != null) {
+			metrics.source("ethtool", netdevs::reads);
+		}
+		OptionalCounters optional = optionalCounters.getIfAvailable();
+		if (optional != null) {
+			metrics.source("optional_counters", () -> List.of(optional.reads()));
+		}
+		List<ReadCache<?>> queuePairReads = new ArrayList<>();
+		queuePairs.ifAvailable((source) -> queuePairReads.add(source.reads()));
+		queuePairCounters.ifAvailable((source) -> queuePairReads.add(source.reads()));
+		if (!queuePairReads.isEmpty()) {
+			metrics.source("queue_pairs", () -> queuePairReads);
 		}
 		return metrics;
 	}

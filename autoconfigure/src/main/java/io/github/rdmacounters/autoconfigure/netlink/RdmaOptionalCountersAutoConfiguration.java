@@ -19,10 +19,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.rdmacounters.actuate.health.RdmaOptionalCountersHealthIndicator;
 import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaEndpointAutoConfiguration;
@@ -66,7 +69,7 @@ public final class RdmaOptionalCountersAutoConfiguration {
 		Supplier<NldevClient> opener = nldev(backend, client);
 		Log log = LogFactory.getLog(OptionalCounters.class);
 		OptionalCounters counters = new OptionalCounters(opener, settings(properties.optionalCounters()),
-				properties.readCacheTtl(), Clock.systemUTC(), log::warn);
+				properties.readCacheTtl(), Clock.systemUTC(), log::warn, properties.readDeadline());
 		counters.applyAll();
 		for (ManagedDevice device : registry.devices()) {
 			DeviceEventTracker events = device.events();
@@ -124,6 +127,20 @@ public final class RdmaOptionalCountersAutoConfiguration {
 		@ConditionalOnMissingBean
 		OptionalCountersMetrics rdmaOptionalCountersMetrics(OptionalCounters counters) {
 			return new OptionalCountersMetrics(counters, Tags.empty());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ ConditionalOnEnabledHealthIndicator.class, HealthContributor.class })
+	@ConditionalOnEnabledHealthIndicator("rdmaOptionalCounters")
+	@Conditional(RdmaOptionalCountersAutoConfiguration.OnOptionalCountersEnabled.class)
+	static class OptionalCountersHealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "rdmaOptionalCountersHealthIndicator")
+		RdmaOptionalCountersHealthIndicator rdmaOptionalCountersHealthIndicator(OptionalCounters counters) {
+			return new RdmaOptionalCountersHealthIndicator(counters);
 		}
 
 	}

@@ -68,7 +68,8 @@ public final class RdmaQueuePairsAutoConfiguration {
 	ProcessQueuePairs rdmaProcessQueuePairs(RdmaProperties properties, RdmaBackend backend,
 			ObjectProvider<NldevClient> client) {
 		return new ProcessQueuePairs(RdmaOptionalCountersAutoConfiguration.nldev(backend, client),
-				ProcessHandle.current().pid(), NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC());
+				ProcessHandle.current().pid(), NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC(),
+				properties.readDeadline());
 	}
 
 	/**
@@ -93,7 +94,8 @@ public final class RdmaQueuePairsAutoConfiguration {
 		Log log = LogFactory.getLog(QueuePairCounters.class);
 		return new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client), queuePairs,
 				new QueuePairCounters.Settings(counters.binding(), counters.perQueuePair(), COUNTERS_PREFIX),
-				NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC(), log::warn);
+				NetlinkBudget.DEFAULT, properties.readCacheTtl(), Clock.systemUTC(), log::warn,
+				properties.readDeadline());
 	}
 
 	@Configuration(proxyBeanMethods = false)
