@@ -58,7 +58,7 @@ final class ConfiguredDevices {
 			found.addAll(
 					backend
 						.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
-								(counter) -> false, Duration.ZERO)
+								(counter) -> false, Duration.ZERO, properties.readDeadline())
 						.deviceNames());
 		}
 		catch (RdmaException | LinkageError ex) {
