@@ -18,6 +18,7 @@ import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for the read deadline of the native backend against the fake libibverbs, whose
@@ -111,6 +112,9 @@ class NativeReadStallTests {
 			assertThat(this.fake.heldNow()).as("one read in flight").isOne();
 			assertThat(this.fake.heldCalls()).isOne();
 			assertThat(set.reads().stalls()).isOne();
+			assertThat(assertTimeoutPreemptively(Duration.ofSeconds(1), () -> set.counters().points()))
+				.as("the points without waiting for the held read")
+				.isNotEmpty();
 		}
 		finally {
 			this.fake.release();
