@@ -149,6 +149,26 @@ class NativeReadStallTests {
 	}
 
 	@Test
+	void aHeldReadPastTheFirmwaresCommandTimeoutFailsWithEtimedoutAndTheNextReadIsNormal() throws Exception {
+		ManagedDevice device = open(Duration.ZERO);
+		try {
+			CounterSet set = device.counterSets().get(0);
+			deliver(2);
+			this.fake.hold("ibv_read_counters", DEADLINE.multipliedBy(2));
+			assertThat(set.read().stall()).isNotNull();
+			await(() -> set.reads().stall() == null && this.fake.heldNow() == 0);
+			CounterSetReading timedOut = set.reads().last();
+			assertThat(timedOut).isNotNull();
+			assertThat(timedOut.failure()).hasMessageContaining("ibv_read_counters failed: ETIMEDOUT (110)");
+			assertThat(set.read().value(CounterType.PACKETS)).isEqualTo(2);
+		}
+		finally {
+			this.fake.release();
+			device.close();
+		}
+	}
+
+	@Test
 	void closingTheDeviceDuringAHeldReadDoesNotWaitAndDestroysInOrderOnceTheReadReturns() throws Exception {
 		ManagedDevice device = open(Duration.ZERO);
 		CounterSet set = device.counterSets().get(0);
