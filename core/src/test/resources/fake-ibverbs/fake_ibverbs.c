@@ -362,17 +362,21 @@ static void hold_end_locked(void)
 	pthread_cond_broadcast(&hold_cond);
 }
 
-/* Hold a call of verb on obj while a hold of that verb is on; 0 if released, ETIMEDOUT if its time ran out. */
-static int hold(const char *verb, const void *obj, const struct ibv_context *context)
+/* Hold a call of verb on obj (the counters of ibv_read_counters, the context of ibv_query_port) while a hold
+ * of that verb is on; 0 if released, ETIMEDOUT if its time ran out. */
+static int hold(const char *verb, const void *obj)
 {
 	int rc = 0, slot = -1;
 	unsigned long generation;
+	const struct ibv_context *context;
 
 	pthread_mutex_lock(&hold_lock);
 	if (hold_verb[0] == '\0' || strcmp(hold_verb, verb) != 0) {
 		pthread_mutex_unlock(&hold_lock);
 		return 0;
 	}
+	/* handles are never freed (see above), so a held call may look at its object */
+	context = (strcmp(verb, "ibv_read_counters") == 0) ? ((const struct ibv_counters *)obj)->context : obj;
 	generation = hold_generation;
 	held_now++;
 	held_calls++;
@@ -600,7 +604,7 @@ static int fill_port(struct fake_device *dev, uint8_t port, struct ibv_port_attr
 /* The exported compat symbol: fills the old struct, which ends before port_cap_flags2. */
 FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)
 {
-	int rc, held = hold("ibv_query_port", context, context);
+	int rc, held = hold("ibv_query_port", context);
 
 	pthread_mutex_lock(&lock);
 	query_port_calls++;
@@ -621,7 +625,7 @@ FAKE_EXPORT int ibv_query_port(struct ibv_context *context, uint8_t port_num, st
 static int op_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 		size_t port_attr_len)
 {
-	int rc, held = hold("ibv_query_port", context, context);
+	int rc, held = hold("ibv_query_port", context);
 
 	pthread_mutex_lock(&lock);
 	query_port_calls++;
@@ -1097,7 +1101,7 @@ static int op_read_counters(struct ibv_counters *counters, uint64_t *values, uin
 {
 	struct fake_counters *c = (struct fake_counters *)counters;
 	uint32_t needed;
-	int rc, held = hold("ibv_read_counters", counters, counters->context);
+	int rc, held = hold("ibv_read_counters", counters);
 
 	pthread_mutex_lock(&lock);
 	if (!check("read_counters", counters, FAKE_COUNTERS))

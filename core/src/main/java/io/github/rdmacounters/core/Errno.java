@@ -43,6 +43,9 @@ public final class Errno {
 
 	public static final int ENOBUFS = 105;
 
+	/** What a mlx5 firmware command returns when the firmware did not answer in time. */
+	public static final int ETIMEDOUT = 110;
+
 	private static final Set<String> COUNTER_VERBS = Set.of("ibv_create_counters", "ibv_attach_counters_point_flow",
 			"ibv_read_counters", "ibv_destroy_counters");
 
@@ -103,6 +106,7 @@ public final class Errno {
 			case EPROTONOSUPPORT -> "EPROTONOSUPPORT";
 			case EOPNOTSUPP -> "EOPNOTSUPP";
 			case ENOBUFS -> "ENOBUFS";
+			case ETIMEDOUT -> "ETIMEDOUT";
 			default -> "errno " + errno;
 		};
 	}
@@ -140,6 +144,7 @@ public final class Errno {
 			case EPROTONOSUPPORT -> "Protocol not supported";
 			case EOPNOTSUPP -> "Operation not supported";
 			case ENOBUFS -> "No buffer space available";
+			case ETIMEDOUT -> "Connection timed out";
 			default -> "Unknown error " + errno;
 		};
 	}

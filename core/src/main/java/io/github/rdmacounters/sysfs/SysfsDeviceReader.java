@@ -47,12 +47,12 @@ import io.github.rdmacounters.core.ReadCache;
  * {@code EACCES} or {@code EPERM} is read again only after a backoff of
  * {@link #REFUSED_FIRST_BACKOFF}, doubled after each refusal up to
  * {@link #REFUSED_MAX_BACKOFF}, measured by the time the snapshots are stamped with;
- * meanwhile it is unreadable (no value, never the last one) and
- * {@linkplain PortStatus#refused() refused} with its errno. On an NVIDIA DGX host whose
- * Fabric Manager restricts a physical function, every read of its PPCNT-backed counters
- * is an {@code ACCESS_REG} firmware command that fails and is logged by the kernel
- * ({@code mlx5_cmd_out_err: ACCESS_REG(0x805) ... err(-22)}): reading it at every scrape
- * floods the kernel log. A file that answers again is read normally from then on.
+ * meanwhile it is unreadable (no value, never the last one, counted as an unreadable
+ * read) and {@linkplain PortStatus#refused() refused} with its errno. On an NVIDIA DGX
+ * host whose Fabric Manager restricts a physical function, every read of its PPCNT-backed
+ * counters is an {@code ACCESS_REG} firmware command that fails and is logged by the
+ * kernel ({@code mlx5_cmd_out_err: ACCESS_REG(0x805) ... err(-22)}): reading it at every
+ * scrape floods the kernel log. A file that answers again is read normally from then on.
  *
  * @author rdma-counters
  */
@@ -300,6 +300,7 @@ final class SysfsDeviceReader {
 					listed.add(file);
 					unreadable.add(path);
 					refused.put(file, Errno.name(refusal.errno()));
+					this.unreadableReads.incrementAndGet();
 					continue;
 				}
 				Long value;

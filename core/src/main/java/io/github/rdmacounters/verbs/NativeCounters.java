@@ -1,6 +1,5 @@
 package io.github.rdmacounters.verbs;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -41,7 +40,8 @@ final class NativeCounters extends NativeChild implements Counters {
 
 	private final Pointer pointer;
 
-	private final List<CounterPoint> points = new ArrayList<>();
+	// Read without the monitor, which a read stuck in native code holds
+	private final List<CounterPoint> points = new CopyOnWriteArrayList<>();
 
 	private final @Nullable Function readCounters;
 
@@ -138,7 +138,7 @@ final class NativeCounters extends NativeChild implements Counters {
 	}
 
 	@Override
-	public synchronized List<CounterPoint> points() {
+	public List<CounterPoint> points() {
 		return List.copyOf(this.points);
 	}
 

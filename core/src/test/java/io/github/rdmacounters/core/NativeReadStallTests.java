@@ -18,6 +18,7 @@ import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for the read deadline of the native backend against the fake libibverbs, whose
@@ -111,6 +112,9 @@ class NativeReadStallTests {
 			assertThat(this.fake.heldNow()).as("one read in flight").isOne();
 			assertThat(this.fake.heldCalls()).isOne();
 			assertThat(set.reads().stalls()).isOne();
+			assertThat(assertTimeoutPreemptively(Duration.ofSeconds(1), () -> set.counters().points()))
+				.as("the points without waiting for the held read")
+				.isNotEmpty();
 		}
 		finally {
 			this.fake.release();
@@ -137,6 +141,26 @@ class NativeReadStallTests {
 			CounterSetReading reading = set.read();
 			assertThat(reading.isSuccess()).isTrue();
 			assertThat(reading.value(CounterType.PACKETS)).as("a read of now, not the one begun 10 s ago").isEqualTo(3);
+		}
+		finally {
+			this.fake.release();
+			device.close();
+		}
+	}
+
+	@Test
+	void aHeldReadPastTheFirmwaresCommandTimeoutFailsWithEtimedoutAndTheNextReadIsNormal() throws Exception {
+		ManagedDevice device = open(Duration.ZERO);
+		try {
+			CounterSet set = device.counterSets().get(0);
+			deliver(2);
+			this.fake.hold("ibv_read_counters", DEADLINE.multipliedBy(2));
+			assertThat(set.read().stall()).isNotNull();
+			await(() -> set.reads().stall() == null && this.fake.heldNow() == 0);
+			CounterSetReading timedOut = set.reads().last();
+			assertThat(timedOut).isNotNull();
+			assertThat(timedOut.failure()).hasMessageContaining("ibv_read_counters failed: ETIMEDOUT (110)");
+			assertThat(set.read().value(CounterType.PACKETS)).isEqualTo(2);
 		}
 		finally {
 			this.fake.release();

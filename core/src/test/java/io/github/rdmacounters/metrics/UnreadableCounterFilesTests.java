@@ -5,8 +5,8 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,6 +28,7 @@ import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
 import io.github.rdmacounters.sysfs.SysfsFixtures;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 import io.github.rdmacounters.sysfs.SysfsTree;
+import io.github.rdmacounters.testsupport.MutableClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,7 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * offset 0 fails with {@code EIO} for root too, as a driver's failing {@code show} method
  * would; {@code chmod 000} does not stop root) or removed. The simulated tree has no
  * files, so a wrapper serves the same faults as the exceptions the file system tree
- * throws.
+ * throws. A read failing with {@code EIO} is one the kernel refuses: the file is read
+ * again only after a backoff (see {@code SysfsRefusedFileTests}), so the test moves the
+ * snapshots' clock past it before the file answers again.
  *
  * @author rdma-counters
  */
@@ -95,6 +98,8 @@ class UnreadableCounterFilesTests {
 			assertThat(scrape.port().counters()).doesNotContainKey("out_of_buffer");
 		}
 		host.write(FILE, "18\n");
+		// a file whose read the kernel refused (EIO) is read again after its backoff
+		scrape.clock.advance(Duration.ofMinutes(1));
 		assertThat(scrape.counter()).isEqualTo(18);
 		assertThat(scrape.unreadableGauge()).isZero();
 	}
@@ -173,6 +178,8 @@ class UnreadableCounterFilesTests {
 
 		private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+		private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T08:00:00Z"));
+
 		private final SysfsHostPortCountersSource source;
 
 		private final String device;
@@ -182,7 +189,7 @@ class UnreadableCounterFilesTests {
 		Scrape(Host host) {
 			this.device = host.device();
 			this.source = new SysfsHostPortCountersSource(host.tree(), NameFilter.all(), NameFilter.all(),
-					Duration.ZERO, Clock.systemUTC());
+					Duration.ZERO, this.clock);
 			new PortCountersMetrics(this.source, NameFilter.all(), List.of()).bindTo(this.registry);
 			this.tags = Tags.of("device", this.device, "port", "1");
 		}
