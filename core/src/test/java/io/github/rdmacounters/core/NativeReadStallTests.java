@@ -88,7 +88,7 @@ class NativeReadStallTests {
 		}
 		finally {
 			this.fake.release();
-			device.close();
+			closeAndAwaitDestroyed(device);
 		}
 	}
 
@@ -118,7 +118,7 @@ class NativeReadStallTests {
 		}
 		finally {
 			this.fake.release();
-			device.close();
+			closeAndAwaitDestroyed(device);
 		}
 	}
 
@@ -144,7 +144,7 @@ class NativeReadStallTests {
 		}
 		finally {
 			this.fake.release();
-			device.close();
+			closeAndAwaitDestroyed(device);
 		}
 	}
 
@@ -164,7 +164,7 @@ class NativeReadStallTests {
 		}
 		finally {
 			this.fake.release();
-			device.close();
+			closeAndAwaitDestroyed(device);
 		}
 	}
 
@@ -221,6 +221,19 @@ class NativeReadStallTests {
 		await(() -> this.fake.liveObjects() == 0);
 		assertThat(this.fake.misuseLog()).isEmpty();
 		device.close();
+	}
+
+	/**
+	 * Close the device and wait until the fake has no live object: a device closed while a
+	 * read was held is destroyed by its closer thread once the read has returned, so the
+	 * extension's check after the test would otherwise race that thread.
+	 */
+	private void closeAndAwaitDestroyed(ManagedDevice device) throws InterruptedException {
+		device.close();
+		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (this.fake.liveObjects() != 0 && System.nanoTime() < end) {
+			Thread.sleep(5);
+		}
 	}
 
 	private static void await(BooleanSupplier condition) throws InterruptedException {
