@@ -105,7 +105,7 @@ public final class HostDiagnosis {
 		if (!devicePorts.isEmpty()) {
 			optional.collect(devicePorts, this.fileTimeout);
 		}
-		EthtoolCollector ethtool = new EthtoolCollector(this.ethtool);
+		EthtoolCollector ethtool = new EthtoolCollector(this.ethtool, this.fileTimeout);
 		List<DeviceReport> devices = new ArrayList<>();
 		try {
 			for (String name : names) {
@@ -255,7 +255,7 @@ public final class HostDiagnosis {
 		/**
 		 * Set how long one sysfs file read may take before it is reported timed out, and
 		 * how long RDMA netlink may take to answer about the optional counters of every
-		 * port.
+		 * port and one netdev's ethtool statistics read may take.
 		 * @param timeout the timeout, positive
 		 * @return this builder
 		 */
