@@ -1,7 +1,12 @@
 package io.github.rdmacounters.diagnosis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -22,12 +27,21 @@ final class EthtoolCollector {
 
 	private @Nullable String openFailure;
 
+	private final Duration timeout;
+
+	/** The netdev whose read did not return in time: the reader is busy with it. */
+	private @Nullable String stuck;
+
 	/**
 	 * Create a collector.
 	 * @param opener opens a reader, or {@code null} when there is none
+	 * @param timeout how long one netdev's read may take ({@code ETHTOOL_GSTATS} of mlx5
+	 * reaches the firmware); past it the read goes on in a daemon thread and no other
+	 * netdev is read
 	 */
-	EthtoolCollector(@Nullable Supplier<StatisticsReader> opener) {
+	EthtoolCollector(@Nullable Supplier<StatisticsReader> opener, Duration timeout) {
 		this.opener = opener;
+		this.timeout = timeout;
 	}
 
 	List<EthtoolReport> collect(List<String> netdevs) {
@@ -43,8 +57,41 @@ final class EthtoolCollector {
 		if (current == null) {
 			return new EthtoolReport(netdev, false, 0, this.openFailure);
 		}
+		if (this.stuck != null) {
+			return new EthtoolReport(netdev, false, 0,
+					"not read: the ethtool read of " + this.stuck + " has not returned");
+		}
+		CompletableFuture<EthtoolReport> future = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				future.complete(readNow(current, netdev));
+			}
+			catch (RuntimeException | Error ex) {
+				future.completeExceptionally(ex);
+			}
+		}, "rdma-diagnosis-ethtool");
+		thread.setDaemon(true);
+		thread.start();
 		try {
-			return new EthtoolReport(netdev, true, current.read(netdev).size(), null);
+			return future.get(Math.max(1, this.timeout.toMillis()), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			this.stuck = netdev;
+			return new EthtoolReport(netdev, false, 0, "no answer to ioctl(SIOCETHTOOL) on " + netdev + " within "
+					+ this.timeout.toMillis() + " ms: the driver or its firmware does not answer");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return new EthtoolReport(netdev, false, 0, "interrupted");
+		}
+		catch (ExecutionException ex) {
+			return new EthtoolReport(netdev, false, 0, String.valueOf(ex.getCause()));
+		}
+	}
+
+	private static EthtoolReport readNow(StatisticsReader reader, String netdev) {
+		try {
+			return new EthtoolReport(netdev, true, reader.read(netdev).size(), null);
 		}
 		catch (RdmaException | IllegalArgumentException ex) {
 			return new EthtoolReport(netdev, false, 0, ex.getMessage());

@@ -103,9 +103,9 @@ public final class HostDiagnosis {
 				device.snapshot().ports().stream().filter(PortStatus::isPresent).map(PortStatus::port).toList()));
 		OptionalCountersCollector optional = new OptionalCountersCollector(this.netlink);
 		if (!devicePorts.isEmpty()) {
-			optional.collect(devicePorts);
+			optional.collect(devicePorts, this.fileTimeout);
 		}
-		EthtoolCollector ethtool = new EthtoolCollector(this.ethtool);
+		EthtoolCollector ethtool = new EthtoolCollector(this.ethtool, this.fileTimeout);
 		List<DeviceReport> devices = new ArrayList<>();
 		try {
 			for (String name : names) {
@@ -253,7 +253,9 @@ public final class HostDiagnosis {
 		}
 
 		/**
-		 * Set how long one sysfs file read may take before it is reported timed out.
+		 * Set how long one sysfs file read may take before it is reported timed out, and
+		 * how long RDMA netlink may take to answer about the optional counters of every
+		 * port and one netdev's ethtool statistics read may take.
 		 * @param timeout the timeout, positive
 		 * @return this builder
 		 */

@@ -170,6 +170,10 @@ public final class OptionalCounters implements AutoCloseable {
 				applyTo(current, device);
 			}
 		}
+		catch (RdmaClosedException ex) {
+			// closed by the application's shutdown before RDMA netlink answered
+			return;
+		}
 		catch (RuntimeException ex) {
 			warnOnce("unavailable", "Cannot enable the optional counters of " + this.settings.property()
 					+ ": RDMA netlink cannot be asked (" + ex.getMessage() + "); the application goes on without them");

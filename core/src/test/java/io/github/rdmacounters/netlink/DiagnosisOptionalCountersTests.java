@@ -1,5 +1,6 @@
 package io.github.rdmacounters.netlink;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -52,6 +53,31 @@ class DiagnosisOptionalCountersTests {
 		OptionalCountersReport optional = diagnose().device("mlx5_0").port(1).optionalCounters();
 		assertThat(optional.status()).isEqualTo("failed");
 		assertThat(optional.error()).isEqualTo("RDMA netlink does not list mlx5_0");
+	}
+
+	@Test
+	void aKernelThatHoldsTheRequestIsReportedWithinTheTimeout() {
+		this.fake.addDevice("mlx5_0", 1, 0x1L, "28.39.1002", "roce");
+		this.fake.hold("stat_get_status");
+		try {
+			SimulatedBackend backend = new SimulatedBackend(
+					List.of(SimulatedDeviceSpec.builder().name("mlx5_0").build()));
+			long started = System.nanoTime();
+			DiagnosisReport report = HostDiagnosis.builder(backend)
+				.netlink(this.fake::client)
+				.fileTimeout(Duration.ofMillis(300))
+				.build()
+				.run();
+			// a held request would take the fake client's reply timeout, 10 s
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+			assertThat(report.netlink().available()).isFalse();
+			assertThat(report.netlink().error())
+				.isEqualTo("no answer to RDMA_NLDEV_CMD_STAT_GET_STATUS of mlx5_0 port 1 within 300 ms: the device "
+						+ "does not answer the kernel");
+		}
+		finally {
+			this.fake.release();
+		}
 	}
 
 	private DiagnosisReport diagnose() {
