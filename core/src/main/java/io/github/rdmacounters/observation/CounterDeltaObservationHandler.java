@@ -28,7 +28,7 @@ import io.github.rdmacounters.core.CounterType;
  * that matches it, so both see each other's). The deltas are also added to the
  * observation as high-cardinality key values ({@code rdma.<set>.packets},
  * {@code rdma.<set>.bytes}, {@code rdma.<set>.overlapped}): a tracing handler puts them
- * on the interval, meter handlers leave them out.
+ * on the span, meter handlers leave them out.
  * <p>
  * A read that fails, stalls past the read deadline or finds the counters closed records
  * no delta for that set, never a wrong one, nor does an observation during which another
@@ -40,7 +40,7 @@ import io.github.rdmacounters.core.CounterType;
  * <p>
  * Micrometer calls {@code onStop} in the reverse order of registration, so a handler
  * registered after the tracing handler (as Spring Boot registers handlers outside its
- * groups) adds its key values before the interval ends.
+ * groups) adds its key values before the span ends.
  *
  * @since 0.1.0
  */
@@ -249,8 +249,8 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 	}
 
 	/**
-	 * The selected observations active on one set: another one overlapped a interval when
-	 * one was active as it entered, or one entered while it was active.
+	 * The selected observations active on one set: another one overlapped an interval
+	 * when one was active as it entered, or one entered while it was active.
 	 */
 	private static final class Active {
 
