@@ -43,6 +43,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.observation.RdmaObservationsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -149,6 +150,7 @@ class BadInputMatrixTests {
 		cases.addAll(shapes());
 		cases.addAll(hostNames());
 		cases.addAll(moreEnvironmentVariables());
+		cases.addAll(observations());
 		return cases;
 	}
 
@@ -601,6 +603,36 @@ class BadInputMatrixTests {
 					.warns());
 	}
 
+	/** Counter deltas on observations ({@code rdma.observations}). */
+	private static List<Case> observations() {
+		String observations = "rdma.observations.";
+		return List.of(new Case(observations + "enabled", "maybe", NOT_BOOLEAN, "counter deltas"),
+				new Case(observations + "names", "", "must name the observations", observations + "enabled=false")
+					.with(observations + "enabled=true")
+					.with(observations + "sets=roce")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(observations + "names", "checkpoint,,batch", "not blank")
+					.reportedAs(observations + "names[1]", "")
+					.with(observations + "enabled=true")
+					.with(observations + "sets=roce")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(observations + "sets", "", "must name the counter sets", "roce")
+					.with(observations + "enabled=true")
+					.with(observations + "names=checkpoint")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(observations + "sets", "roce,rcoe", "must be the name of a counter set", "roce")
+					.reportedAs(observations + "sets[1]", "rcoe")
+					.with(observations + "enabled=true")
+					.with(observations + "names=checkpoint")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(observations + "names", "checkpoint", "has no effect", observations + "enabled=true").warns(),
+				new Case(observations + "sets", "roce", "has no effect", observations + "enabled=true").warns());
+	}
+
 	private static List<Case> nativeOnly() {
 		return List.of(new Case("rdma.native.library", "", "must name the library to load"),
 				new Case("rdma.port-counters.include", "port_rcv_dta", "matches none of the",
@@ -822,7 +854,8 @@ class BadInputMatrixTests {
 					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class,
 							RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
 							RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
-							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class));
+							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class,
+							RdmaObservationsAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}

@@ -107,33 +107,32 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 
 	@Override
 	public void onStart(Observation.Context context) {
-		Span[] spans = new Span[this.sets.size()];
-		for (int i = 0; i < spans.length; i++) {
-			Span span = new Span();
-			// active before the first read and until after the last: an overlap of the
-			// reads
-			// is an overlap of these windows
-			this.actives.get(i).enter(span);
-			spans[i] = span;
+		Interval[] intervals = new Interval[this.sets.size()];
+		for (int i = 0; i < intervals.length; i++) {
+			Interval interval = new Interval();
+			// active before the first read and until after the last read: reads that
+			// overlap lie in intervals that overlap
+			this.actives.get(i).enter(interval);
+			intervals[i] = interval;
 		}
-		for (int i = 0; i < spans.length; i++) {
-			spans[i].start = this.sets.get(i).readFresh();
+		for (int i = 0; i < intervals.length; i++) {
+			intervals[i].start = this.sets.get(i).readFresh();
 		}
-		context.put(this, spans);
+		context.put(this, intervals);
 	}
 
 	@Override
 	public void onStop(Observation.Context context) {
-		if (!(context.remove(this) instanceof Span[] spans)) {
+		if (!(context.remove(this) instanceof Interval[] intervals)) {
 			return;
 		}
 		Meters observationMeters = this.meters.computeIfAbsent(String.valueOf(context.getName()), this::meters);
-		for (int i = 0; i < spans.length; i++) {
+		for (int i = 0; i < intervals.length; i++) {
 			CounterSet set = this.sets.get(i);
 			CounterSetReading end = set.readFresh();
-			Span span = spans[i];
-			this.actives.get(i).leave(span);
-			CounterSetReading start = span.start;
+			Interval interval = intervals[i];
+			this.actives.get(i).leave(interval);
+			CounterSetReading start = interval.start;
 			if (start == null) {
 				continue;
 			}
@@ -156,15 +155,17 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 				observationMeters.failures[i].increment();
 				continue;
 			}
-			boolean overlapped = span.overlapped;
+			boolean overlapped = interval.overlapped;
 			int slot = overlapped ? 1 : 0;
-			if (start.has(CounterType.PACKETS)) {
-				observationMeters.packets[i][slot].record(packets);
+			DistributionSummary packetsSummary = observationMeters.packets[i][slot];
+			if (packetsSummary != null) {
+				packetsSummary.record(packets);
 				context
 					.addHighCardinalityKeyValue(KeyValue.of("rdma." + set.name() + ".packets", Long.toString(packets)));
 			}
-			if (start.has(CounterType.BYTES)) {
-				observationMeters.bytes[i][slot].record(bytes);
+			DistributionSummary bytesSummary = observationMeters.bytes[i][slot];
+			if (bytesSummary != null) {
+				bytesSummary.record(bytes);
 				context.addHighCardinalityKeyValue(KeyValue.of("rdma." + set.name() + ".bytes", Long.toString(bytes)));
 			}
 			context.addHighCardinalityKeyValue(
@@ -187,25 +188,36 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 		return end.value(type) - start.value(type);
 	}
 
+	private DistributionSummary summary(String name, String description, String unit, String observationName,
+			String set, String overlapped) {
+		return DistributionSummary.builder(name)
+			.description(description)
+			.baseUnit(unit)
+			.tags("observation", observationName, "set", set, "overlapped", overlapped)
+			.register(this.meterRegistry);
+	}
+
+	private boolean counts(int set, CounterType type) {
+		return this.sets.get(set).indexes().containsKey(type);
+	}
+
 	private Meters meters(String observationName) {
 		int count = this.sets.size();
-		DistributionSummary[][] packets = new DistributionSummary[count][2];
-		DistributionSummary[][] bytes = new DistributionSummary[count][2];
+		@Nullable DistributionSummary[][] packets = new DistributionSummary[count][2];
+		@Nullable DistributionSummary[][] bytes = new DistributionSummary[count][2];
 		Counter[] failures = new Counter[count];
 		for (int i = 0; i < count; i++) {
 			String set = this.sets.get(i).name();
 			for (int slot = 0; slot < 2; slot++) {
 				String overlapped = Boolean.toString(slot == 1);
-				packets[i][slot] = DistributionSummary.builder(PACKETS)
-					.description("Packets the counter set counted during one observation")
-					.baseUnit("packets")
-					.tags("observation", observationName, "set", set, "overlapped", overlapped)
-					.register(this.meterRegistry);
-				bytes[i][slot] = DistributionSummary.builder(BYTES)
-					.description("Bytes the counter set counted during one observation")
-					.baseUnit("bytes")
-					.tags("observation", observationName, "set", set, "overlapped", overlapped)
-					.register(this.meterRegistry);
+				packets[i][slot] = counts(i, CounterType.PACKETS)
+						? summary(PACKETS, "Packets the counter set counted during one observation", "packets",
+								observationName, set, overlapped)
+						: null;
+				bytes[i][slot] = counts(i, CounterType.BYTES)
+						? summary(BYTES, "Bytes the counter set counted during one observation", "bytes",
+								observationName, set, overlapped)
+						: null;
 			}
 			failures[i] = Counter.builder(READ_FAILURES)
 				.description("Observation deltas not recorded because a read of the counter set failed or stalled")
@@ -215,14 +227,18 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 		return new Meters(packets, bytes, failures);
 	}
 
-	/** The meters of one observation name, by set index and overlap. */
-	private record Meters(DistributionSummary[][] packets, DistributionSummary[][] bytes, Counter[] failures) {
+	/**
+	 * The meters of one observation name, by set index and overlap; no summary for a
+	 * counter type that the set does not count.
+	 */
+	private record Meters(@Nullable DistributionSummary[][] packets, @Nullable DistributionSummary[][] bytes,
+			Counter[] failures) {
 	}
 
 	/**
 	 * One observation on one set: its first reading and whether another overlapped it.
 	 */
-	private static final class Span {
+	private static final class Interval {
 
 		volatile @Nullable CounterSetReading start;
 
@@ -233,8 +249,8 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 	}
 
 	/**
-	 * The selected observations active on one set: another one overlapped a span when one
-	 * was active as it entered, or one entered while it was active.
+	 * The selected observations active on one set: another one overlapped an interval
+	 * when one was active as it entered, or one entered while it was active.
 	 */
 	private static final class Active {
 
@@ -242,15 +258,15 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 
 		private long entries;
 
-		synchronized void enter(Span span) {
-			span.overlapped = this.active > 0;
+		synchronized void enter(Interval interval) {
+			interval.overlapped = this.active > 0;
 			this.active++;
-			span.entriesAtEnter = ++this.entries;
+			interval.entriesAtEnter = ++this.entries;
 		}
 
-		synchronized void leave(Span span) {
-			if (this.entries != span.entriesAtEnter) {
-				span.overlapped = true;
+		synchronized void leave(Interval interval) {
+			if (this.entries != interval.entriesAtEnter) {
+				interval.overlapped = true;
 			}
 			this.active--;
 		}

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -192,6 +194,37 @@ abstract class AbstractCounterDeltaObservationTests {
 		DistributionSummary exclusive = requiredSummary(CounterDeltaObservationHandler.PACKETS, "checkpoint", false);
 		assertThat(exclusive.count()).isOne();
 		assertThat(exclusive.totalAmount()).isEqualTo(2);
+	}
+
+	@Test
+	void aHandlerRegisteredBeforeItSeesTheDeltasWhenTheObservationStopsAsATracingHandlerWould() {
+		// Boot registers Micrometer Tracing's handler before the handlers outside its
+		// groups,
+		// and Micrometer stops handlers in reverse order: the span ends after the deltas
+		ObservationRegistry registry = ObservationRegistry.create();
+		List<KeyValue> seenAtStop = new ArrayList<>();
+		registry.observationConfig().observationHandler(new ObservationHandler<Observation.Context>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				context.getHighCardinalityKeyValues().forEach(seenAtStop::add);
+			}
+
+		});
+		ManagedDevice managed = this.device;
+		assertThat(managed).isNotNull();
+		registry.observationConfig()
+			.observationHandler(new CounterDeltaObservationHandler(this.meterRegistry, Set.of("checkpoint"),
+					managed.counterSets()));
+		Observation.createNotStarted("checkpoint", registry).observe(() -> send(2));
+
+		assertThat(seenAtStop).contains(KeyValue.of("rdma.nvme.packets", "2"),
+				KeyValue.of("rdma.nvme.bytes", Long.toString(2L * SIZE)), KeyValue.of("rdma.nvme.overlapped", "false"));
 	}
 
 	@Test

@@ -7,9 +7,11 @@ import java.util.Set;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -65,7 +67,7 @@ public final class RdmaObservationsAutoConfiguration {
 	@ConditionalOnMissingBean
 	@Conditional(OnObservationsEnabled.class)
 	CounterDeltaObservationHandler rdmaCounterDeltaObservationHandler(ObjectProvider<MeterRegistry> meterRegistry,
-			RdmaRegistry registry, RdmaProperties properties) {
+			RdmaRegistry registry, RdmaProperties properties, ListableBeanFactory beanFactory) {
 		RdmaObservationsProperties observations = properties.observations();
 		Set<String> names = names(observations.names());
 		List<CounterSet> sets = sets(observations.sets(), registry);
@@ -74,6 +76,13 @@ public final class RdmaObservationsAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
 					"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
 							+ "or set " + PREFIX + ".enabled=false");
+		}
+		// by name only: asking for the registry would create it, and it asks for this
+		// handler
+		if (beanFactory.getBeanNamesForType(ObservationRegistry.class, true, false).length == 0) {
+			logger.warn(PREFIX + ".enabled=true has no effect: the application has no ObservationRegistry bean to "
+					+ "register the counter-delta handler with; add spring-boot-starter-actuator (Spring Boot's "
+					+ "observation auto-configuration), or set " + PREFIX + ".enabled=false");
 		}
 		return new CounterDeltaObservationHandler(meters, names, sets);
 	}

@@ -88,6 +88,45 @@ class RdmaObservationsAutoConfigurationTests {
 	}
 
 	@Test
+	void runWhenEnabledWithoutAMeterRegistryShouldFailSayingWhatIsMissing() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaObservationsAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.nvme.flow.protocol=tcp",
+					"rdma.counter-sets.nvme.flow.destination-port=4420", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.enabled", "needs a Micrometer MeterRegistry"));
+	}
+
+	@Test
+	void runWhenEnabledWithoutAnObservationRegistryShouldWarnOnceThatItHasNoEffect(CapturedOutput output) {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+					RdmaAutoConfiguration.class, RdmaObservationsAutoConfiguration.class))
+			.withPropertyValues("rdma.backend=simulated", "rdma.counter-sets.nvme.flow.protocol=tcp",
+					"rdma.counter-sets.nvme.flow.destination-port=4420", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getAll()).containsOnlyOnce(
+						"rdma.observations.enabled=true has no effect: the application has no ObservationRegistry bean");
+			});
+	}
+
+	@Test
+	void runWithBootsObservationRegistryShouldNotWarnAboutIt(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getAll()).doesNotContain("ObservationRegistry bean");
+			});
+	}
+
+	@Test
 	void runWhenEnabledWithoutNamesShouldFailNamingTheProperty() {
 		this.contextRunner.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.sets=nvme")
 			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
