@@ -850,12 +850,11 @@ class BadInputMatrixTests {
 
 		WebApplicationContextRunner runner() {
 			// every auto-configuration that reads a property, the page's too
-			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
-					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class,
-							RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
-							RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
-							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class,
-							RdmaObservationsAutoConfiguration.class));
+			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(AutoConfigurations
+				.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class, RdmaUiAutoConfiguration.class,
+						RdmaEventsAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class,
+						RdmaHealthContributorAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
+						RdmaEthtoolAutoConfiguration.class, RdmaObservationsAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}

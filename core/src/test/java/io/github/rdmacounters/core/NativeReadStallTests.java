@@ -224,9 +224,9 @@ class NativeReadStallTests {
 	}
 
 	/**
-	 * Close the device and wait until the fake has no live object: a device closed while a
-	 * read was held is destroyed by its closer thread once the read has returned, so the
-	 * extension's check after the test would otherwise race that thread.
+	 * Close the device and wait until the fake has no live object: a device closed while
+	 * a read was held is destroyed by its closer thread once the read has returned, so
+	 * the extension's check after the test would otherwise race that thread.
 	 */
 	private void closeAndAwaitDestroyed(ManagedDevice device) throws InterruptedException {
 		device.close();
