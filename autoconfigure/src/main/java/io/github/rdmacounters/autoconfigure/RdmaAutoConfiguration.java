@@ -74,8 +74,9 @@ public final class RdmaAutoConfiguration {
 	 * logged once, also when no bean needs the sets.
 	 */
 	@Bean(CounterSetPlan.BEAN_NAME)
-	CounterSetPlan rdmaCounterSetPlan(RdmaProperties properties, Environment environment) {
-		return new CounterSetPlan(new RdmaPropertiesChecks(environment).check(properties));
+	CounterSetPlan rdmaCounterSetPlan(RdmaProperties properties, Environment environment,
+			ObjectProvider<RdmaPropertyScan> scan) {
+		return new CounterSetPlan(new RdmaPropertiesChecks(environment, scan.getIfAvailable()).check(properties));
 	}
 
 	@Bean("rdmaBackend")

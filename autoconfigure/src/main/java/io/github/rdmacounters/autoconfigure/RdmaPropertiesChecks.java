@@ -44,10 +44,23 @@ final class RdmaPropertiesChecks {
 
 	private final Environment environment;
 
+	private final @Nullable RdmaPropertyScan scan;
+
 	private Problems problems;
 
 	RdmaPropertiesChecks(Environment environment) {
+		this(environment, null);
+	}
+
+	/**
+	 * Create the checks.
+	 * @param environment the environment
+	 * @param scan the properties as written, read at startup, or {@code null} to read
+	 * them
+	 */
+	RdmaPropertiesChecks(Environment environment, @Nullable RdmaPropertyScan scan) {
 		this.environment = environment;
+		this.scan = scan;
 		this.problems = new Problems(environment);
 	}
 
@@ -60,8 +73,8 @@ final class RdmaPropertiesChecks {
 	 */
 	List<SetPlan> check(RdmaProperties properties) {
 		this.problems = new Problems(this.environment);
-		Set<String> refusedKeys = new WrittenRdmaProperties(this.environment, this.problems)
-			.check(properties.backend());
+		RdmaPropertyScan written = (this.scan != null) ? this.scan : RdmaPropertyScan.of(this.environment);
+		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
 		List<SetPlan> sets = new ArrayList<>();
