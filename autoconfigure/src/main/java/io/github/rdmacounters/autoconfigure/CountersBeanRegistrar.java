@@ -78,9 +78,13 @@ class CountersBeanRegistrar implements BeanRegistrar {
 							+ "the NIC, read at every scrape; count fewer flows, or group them with wider ones "
 							+ "(a prefix, no port)");
 		}
+		if (names.isEmpty() && !environment.containsProperty(COUNTER_SETS)) {
+			return names;
+		}
 		if (names.isEmpty()) {
-			// no set, or rdma.counter-sets given a value of its own: bound as before, so
-			// that a value that is no map fails here as it does in RdmaProperties
+			// rdma.counter-sets given a value of its own: bound as before, so that a
+			// value
+			// that is no map fails here as it does in RdmaProperties
 			return Binder.get(environment)
 				.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
 				.map(Map::keySet)

@@ -77,6 +77,26 @@ class PropertySourcePassesTests {
 		});
 	}
 
+	@Test
+	void startWithoutSetsPassesOnceOverEachPropertySource() {
+		Counting application = new Counting(Map.of("rdma.backend", "simulated"));
+		CountingVariables environment = new CountingVariables(Map.of("PATH", "/usr/bin"));
+		this.runner.withInitializer((context) -> {
+			context.getEnvironment().getPropertySources().addFirst(application);
+			context.getEnvironment()
+				.getPropertySources()
+				.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, environment);
+			ConfigurationPropertySources.attach(context.getEnvironment());
+			ConfigurationPropertyCaching.get(context.getEnvironment()).enable();
+		}).run((context) -> {
+			assertThat(context).hasNotFailed();
+			System.out.println("Passes over the property sources on a start without sets, by reader: application "
+					+ application.passes + "; environment variables " + environment.passes);
+			assertThat(starter(application.passes)).isLessThanOrEqualTo(2);
+			assertThat(starter(environment.passes)).isLessThanOrEqualTo(2);
+		});
+	}
+
 	private static int starter(Map<String, Integer> passes) {
 		return passes.entrySet()
 			.stream()
