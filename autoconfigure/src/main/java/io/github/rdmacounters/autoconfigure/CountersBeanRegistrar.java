@@ -82,9 +82,8 @@ class CountersBeanRegistrar implements BeanRegistrar {
 			return names;
 		}
 		if (names.isEmpty()) {
-			// rdma.counter-sets given a value of its own: bound as before, so that a
-			// value
-			// that is no map fails here as it does in RdmaProperties
+			// rdma.counter-sets has a value of its own: bound as before, so that
+			// a value that is no map fails here as it does in RdmaProperties
 			return Binder.get(environment)
 				.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
 				.map(Map::keySet)
