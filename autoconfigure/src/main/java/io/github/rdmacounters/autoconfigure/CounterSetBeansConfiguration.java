@@ -64,7 +64,8 @@ class CounterSetBeansConfiguration {
 			if (beanFactory == null) {
 				return true;
 			}
-			Set<String> sets = CountersBeanRegistrar.setNames(context.getEnvironment());
+			RdmaPropertyScan scan = RdmaPropertyScan.of(context.getEnvironment());
+			Set<String> sets = CountersBeanRegistrar.setNames(scan, context.getEnvironment());
 			if (beanFactory.getBeanNamesForType(RdmaRegistry.class, true, false).length > 0) {
 				if (!sets.isEmpty()) {
 					logger.info("Not registering Counters beans for " + CountersBeanRegistrar.COUNTER_SETS + " " + sets
@@ -75,6 +76,8 @@ class CounterSetBeansConfiguration {
 			if (!sets.isEmpty()) {
 				checkFree(context, sets);
 			}
+			// one pass over the property sources for the registrar and the checks too
+			RdmaPropertyScan.handOver(context.getEnvironment(), scan);
 			return true;
 		}
 

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,11 +9,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionOverrideException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.CounterSet;
@@ -42,7 +37,10 @@ class CountersBeanRegistrar implements BeanRegistrar {
 
 	@Override
 	public void register(BeanRegistry registry, Environment environment) {
-		Set<String> sets = setNames(environment);
+		RdmaPropertyScan scan = RdmaPropertyScan.take(environment);
+		registry.registerBean(RdmaPropertyScan.BEAN_NAME, RdmaPropertyScan.class,
+				(spec) -> spec.infrastructure().supplier((context) -> scan));
+		Set<String> sets = setNames(scan, environment);
 		if (sets.isEmpty()) {
 			return;
 		}
@@ -64,32 +62,28 @@ class CountersBeanRegistrar implements BeanRegistrar {
 
 	/**
 	 * Return the names of the sets, the keys Boot's map binder gives them when it binds
-	 * {@link RdmaProperties} (each property's element after {@code rdma.counter-sets}, as
-	 * written, in the order of the sources), found in one pass over the property names
-	 * instead of a second binding of every set. Refuse more than {@value #MAX_SETS} sets
-	 * before any is bound: each is a steering rule and a counters object on the NIC and a
-	 * read per scrape, and binding and opening ten thousand takes minutes.
+	 * {@link RdmaProperties}, read off the properties as written instead of a second
+	 * binding of every set. Refuse more than {@value #MAX_SETS} sets before any is bound:
+	 * each is a steering rule and a counters object on the NIC and a read per scrape, and
+	 * binding and opening ten thousand takes minutes.
+	 * @param scan the properties as written
 	 * @param environment the environment
 	 * @return the set names
 	 */
-	static Set<String> setNames(Environment environment) {
-		ConfigurationPropertyName root = ConfigurationPropertyName.of(COUNTER_SETS);
-		Set<String> names = new LinkedHashSet<>();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(root::isAncestorOf)
-					.forEach((name) -> names.add(name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL)));
-			}
-		}
+	static Set<String> setNames(RdmaPropertyScan scan, Environment environment) {
+		Set<String> names = scan.setNames();
 		if (names.size() > MAX_SETS) {
 			throw new InvalidConfigurationPropertyValueException(COUNTER_SETS, names.size() + " sets",
 					"at most " + MAX_SETS + " counter sets: each is a flow steering rule and a counters object on "
 							+ "the NIC, read at every scrape; count fewer flows, or group them with wider ones "
 							+ "(a prefix, no port)");
 		}
+		if (names.isEmpty() && !environment.containsProperty(COUNTER_SETS)) {
+			return names;
+		}
 		if (names.isEmpty()) {
-			// no set, or rdma.counter-sets given a value of its own: bound as before, so
-			// that a value that is no map fails here as it does in RdmaProperties
+			// rdma.counter-sets has a value of its own: bound as before, so that
+			// a value that is no map fails here as it does in RdmaProperties
 			return Binder.get(environment)
 				.bind(COUNTER_SETS, Bindable.mapOf(String.class, Object.class))
 				.map(Map::keySet)

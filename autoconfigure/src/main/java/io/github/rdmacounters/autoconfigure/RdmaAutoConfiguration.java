@@ -26,10 +26,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.DependsOn;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
+import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.CounterSetPlan;
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
 import io.github.rdmacounters.autoconfigure.simulated.SimulatedBackendConfiguration;
@@ -65,15 +67,23 @@ public final class RdmaAutoConfiguration {
 
 	private static final String ROUTER_FUNCTIONS = "org.springframework.web.servlet.function.RouterFunctions";
 
-	@Bean
-	static RdmaPropertiesChecks rdmaPropertiesChecks(Environment environment) {
-		return new RdmaPropertiesChecks(environment);
+	/**
+	 * The counter sets, checked and mapped once from the bound properties: the first bean
+	 * of the starter to read them (the backends and the port counters depend on it), so
+	 * that a bad value fails startup naming the property as written, and its warnings are
+	 * logged once, also when no bean needs the sets.
+	 */
+	@Bean(CounterSetPlan.BEAN_NAME)
+	CounterSetPlan rdmaCounterSetPlan(RdmaProperties properties, Environment environment,
+			ObjectProvider<RdmaPropertyScan> scan) {
+		return new CounterSetPlan(new RdmaPropertiesChecks(environment, scan.getIfAvailable()).check(properties));
 	}
 
 	@Bean("rdmaBackend")
 	@ConditionalOnMissingBean(RdmaBackend.class)
 	@ConditionalOnProperty(prefix = RdmaProperties.PREFIX, name = "backend", havingValue = "native",
 			matchIfMissing = true)
+	@DependsOn(CounterSetPlan.BEAN_NAME)
 	NativeBackend rdmaNativeBackend(RdmaProperties properties) {
 		return new NativeBackend(properties.nativeBackend().getLibrary());
 	}
@@ -85,6 +95,7 @@ public final class RdmaAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnRdmaEnabledCondition.PortCounters.class)
+	@DependsOn(CounterSetPlan.BEAN_NAME)
 	HostPortCountersSource rdmaHostPortCounters(RdmaProperties properties, RdmaBackend backend) {
 		RdmaProperties.PortCounters portCounters = properties.portCounters();
 		RdmaProperties.DeviceFilter devices = portCounters.devices();
@@ -140,9 +151,9 @@ public final class RdmaAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, RdmaPropertiesChecks checks,
+	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, CounterSetPlan sets,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		List<SetPlan> plan = checks.plan();
+		List<SetPlan> plan = sets.sets();
 		ConfiguredDevices.check(properties, backend,
 				plan.stream().map(SetPlan::device).filter(Objects::nonNull).collect(Collectors.toSet()));
 		if (plan.isEmpty()) {

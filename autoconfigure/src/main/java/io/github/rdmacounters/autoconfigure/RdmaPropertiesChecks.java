@@ -12,7 +12,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 
@@ -29,12 +28,12 @@ import io.github.rdmacounters.sysfs.NoRdmaDevices;
  * What Boot's binder and the core types cannot check in {@link RdmaProperties}: where a
  * set counts, durations, globs and the simulator's settings. A set's own rules are
  * {@link CounterSetDefinition}'s and {@link FlowSpec}'s; each problem names the property
- * and the value as written. Runs when Boot has bound the properties and keeps the
- * {@link #plan() plan} of the counter sets.
+ * and the value as written. A plain mapper: called with the bound properties where the
+ * counter sets are needed, it returns them and keeps nothing.
  *
  * @author rdma-counters
  */
-final class RdmaPropertiesChecks implements BeanPostProcessor {
+final class RdmaPropertiesChecks {
 
 	private static final Log logger = LogFactory.getLog(RdmaPropertiesChecks.class);
 
@@ -45,35 +44,24 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 
 	private final Environment environment;
 
+	private final @Nullable RdmaPropertyScan scan;
+
 	private Problems problems;
 
-	private @Nullable List<SetPlan> plan;
-
 	RdmaPropertiesChecks(Environment environment) {
-		this.environment = environment;
-		this.problems = new Problems(environment);
-	}
-
-	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (bean instanceof RdmaProperties properties) {
-			List<SetPlan> checked = check(properties);
-			synchronized (this) {
-				this.plan = checked;
-			}
-		}
-		return bean;
+		this(environment, null);
 	}
 
 	/**
-	 * Return the counter sets as checked when Boot bound the properties.
-	 * @return the sets, in configuration order
+	 * Create the checks.
+	 * @param environment the environment
+	 * @param scan the properties as written, read at startup, or {@code null} to read
+	 * them
 	 */
-	synchronized List<SetPlan> plan() {
-		if (this.plan == null) {
-			throw new IllegalStateException("The rdma properties have not been bound");
-		}
-		return this.plan;
+	RdmaPropertiesChecks(Environment environment, @Nullable RdmaPropertyScan scan) {
+		this.environment = environment;
+		this.scan = scan;
+		this.problems = new Problems(environment);
 	}
 
 	/**
@@ -83,10 +71,10 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	 * @param properties the bound properties
 	 * @return the counter sets, in configuration order
 	 */
-	synchronized List<SetPlan> check(RdmaProperties properties) {
+	List<SetPlan> check(RdmaProperties properties) {
 		this.problems = new Problems(this.environment);
-		Set<String> refusedKeys = new WrittenRdmaProperties(this.environment, this.problems)
-			.check(properties.backend());
+		RdmaPropertyScan written = (this.scan != null) ? this.scan : RdmaPropertyScan.of(this.environment);
+		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
 		List<SetPlan> sets = new ArrayList<>();
@@ -259,6 +247,17 @@ final class RdmaPropertiesChecks implements BeanPostProcessor {
 	 * @param netdev the network interface it names instead, or {@code null}
 	 */
 	record SetPlan(CounterSetDefinition definition, @Nullable String device, @Nullable String netdev) {
+
+	}
+
+	/**
+	 * The checked counter sets of an application.
+	 *
+	 * @param sets the sets, in configuration order
+	 */
+	record CounterSetPlan(List<SetPlan> sets) {
+
+		static final String BEAN_NAME = "rdmaCounterSetPlan";
 
 	}
 

@@ -1,12 +1,10 @@
 package io.github.rdmacounters.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,11 +14,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.origin.PropertySourceOrigin;
-import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
@@ -56,23 +50,23 @@ final class WrittenRdmaProperties {
 			new NamedMap(PREFIX + ".devices", "(?i)rdma\\.devices", DEVICE_KEY, DEVICE_NAME_RULE), new NamedMap(
 					PREFIX + ".simulated.devices", "(?i)rdma\\.simulated\\.devices", DEVICE_KEY, DEVICE_NAME_RULE));
 
-	private final Environment environment;
+	private final RdmaPropertyScan scan;
 
 	private final Problems problems;
 
-	WrittenRdmaProperties(Environment environment, Problems problems) {
-		this.environment = environment;
+	WrittenRdmaProperties(RdmaPropertyScan scan, Problems problems) {
+		this.scan = scan;
 		this.problems = problems;
 	}
 
 	/**
 	 * Add the problems of the properties as written, and warn about those the backend
-	 * ignores, in one pass over the property sources.
+	 * ignores, from the properties as written.
 	 * @param backend the chosen backend
 	 * @return the keys of maps refused, e.g. {@code rdma.counter-sets.0}
 	 */
 	Set<String> check(RdmaProperties.Backend backend) {
-		List<ConfigurationProperty> written = writtenUnder(ConfigurationPropertyName.of(PREFIX));
+		List<ConfigurationProperty> written = this.scan.properties();
 		checkEnvironmentVariables(written);
 		warnIgnoredByBackend(backend, written);
 		return checkWrittenKeys(written);
@@ -166,21 +160,6 @@ final class WrittenRdmaProperties {
 			}
 		}
 		return refused;
-	}
-
-	/** The properties under a name, of every property source that lists its names. */
-	private List<ConfigurationProperty> writtenUnder(ConfigurationPropertyName root) {
-		List<ConfigurationProperty> written = new ArrayList<>();
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
-			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(root::isAncestorOf)
-					.stream()
-					.map(source::getConfigurationProperty)
-					.filter(Objects::nonNull)
-					.forEach(written::add);
-			}
-		}
-		return written;
 	}
 
 	private void checkWrittenKey(NamedMap map, ConfigurationPropertyName name, int key, String written,

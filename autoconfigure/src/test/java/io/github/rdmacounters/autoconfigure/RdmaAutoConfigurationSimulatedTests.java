@@ -255,7 +255,7 @@ class RdmaAutoConfigurationSimulatedTests {
 				.filter((name) -> name.startsWith("rdma") && CounterSetDefinition.NAME.matcher(name).matches())
 				.forEach(names::add);
 		});
-		assertThat(names).contains("rdmaRegistry", "rdmaDevices", "rdmaHostPortCounters", "rdmaPropertiesChecks",
+		assertThat(names).contains("rdmaRegistry", "rdmaDevices", "rdmaHostPortCounters", "rdmaCounterSetPlan",
 				"rdmaEventPublisher", "rdmaEventMetrics", "rdmaUi", "rdmaSyntheticTraffic", "rdmaEndpoint");
 		for (String name : names) {
 			runner.withPropertyValues("rdma.counter-sets." + name + ".flow.protocol=udp")

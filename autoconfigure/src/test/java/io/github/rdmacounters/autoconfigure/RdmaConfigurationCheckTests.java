@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -89,12 +90,32 @@ class RdmaConfigurationCheckTests {
 					"rdma.counter-sets.nvme-tcp.device=sim_mlx5_0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				List<RdmaPropertiesChecks.SetPlan> plan = context.getBean(RdmaPropertiesChecks.class).plan();
+				List<RdmaPropertiesChecks.SetPlan> plan = context.getBean(RdmaPropertiesChecks.CounterSetPlan.class)
+					.sets();
 				assertThat(plan).extracting((set) -> set.definition().name(), RdmaPropertiesChecks.SetPlan::device)
 					.containsExactly(tuple("nvme-tcp", "sim_mlx5_0"), tuple("https", "sim_mlx5_1"));
 				assertThat(context.getBean(RdmaRegistry.class).counterSets())
 					.extracting(CounterSet::name, CounterSet::deviceName, CounterSet::port)
 					.containsExactlyInAnyOrder(tuple("nvme-tcp", "sim_mlx5_0", 1), tuple("https", "sim_mlx5_1", 2));
+			});
+	}
+
+	@Test
+	void propertiesAreCheckedAndWarnedAboutOnceAlsoWhenNoBeanNeedsTheSets(CapturedOutput output) {
+		ApplicationContextRunner own = this.simulatedRunner
+			.withBean(RdmaRegistry.class, () -> new RdmaRegistry(List.of()))
+			.withBean(ManagedDevices.class, () -> new ManagedDevices(List.of()));
+		own.withPropertyValues("rdma.read-deadline=1ms").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("rdma.read-deadline");
+		});
+		own.withPropertyValues("rdma.counter-sets.roce.flow.protocol=udp",
+				"rdma.counter-sets.roce.flow.destination-port=4791")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getOut().split("with udp is RoCEv2", -1)).hasSize(2);
 			});
 	}
 

@@ -41,7 +41,7 @@ import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.ReadMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -448,18 +448,18 @@ class RdmaPropertiesChecksTests {
 	}
 
 	@Test
-	void planIsTheOneMadeWhenThePropertiesWereBound() {
+	void checkKeepsNothingBetweenCalls() {
 		RdmaPropertiesChecks checks = new RdmaPropertiesChecks(this.environment);
-		assertThatIllegalStateException().isThrownBy(checks::plan).withMessageContaining("not been bound");
 		set("rdma.counter-sets.storage.device", "mlx5_1");
-		RdmaProperties properties = bind(this.environment);
-		assertThat(checks.postProcessAfterInitialization(properties, "rdma-properties")).isSameAs(properties);
-		assertThat(checks.plan()).singleElement().satisfies((set) -> {
+		assertThat(checks.check(bind(this.environment))).singleElement().satisfies((set) -> {
 			assertThat(set.definition().name()).isEqualTo("storage");
 			assertThat(set.device()).isEqualTo("mlx5_1");
 		});
-		assertThat(checks.postProcessAfterInitialization("other", "other")).isEqualTo("other");
-		assertThat(checks.plan()).hasSize(1);
+		set("rdma.counter-sets.storage.port", "0");
+		assertThatExceptionOfType(InvalidConfigurationPropertyValueException.class)
+			.isThrownBy(() -> checks.check(bind(this.environment)));
+		set("rdma.counter-sets.storage.port", "1");
+		assertThat(checks.check(bind(this.environment))).hasSize(1);
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.DependsOn;
 
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
@@ -28,6 +29,7 @@ import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 public final class SimulatedBackendConfiguration {
 
 	@Bean("rdmaBackend")
+	@DependsOn("rdmaCounterSetPlan") // the properties checked first
 	SimulatedBackend rdmaSimulatedBackend(RdmaProperties properties) {
 		List<SimulatedDeviceSpec> specs = new ArrayList<>();
 		properties.simulated()
