@@ -630,7 +630,10 @@ class BadInputMatrixTests {
 					.with(FLOW + "protocol=tcp")
 					.with(FLOW + "destination-port=4420"),
 				new Case(observations + "names", "checkpoint", "has no effect", observations + "enabled=true").warns(),
-				new Case(observations + "sets", "roce", "has no effect", observations + "enabled=true").warns());
+				new Case(observations + "sets", "roce", "has no effect", observations + "enabled=true").warns(),
+				new Case(observations + "port-counters", "out_of_sequence", "has no effect",
+						observations + "enabled=true")
+					.warns());
 	}
 
 	private static List<Case> nativeOnly() {

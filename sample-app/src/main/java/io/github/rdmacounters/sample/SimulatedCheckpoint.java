@@ -14,18 +14,21 @@ import org.springframework.stereotype.Component;
 
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
  * An observed operation that moves simulated traffic over one counter set: a "checkpoint"
  * that sends {@link #PACKETS} NVMe/TCP packets of {@link #SIZE} bytes to the nvme-tcp
- * set's flow inside the observation {@code sample.checkpoint}. With
- * {@code rdma.observations} naming that observation and set, each checkpoint records its
- * packets and bytes as {@code rdma.observation.packets} and
- * {@code rdma.observation.bytes} (and on its span with tracing on). The traffic
- * generator's NVMe/TCP packets during a checkpoint count too: a counter counts all the
- * traffic that matches it. Only active on the simulated backend with
- * {@code rdma.observations.enabled=true}.
+ * set's flow inside the observation {@code sample.checkpoint}, and receives
+ * {@link #RDMA_WRITES} RoCEv2 RDMA WRITEs from a peer replicating it, which no flow
+ * counter sees. With {@code rdma.observations} naming that observation and set, each
+ * checkpoint records its packets and bytes as {@code rdma.observation.packets} and
+ * {@code rdma.observation.bytes} (and on its span with tracing on), and with
+ * {@code rdma.observations.port-counters=rx_write_requests} the writes as
+ * {@code rdma.observation.port.counter}. The traffic generator's NVMe/TCP packets during
+ * a checkpoint count too: a counter counts all the traffic that matches it. Only active
+ * on the simulated backend with {@code rdma.observations.enabled=true}.
  *
  * @author rdma-counters
  */
@@ -42,6 +45,9 @@ public class SimulatedCheckpoint {
 
 	/** The frame size of each packet, in bytes. */
 	public static final int SIZE = 4096;
+
+	/** The RDMA WRITEs one checkpoint receives. */
+	public static final int RDMA_WRITES = 16;
 
 	private final SimulatedBackend backend;
 
@@ -87,6 +93,10 @@ public class SimulatedCheckpoint {
 		Observation.createNotStarted(OBSERVATION, this.observations).observe(() -> {
 			for (int i = 0; i < PACKETS; i++) {
 				this.backend.deliver(this.device, this.port, Packet.tcp(this.client, 50000, this.server, 4420, SIZE));
+			}
+			for (int i = 0; i < RDMA_WRITES; i++) {
+				this.backend.deliverRoce(this.device, this.port,
+						Packet.udp(this.client, 49152, this.server, Packet.ROCE_V2_PORT, SIZE), RoceOperation.WRITE);
 			}
 		});
 	}

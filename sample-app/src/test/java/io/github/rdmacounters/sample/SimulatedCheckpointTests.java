@@ -35,12 +35,17 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "rdma.observations.enabled=true", "rdma.observations.names=" + SimulatedCheckpoint.OBSERVATION,
-				"rdma.observations.sets=nvme-tcp", "sample.checkpoint.interval-ms=3600000",
-				"management.tracing.sampling.probability=1.0", PrometheusTools.NO_EXEMPLARS })
+				"rdma.observations.sets=nvme-tcp", "rdma.observations.port-counters=rx_write_requests",
+				"sample.checkpoint.interval-ms=3600000", "management.tracing.sampling.probability=1.0",
+				PrometheusTools.NO_EXEMPLARS })
 class SimulatedCheckpointTests {
 
 	private static final Pattern SUM = Pattern.compile(
 			"^rdma_observation_packets_sum\\{observation=\"sample.checkpoint\",overlapped=\"false\",set=\"nvme-tcp\"} (\\S+)$",
+			Pattern.MULTILINE);
+
+	private static final Pattern WRITES = Pattern.compile(
+			"^rdma_observation_port_counter_sum\\{counter=\"rx_write_requests\",device=\"sim_mlx5_0\",observation=\"sample.checkpoint\",overlapped=\"false\",port=\"1\"} (\\S+)$",
 			Pattern.MULTILINE);
 
 	@Autowired
@@ -63,6 +68,9 @@ class SimulatedCheckpointTests {
 		assertThat(sum.find()).as("packets sum in%n%s", scrape).isTrue();
 		assertThat(Double.parseDouble(sum.group(1))).isGreaterThanOrEqualTo(SimulatedCheckpoint.PACKETS);
 		assertThat(scrape).contains("# TYPE rdma_observation_bytes summary");
+		Matcher writes = WRITES.matcher(scrape);
+		assertThat(writes.find()).as("RDMA WRITEs sum in%n%s", scrape).isTrue();
+		assertThat(Double.parseDouble(writes.group(1))).isGreaterThanOrEqualTo(SimulatedCheckpoint.RDMA_WRITES);
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
 			SpanData span = this.spans.spans.stream()
 				.filter((candidate) -> candidate.getName().equals(SimulatedCheckpoint.OBSERVATION))
@@ -75,6 +83,9 @@ class SimulatedCheckpointTests {
 			assertThat(Long.parseLong(span.getAttributes().get(AttributeKey.stringKey("rdma.nvme-tcp.bytes"))))
 				.isGreaterThanOrEqualTo((long) SimulatedCheckpoint.PACKETS * SimulatedCheckpoint.SIZE);
 			assertThat(span.getAttributes().get(AttributeKey.stringKey("rdma.nvme-tcp.overlapped"))).isEqualTo("false");
+			assertThat(Long
+				.parseLong(span.getAttributes().get(AttributeKey.stringKey("rdma.sim_mlx5_0.1.rx_write_requests"))))
+				.isGreaterThanOrEqualTo(SimulatedCheckpoint.RDMA_WRITES);
 		});
 	}
 

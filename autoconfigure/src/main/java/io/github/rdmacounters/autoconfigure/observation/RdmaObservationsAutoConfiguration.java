@@ -1,9 +1,13 @@
 package io.github.rdmacounters.autoconfigure.observation;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
@@ -21,6 +25,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
@@ -32,14 +38,21 @@ import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.core.CounterSet;
+import io.github.rdmacounters.core.HostPortCountersSource;
+import io.github.rdmacounters.core.NameFilter;
+import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
+import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
 /**
  * {@link EnableAutoConfiguration Auto-configuration} of the
  * {@link CounterDeltaObservationHandler}: counter deltas on the observations named in
- * {@code rdma.observations.names}, for the sets named in {@code rdma.observations.sets}.
- * Boot registers every {@link ObservationHandler} bean with its observation registry.
+ * {@code rdma.observations.names}, for the sets named in {@code rdma.observations.sets},
+ * and the {@link PortCounterDeltaObservationHandler} for the port counters named in
+ * {@code rdma.observations.port-counters} of those sets' ports. Boot registers every
+ * {@link ObservationHandler} bean with its observation registry.
  *
  * @since 0.1.0
  * @author rdma-counters
@@ -85,6 +98,93 @@ public final class RdmaObservationsAutoConfiguration {
 					+ "observation auto-configuration), or set " + PREFIX + ".enabled=false");
 		}
 		return new CounterDeltaObservationHandler(meters, names, sets);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional({ OnObservationsEnabled.class, OnPortCounters.class })
+	PortCounterDeltaObservationHandler rdmaPortCounterDeltaObservationHandler(CounterDeltaObservationHandler flowDeltas,
+			ObjectProvider<MeterRegistry> meterRegistry, RdmaProperties properties, RdmaBackend backend) {
+		// the names and sets as the flow handler checked them, warned about once
+		List<PortCounterDeltaObservationHandler.Port> ports = new ArrayList<>();
+		for (CounterSet set : flowDeltas.sets()) {
+			PortCounterDeltaObservationHandler.Port port = new PortCounterDeltaObservationHandler.Port(set.deviceName(),
+					set.port());
+			if (!ports.contains(port)) {
+				ports.add(port);
+			}
+		}
+		Set<String> devices = new LinkedHashSet<>();
+		ports.forEach((port) -> devices.add(port.deviceName()));
+		Path root = Path.of(properties.portCounters().sysfsRoot());
+		List<String> counters = portCounters(properties.observations().portCounters(),
+				listCounters(backend, root, devices, properties.readDeadline()), devices);
+		MeterRegistry meters = meterRegistry.getIfAvailable();
+		if (meters == null) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
+					"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
+							+ "or set " + PREFIX + ".enabled=false");
+		}
+		// a fresh read at every snapshot (a delta over a cached value would be wrong) of
+		// only the chosen devices and counters, never waited for past the read deadline
+		return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
+				backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
+						properties.readDeadline()));
+	}
+
+	/**
+	 * The counter files of the devices' ports, reading none of them; empty when they
+	 * cannot be listed within the read deadline.
+	 */
+	private static Set<String> listCounters(RdmaBackend backend, Path root, Set<String> devices,
+			Duration readDeadline) {
+		Set<String> listed = new ConcurrentSkipListSet<>();
+		HostPortCountersSource source = backend.hostPortCounters(root, devices::contains, (counter) -> {
+			listed.add(counter);
+			return false;
+		}, Duration.ZERO, readDeadline);
+		try {
+			if (source.snapshot().stall() != null) {
+				return Set.of();
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Cannot list the port counters to check " + PREFIX + ".port-counters", ex);
+			return Set.of();
+		}
+		finally {
+			if (source instanceof SysfsHostPortCountersSource sysfs) {
+				sysfs.close();
+			}
+		}
+		return new TreeSet<>(listed);
+	}
+
+	private static List<String> portCounters(List<String> written, Set<String> listed, Set<String> devices) {
+		List<String> counters = new ArrayList<>();
+		for (int i = 0; i < written.size(); i++) {
+			String name = written.get(i);
+			if (name == null || name.isBlank()) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
+						"must be the file name of a port counter such as out_of_sequence, not blank");
+			}
+			if (!listed.isEmpty() && !listed.contains(name)) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
+						"must be the file name of a counter under counters/ or hw_counters/ of the ports of " + devices
+								+ " (the devices of " + PREFIX + ".sets); closest: "
+								+ String.join(", ", NameFilter.closest(name, listed, 3)));
+			}
+			if (!counters.contains(name)) {
+				counters.add(name);
+			}
+		}
+		if (listed.isEmpty()) {
+			logger.warn(PREFIX + ".port-counters=" + String.join(",", written) + " cannot be checked: the port "
+					+ "counters of " + devices + " could not be listed under rdma.port-counters.sysfs-root within "
+					+ "rdma.read-deadline; a name that is no counter file records no delta and counts "
+					+ PortCounterDeltaObservationHandler.READ_FAILURES);
+		}
+		return counters;
 	}
 
 	private static Set<String> names(List<String> written) {
@@ -162,6 +262,9 @@ public final class RdmaObservationsAutoConfiguration {
 			if (!observations.sets().isEmpty()) {
 				set.add(PREFIX + ".sets=" + String.join(",", observations.sets()));
 			}
+			if (!observations.portCounters().isEmpty()) {
+				set.add(PREFIX + ".port-counters=" + String.join(",", observations.portCounters()));
+			}
 			if (!set.isEmpty()) {
 				logger.warn(String.join(", ", set) + ((set.size() == 1) ? " has" : " have") + " no effect: " + PREFIX
 						+ ".enabled=false switches counter deltas on observations off; remove "
@@ -179,6 +282,21 @@ public final class RdmaObservationsAutoConfiguration {
 		OnObservationsEnabled() {
 			super(PREFIX + ".enabled", false,
 					"whether the selected observations record the counter deltas of the chosen sets");
+		}
+
+	}
+
+	/**
+	 * Matches when {@code rdma.observations.port-counters} names a counter.
+	 */
+	static final class OnPortCounters extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			List<String> counters = Binder.get(context.getEnvironment())
+				.bind(PREFIX + ".port-counters", Bindable.listOf(String.class))
+				.orElse(List.of());
+			return new ConditionOutcome(!counters.isEmpty(), PREFIX + ".port-counters=" + counters);
 		}
 
 	}

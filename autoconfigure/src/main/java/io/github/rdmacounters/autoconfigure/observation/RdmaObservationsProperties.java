@@ -15,10 +15,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * required when enabled. Never every HTTP request.
  * @param sets Names of the counter sets to read around each selected observation;
  * required when enabled.
+ * @param portCounters File names of port counters (under counters/ or hw_counters/, such
+ * as out_of_sequence, local_ack_timeout_err, np_cnp_sent) of the ports of the chosen sets
+ * to read fresh around each selected observation, recorded as
+ * rdma.observation.port.counter; RoCEv2 traffic is in no flow counter but in these. Each
+ * costs two fresh reads of these files per selected observation.
  * @since 0.1.0
  * @author rdma-counters
  */
 public record RdmaObservationsProperties(@DefaultValue("false") boolean enabled, @DefaultValue List<String> names,
-		@DefaultValue List<String> sets) {
+		@DefaultValue List<String> sets, @DefaultValue List<String> portCounters) {
 
 }

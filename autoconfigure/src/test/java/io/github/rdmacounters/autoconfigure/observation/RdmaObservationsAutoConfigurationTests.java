@@ -22,6 +22,8 @@ import io.github.rdmacounters.autoconfigure.FailureAnalysisAssert;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
+import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -187,6 +189,83 @@ class RdmaObservationsAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output.getAll()).doesNotContain("rdma.observations");
+		});
+	}
+
+	@Test
+	void runWithPortCountersShouldRecordTheRoceOperationsOfTheSetsPortThatNoFlowCounterSees() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme,vxlan",
+					"rdma.observations.port-counters=rx_write_requests,out_of_sequence")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				PortCounterDeltaObservationHandler handler = context.getBean(PortCounterDeltaObservationHandler.class);
+				assertThat(handler.ports())
+					.containsExactly(new PortCounterDeltaObservationHandler.Port("sim_mlx5_0", 1));
+				assertThat(handler.counters()).containsExactly("rx_write_requests", "out_of_sequence");
+				SimulatedBackend backend = context.getBean(SimulatedBackend.class);
+				Packet roce = Packet.udp(InetAddress.getByName("192.0.2.10"), 50000,
+						InetAddress.getByName("192.0.2.20"), Packet.ROCE_V2_PORT, 4096);
+				ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+				Observation.createNotStarted("checkpoint", observations).observe(() -> {
+					for (int i = 0; i < 6; i++) {
+						backend.deliverRoce("sim_mlx5_0", 1, roce, RoceOperation.WRITE);
+					}
+				});
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				DistributionSummary writes = meters.get(PortCounterDeltaObservationHandler.COUNTER)
+					.tags("observation", "checkpoint", "device", "sim_mlx5_0", "port", "1", "counter",
+							"rx_write_requests", "overlapped", "false")
+					.summary();
+				assertThat(writes.count()).isOne();
+				assertThat(writes.totalAmount()).isEqualTo(6);
+				assertThat(meters.get(CounterDeltaObservationHandler.PACKETS)
+					.tags("observation", "checkpoint", "set", "nvme", "overlapped", "false")
+					.summary()
+					.totalAmount()).isZero();
+			});
+	}
+
+	@Test
+	void runWithoutPortCountersShouldCreateNoPortHandler() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(PortCounterDeltaObservationHandler.class);
+			});
+	}
+
+	@Test
+	void runWithAnUnknownPortCounterShouldFailNamingTheValueAsWrittenAndTheClosestCounters() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme", "rdma.observations.port-counters=np_cnp_sent,out_of_sequnce")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.port-counters[1]", "out_of_sequnce",
+						"closest: out_of_sequence"));
+	}
+
+	@Test
+	void runWithABlankPortCounterShouldFailNamingThePropertyAndIndex() {
+		this.contextRunner
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme", "rdma.observations.port-counters[0]=np_cnp_sent",
+					"rdma.observations.port-counters[1]= ")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.port-counters[1]", "not blank"));
+	}
+
+	@Test
+	void runWhenDisabledWithPortCountersShouldWarnOnceThatTheyHaveNoEffect(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("rdma.observations.port-counters=out_of_sequence").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(PortCounterDeltaObservationHandler.class);
+			assertThat(output.getAll())
+				.containsOnlyOnce("rdma.observations.port-counters=out_of_sequence has no effect: "
+						+ "rdma.observations.enabled=false switches counter deltas on observations off");
 		});
 	}
 
