@@ -73,11 +73,16 @@ public final class MultiDeviceBenchmark {
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("logging.level.root", "warn");
 		properties.put("rdma.enabled", starter);
-		properties.put("rdma.backend", "simulated");
-		properties.put("rdma.read-cache-ttl", "100ms");
 		properties.put("server.port", 0);
 		properties.put("server.address", "127.0.0.1");
 		properties.put("management.endpoints.web.exposure.include", "health,prometheus,rdma");
+		if (!starter) {
+			// rdma.enabled=false alone: the starter warns about its other settings there,
+			// as they have no effect
+			return properties;
+		}
+		properties.put("rdma.backend", "simulated");
+		properties.put("rdma.read-cache-ttl", "100ms");
 		for (int d = 0; d < devices; d++) {
 			String name = "sim_mlx5_" + d;
 			properties.put("rdma.simulated.devices." + name + ".ports", ports);

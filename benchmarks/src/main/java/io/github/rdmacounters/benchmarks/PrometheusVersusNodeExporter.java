@@ -115,18 +115,11 @@ public final class PrometheusVersusNodeExporter {
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("logging.level.root", "warn");
 		properties.put("rdma.enabled", starter);
-		properties.put("rdma.backend", "native");
-		properties.put("rdma.read-cache-ttl", "100ms");
-		properties.put("rdma.port-counters.sysfs-root", sys.resolve("class/infiniband").toString());
-		if (pma) {
-			properties.put("rdma.port-counters.include", String.join(",", HostSysfsTree.PMA_COUNTERS));
+		// the application without the starter gets rdma.enabled=false alone: the starter
+		// warns about its other settings there, as they have no effect
+		if (starter) {
+			starterProperties(properties, sys, pma);
 		}
-		// the infiniband collector reads the port counters only: the ethtool statistics
-		// and RDMA netlink, which it has no part of, are measured on their own
-		// (ethtool-read.md, netlink-qp-dump.md)
-		properties.put("rdma.ethtool.enabled", false);
-		properties.put("rdma.optional-counters.enabled", false);
-		properties.put("rdma.queue-pairs.enabled", false);
 		properties.put("server.port", 0);
 		properties.put("server.address", "127.0.0.1");
 		properties.put("management.endpoints.web.exposure.include", "health,prometheus");
@@ -143,6 +136,21 @@ public final class PrometheusVersusNodeExporter {
 							(definition) -> definition.setDestroyMethodName("close")));
 		}
 		return builder.web(WebApplicationType.SERVLET).logStartupInfo(false).properties(properties).run();
+	}
+
+	private static void starterProperties(Map<String, Object> properties, Path sys, boolean pma) {
+		properties.put("rdma.backend", "native");
+		properties.put("rdma.read-cache-ttl", "100ms");
+		properties.put("rdma.port-counters.sysfs-root", sys.resolve("class/infiniband").toString());
+		if (pma) {
+			properties.put("rdma.port-counters.include", String.join(",", HostSysfsTree.PMA_COUNTERS));
+		}
+		// the infiniband collector reads the port counters only: the ethtool statistics
+		// and RDMA netlink, which it has no part of, are measured on their own
+		// (ethtool-read.md, netlink-qp-dump.md)
+		properties.put("rdma.ethtool.enabled", false);
+		properties.put("rdma.optional-counters.enabled", false);
+		properties.put("rdma.queue-pairs.enabled", false);
 	}
 
 	private static URI prometheus(ConfigurableApplicationContext context) {
