@@ -19,6 +19,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.ResolvableType;
 import org.springframework.util.StringUtils;
 
+import io.github.rdmacounters.core.NameFilter;
+
 /**
  * The keys of the {@code rdma} properties, read off the property types (record
  * components, JavaBean properties, map values) as Boot's binder reads them, never listed
@@ -142,30 +144,13 @@ final class RdmaPropertyKeys {
 		String best = null;
 		int distance = 3;
 		for (String candidate : keys) {
-			int d = distance(key, candidate);
+			int d = NameFilter.distance(key, candidate);
 			if (d < distance) {
 				best = candidate;
 				distance = d;
 			}
 		}
 		return best;
-	}
-
-	private static int distance(String a, String b) {
-		int[] previous = new int[b.length() + 1];
-		int[] current = new int[b.length() + 1];
-		Arrays.setAll(previous, (j) -> j);
-		for (int i = 1; i <= a.length(); i++) {
-			current[0] = i;
-			for (int j = 1; j <= b.length(); j++) {
-				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
-				current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-			}
-			int[] swap = previous;
-			previous = current;
-			current = swap;
-		}
-		return previous[b.length()];
 	}
 
 	private static boolean isGroup(Class<?> type) {

@@ -115,8 +115,14 @@ public final class NameFilter implements Predicate<String> {
 			.toList();
 	}
 
-	/** Levenshtein's edit distance. */
-	private static int distance(String a, String b) {
+	/**
+	 * Return Levenshtein's edit distance between two names, as the did-you-mean of names
+	 * and property keys counts it.
+	 * @param a one name
+	 * @param b the other
+	 * @return the fewest single-character insertions, deletions and substitutions
+	 */
+	public static int distance(String a, String b) {
 		int[] previous = new int[b.length() + 1];
 		int[] current = new int[b.length() + 1];
 		Arrays.setAll(previous, (j) -> j);

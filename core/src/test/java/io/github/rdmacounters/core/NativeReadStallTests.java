@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -228,20 +229,16 @@ class NativeReadStallTests {
 	 * a read was held is destroyed by its closer thread once the read has returned, so
 	 * the extension's check after the test would otherwise race that thread.
 	 */
-	private void closeAndAwaitDestroyed(ManagedDevice device) throws InterruptedException {
+	private void closeAndAwaitDestroyed(ManagedDevice device) {
 		device.close();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.fake.liveObjects() != 0 && System.nanoTime() < end) {
-			Thread.sleep(5);
-		}
+		await(() -> this.fake.liveObjects() == 0);
 	}
 
-	private static void await(BooleanSupplier condition) throws InterruptedException {
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!condition.getAsBoolean() && System.nanoTime() < end) {
-			Thread.sleep(5);
-		}
-		assertThat(condition.getAsBoolean()).as("within 10 s").isTrue();
+	private static void await(BooleanSupplier condition) {
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(condition::getAsBoolean);
 	}
 
 }

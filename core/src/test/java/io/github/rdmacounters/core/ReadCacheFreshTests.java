@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.testsupport.MutableClock;
@@ -103,11 +104,10 @@ class ReadCacheFreshTests {
 			.satisfies((ex) -> assertThat(ex.stall().what()).isEqualTo("ibv_read_counters"));
 		assertThat(this.reads).hasValue(0);
 		release.countDown();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (timed.stall() != null || timed.reads() == 0) {
-			assertThat(System.nanoTime()).isLessThan(end);
-			Thread.sleep(5);
-		}
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> timed.stall() == null && timed.reads() > 0);
 		assertThat(timed.getFresh(this::read)).isEqualTo(2);
 	}
 

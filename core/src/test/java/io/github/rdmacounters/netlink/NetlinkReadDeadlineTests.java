@@ -17,6 +17,7 @@ import io.github.rdmacounters.netlink.QueuePairCounters.Binding;
 import io.github.rdmacounters.netlink.QueuePairCounters.Group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The read deadline of the RDMA netlink reads (optional counters, this process's queue
@@ -201,17 +202,7 @@ class NetlinkReadDeadlineTests {
 	}
 
 	private static void awaitTrue(BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(8).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("the condition within 8 s").isLessThan(deadline);
-			try {
-				Thread.sleep(10);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-		}
+		await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(10)).until(condition::getAsBoolean);
 	}
 
 }
