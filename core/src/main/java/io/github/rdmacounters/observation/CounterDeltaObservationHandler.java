@@ -61,7 +61,7 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 
 	private final List<CounterSet> sets;
 
-	private final List<Active> actives;
+	private final List<Overlaps> actives;
 
 	private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
@@ -76,9 +76,9 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 		this.meterRegistry = meterRegistry;
 		this.observationNames = Set.copyOf(observationNames);
 		this.sets = List.copyOf(sets);
-		List<Active> created = new ArrayList<>();
+		List<Overlaps> created = new ArrayList<>();
 		for (int i = 0; i < this.sets.size(); i++) {
-			created.add(new Active());
+			created.add(new Overlaps());
 		}
 		this.actives = List.copyOf(created);
 	}
@@ -238,38 +238,9 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 	/**
 	 * One observation on one set: its first reading and whether another overlapped it.
 	 */
-	private static final class Interval {
+	private static final class Interval extends Overlaps.Interval {
 
 		volatile @Nullable CounterSetReading start;
-
-		volatile boolean overlapped;
-
-		long entriesAtEnter;
-
-	}
-
-	/**
-	 * The selected observations active on one set: another one overlapped an interval
-	 * when one was active as it entered, or one entered while it was active.
-	 */
-	private static final class Active {
-
-		private int active;
-
-		private long entries;
-
-		synchronized void enter(Interval interval) {
-			interval.overlapped = this.active > 0;
-			this.active++;
-			interval.entriesAtEnter = ++this.entries;
-		}
-
-		synchronized void leave(Interval interval) {
-			if (this.entries != interval.entriesAtEnter) {
-				interval.overlapped = true;
-			}
-			this.active--;
-		}
 
 	}
 

@@ -65,7 +65,7 @@ public class PortCounterDeltaObservationHandler implements ObservationHandler<Ob
 
 	private final HostPortCountersSource source;
 
-	private final List<Active> actives;
+	private final List<Overlaps> actives;
 
 	private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
@@ -85,9 +85,9 @@ public class PortCounterDeltaObservationHandler implements ObservationHandler<Ob
 		this.ports = List.copyOf(ports);
 		this.counters = List.copyOf(counters);
 		this.source = source;
-		List<Active> created = new ArrayList<>();
+		List<Overlaps> created = new ArrayList<>();
 		for (int i = 0; i < this.ports.size(); i++) {
-			created.add(new Active());
+			created.add(new Overlaps());
 		}
 		this.actives = List.copyOf(created);
 	}
@@ -278,38 +278,9 @@ public class PortCounterDeltaObservationHandler implements ObservationHandler<Ob
 	/**
 	 * One observation on one port: its first values and whether another overlapped it.
 	 */
-	private static final class Interval {
+	private static final class Interval extends Overlaps.Interval {
 
 		volatile long @Nullable [] start;
-
-		volatile boolean overlapped;
-
-		long entriesAtEnter;
-
-	}
-
-	/**
-	 * The selected observations active on one port: another one overlapped an interval
-	 * when one was active as it entered, or one entered while it was active.
-	 */
-	private static final class Active {
-
-		private int active;
-
-		private long entries;
-
-		synchronized void enter(Interval interval) {
-			interval.overlapped = this.active > 0;
-			this.active++;
-			interval.entriesAtEnter = ++this.entries;
-		}
-
-		synchronized void leave(Interval interval) {
-			if (this.entries != interval.entriesAtEnter) {
-				interval.overlapped = true;
-			}
-			this.active--;
-		}
 
 	}
 

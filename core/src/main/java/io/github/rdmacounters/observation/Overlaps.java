@@ -1,0 +1,42 @@
+package io.github.rdmacounters.observation;
+
+/**
+ * The selected observations active on one group of counters (a counter set, a port):
+ * another one overlapped an interval when one was active as it entered, or one entered
+ * while it was active. Counters count everything that matches them, so each of two
+ * overlapping observations sees the other's traffic too.
+ *
+ * @author rdma-counters
+ */
+final class Overlaps {
+
+	private int active;
+
+	private long entries;
+
+	synchronized void enter(Interval interval) {
+		interval.overlapped = this.active > 0;
+		this.active++;
+		interval.entriesAtEnter = ++this.entries;
+	}
+
+	synchronized void leave(Interval interval) {
+		if (this.entries != interval.entriesAtEnter) {
+			interval.overlapped = true;
+		}
+		this.active--;
+	}
+
+	/**
+	 * One observation on one group of counters: whether another overlapped it. A handler
+	 * extends it with the values read at the start.
+	 */
+	static class Interval {
+
+		volatile boolean overlapped;
+
+		long entriesAtEnter;
+
+	}
+
+}
