@@ -294,7 +294,8 @@ final class SysfsDeviceReader {
 			for (String name : groupNames.get(g)) {
 				String file = group + "/" + name;
 				String path = base + file;
-				Refusal refusal = this.refusals.remove(path);
+				// most hosts have no refusing file: no lookup per file and read then
+				Refusal refusal = this.refusals.isEmpty() ? null : this.refusals.remove(path);
 				if (refusal != null && refusal.waits(readAt)) {
 					this.refusals.put(path, refusal);
 					listed.add(file);

@@ -84,12 +84,7 @@ public final class RdmaObservationsAutoConfiguration {
 		RdmaObservationsProperties observations = properties.observations();
 		Set<String> names = names(observations.names());
 		List<CounterSet> sets = sets(observations.sets(), registry);
-		MeterRegistry meters = meterRegistry.getIfAvailable();
-		if (meters == null) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
-					"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
-							+ "or set " + PREFIX + ".enabled=false");
-		}
+		MeterRegistry meters = meterRegistry(meterRegistry);
 		// by name only: asking for the registry would create it, and it asks for this
 		// handler
 		if (beanFactory.getBeanNamesForType(ObservationRegistry.class, true, false).length == 0) {
@@ -119,17 +114,22 @@ public final class RdmaObservationsAutoConfiguration {
 		Path root = Path.of(properties.portCounters().sysfsRoot());
 		List<String> counters = portCounters(properties.observations().portCounters(),
 				listCounters(backend, root, devices, properties.readDeadline()), devices);
+		MeterRegistry meters = meterRegistry(meterRegistry);
+		// a fresh read at every snapshot (a delta over a cached value would be wrong) of
+		// only the chosen devices and counters, never waited for past the read deadline
+		return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
+				backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
+						properties.readDeadline()));
+	}
+
+	private static MeterRegistry meterRegistry(ObjectProvider<MeterRegistry> meterRegistry) {
 		MeterRegistry meters = meterRegistry.getIfAvailable();
 		if (meters == null) {
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
 					"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
 							+ "or set " + PREFIX + ".enabled=false");
 		}
-		// a fresh read at every snapshot (a delta over a cached value would be wrong) of
-		// only the chosen devices and counters, never waited for past the read deadline
-		return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
-				backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
-						properties.readDeadline()));
+		return meters;
 	}
 
 	/**
