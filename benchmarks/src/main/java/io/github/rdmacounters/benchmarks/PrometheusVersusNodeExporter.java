@@ -56,6 +56,12 @@ public final class PrometheusVersusNodeExporter {
 
 	private static final int WARM_UP = 50;
 
+	/**
+	 * The default {@code rdma.read-deadline}, as the auto-configuration gives the source
+	 * it makes: each read runs in a reader thread that the scrape waits for.
+	 */
+	private static final Duration READ_DEADLINE = Duration.ofMillis(500);
+
 	private static final String DURATION = "node_scrape_collector_duration_seconds{collector=\"infiniband\"} ";
 
 	private PrometheusVersusNodeExporter() {
@@ -129,11 +135,11 @@ public final class PrometheusVersusNodeExporter {
 			// sysfs (files kept open), where it would open every file
 			Path root = sys.resolve("class/infiniband");
 			Predicate<String> counters = pma ? NameFilter.of(HostSysfsTree.PMA_COUNTERS, List.of()) : NameFilter.all();
-			builder.initializers(
-					(context) -> ((GenericApplicationContext) context).registerBean(HostPortCountersSource.class,
-							() -> new SysfsHostPortCountersSource(BenchmarkSysfsTrees.tree(root, true),
-									NameFilter.all(), counters, Duration.ofMillis(100), Clock.systemUTC()),
-							(definition) -> definition.setDestroyMethodName("close")));
+			builder.initializers((context) -> ((GenericApplicationContext) context).registerBean(
+					HostPortCountersSource.class,
+					() -> new SysfsHostPortCountersSource(BenchmarkSysfsTrees.tree(root, true), NameFilter.all(),
+							counters, Duration.ofMillis(100), Clock.systemUTC(), READ_DEADLINE),
+					(definition) -> definition.setDestroyMethodName("close")));
 		}
 		return builder.web(WebApplicationType.SERVLET).logStartupInfo(false).properties(properties).run();
 	}
@@ -141,6 +147,7 @@ public final class PrometheusVersusNodeExporter {
 	private static void starterProperties(Map<String, Object> properties, Path sys, boolean pma) {
 		properties.put("rdma.backend", "native");
 		properties.put("rdma.read-cache-ttl", "100ms");
+		properties.put("rdma.read-deadline", READ_DEADLINE.toMillis() + "ms");
 		properties.put("rdma.port-counters.sysfs-root", sys.resolve("class/infiniband").toString());
 		if (pma) {
 			properties.put("rdma.port-counters.include", String.join(",", HostSysfsTree.PMA_COUNTERS));
