@@ -1,6 +1,7 @@
 package io.github.rdmacounters.core;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public record PortRate(double bitsPerSecond, String text) {
+
+	private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
 	/**
 	 * Return the rate in bytes per second, as node_exporter's {@code rate_bytes} does.
@@ -27,7 +30,7 @@ public record PortRate(double bitsPerSecond, String text) {
 	 * @return the rate, or {@code null} if the text is not a rate
 	 */
 	public static @Nullable PortRate parse(String text) {
-		String[] parts = text.trim().split("\\s+");
+		String[] parts = WHITESPACE.split(text.trim());
 		if (parts.length < 2) {
 			return null;
 		}

@@ -92,11 +92,11 @@ final class SysfsDeviceReader {
 	private final Map<String, Boolean> counted = new HashMap<>();
 
 	/**
-	 * The counted file names of each port's groups, by port, in the order of
+	 * The counted files of each port, by port, group by group in the order of
 	 * {@link SysfsPortCountersSource#GROUPS}, as listed while the device had
-	 * {@link #listedKey}.
+	 * {@link #listedKey}: their paths are made once per listing, not per read.
 	 */
-	private final Map<Integer, List<List<String>>> listings = new HashMap<>();
+	private final Map<Integer, List<CounterFile>> listings = new HashMap<>();
 
 	private @Nullable Object listedKey;
 
@@ -287,73 +287,70 @@ final class SysfsDeviceReader {
 		Map<String, String> refused = new LinkedHashMap<>();
 		Set<String> listed = new LinkedHashSet<>();
 		boolean kept = this.listings.containsKey(port);
-		List<List<String>> groupNames = listing(base, port);
 		boolean vanished = false;
-		for (int g = 0; g < groupNames.size(); g++) {
-			String group = SysfsPortCountersSource.GROUPS.get(g);
-			for (String name : groupNames.get(g)) {
-				String file = group + "/" + name;
-				String path = base + file;
-				// most hosts have no refusing file: no lookup per file and read then
-				Refusal refusal = this.refusals.isEmpty() ? null : this.refusals.remove(path);
-				if (refusal != null && refusal.waits(readAt)) {
-					this.refusals.put(path, refusal);
-					listed.add(file);
-					unreadable.add(path);
-					refused.put(file, Errno.name(refusal.errno()));
-					this.unreadableReads.incrementAndGet();
-					continue;
-				}
-				Long value;
-				try {
-					ReadCache.reading(path);
-					value = this.tree.readCounter(path);
-				}
-				catch (NoSuchFileException ex) {
-					// gone since it was listed: the port is listed again at the next
-					// read; a
-					// file of a kept listing was read before, so it is reported missing
-					vanished = true;
-					if (kept) {
-						continue;
-					}
-					value = null;
-				}
-				catch (IOException ex) {
-					int errno = refusedErrno(ex);
-					if (errno != 0) {
-						Duration backoff = (refusal != null) ? refusal.backoff().multipliedBy(2)
-								: REFUSED_FIRST_BACKOFF;
-						backoff = (backoff.compareTo(REFUSED_MAX_BACKOFF) > 0) ? REFUSED_MAX_BACKOFF : backoff;
-						this.refusals.put(path, new Refusal(errno, backoff, readAt.plus(backoff)));
-						refused.put(file, Errno.name(errno));
-					}
-					value = null;
-				}
-				catch (RuntimeException ex) {
-					value = null;
-				}
+		for (CounterFile counterFile : listing(base, port)) {
+			String group = counterFile.group();
+			String name = counterFile.name();
+			String file = counterFile.file();
+			String path = counterFile.path();
+			// most hosts have no refusing file: no lookup per file and read then
+			Refusal refusal = this.refusals.isEmpty() ? null : this.refusals.remove(path);
+			if (refusal != null && refusal.waits(readAt)) {
+				this.refusals.put(path, refusal);
 				listed.add(file);
-				if (value != null && SysfsPortCountersSource.WORD_COUNTERS.contains(name)) {
-					value = wordsToBytes(value);
-				}
-				if (value == null) {
-					unreadable.add(base + file);
-					this.unreadableReads.incrementAndGet();
+				unreadable.add(path);
+				refused.put(file, Errno.name(refusal.errno()));
+				this.unreadableReads.incrementAndGet();
+				continue;
+			}
+			Long value;
+			try {
+				ReadCache.reading(path);
+				value = this.tree.readCounter(path);
+			}
+			catch (NoSuchFileException ex) {
+				// gone since it was listed: the port is listed again at the next read; a
+				// file of a kept listing was read before, so it is reported missing
+				vanished = true;
+				if (kept) {
 					continue;
 				}
-				String key = counters.containsKey(name) ? file : name;
-				counters.put(key, value);
-				groups.put(key, group);
+				value = null;
 			}
+			catch (IOException ex) {
+				int errno = refusedErrno(ex);
+				if (errno != 0) {
+					Duration backoff = (refusal != null) ? refusal.backoff().multipliedBy(2) : REFUSED_FIRST_BACKOFF;
+					backoff = (backoff.compareTo(REFUSED_MAX_BACKOFF) > 0) ? REFUSED_MAX_BACKOFF : backoff;
+					this.refusals.put(path, new Refusal(errno, backoff, readAt.plus(backoff)));
+					refused.put(file, Errno.name(errno));
+				}
+				value = null;
+			}
+			catch (RuntimeException ex) {
+				value = null;
+			}
+			listed.add(file);
+			if (value != null && SysfsPortCountersSource.WORD_COUNTERS.contains(name)) {
+				value = wordsToBytes(value);
+			}
+			if (value == null) {
+				unreadable.add(path);
+				this.unreadableReads.incrementAndGet();
+				continue;
+			}
+			String key = counters.containsKey(name) ? file : name;
+			counters.put(key, value);
+			groups.put(key, group);
 		}
 		List<String> missing = missing(port, listed);
 		if (vanished || !missing.isEmpty()) {
 			this.listings.remove(port);
 		}
-		List<String> relativeUnreadable = unreadable.stream()
-			.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
-			.toList();
+		List<String> relativeUnreadable = unreadable.isEmpty() ? List.of()
+				: unreadable.stream()
+					.map((path) -> path.startsWith(base) ? path.substring(base.length()) : path)
+					.toList();
 		return new PortStatus(port, PortLink.parse(state, physicalState, rate, linkLayer),
 				Collections.unmodifiableMap(counters), Collections.unmodifiableMap(groups), relativeUnreadable, missing,
 				Presence.PRESENT, refused.isEmpty() ? Map.of() : Collections.unmodifiableMap(refused));
@@ -384,23 +381,22 @@ final class SysfsDeviceReader {
 	}
 
 	/**
-	 * Return the counted file names of each group of a port, listed now or kept from an
-	 * earlier read of the same registration.
+	 * Return the counted files of a port, listed now or kept from an earlier read of the
+	 * same registration.
 	 */
-	private List<List<String>> listing(String base, int port) {
-		List<List<String>> listing = this.listings.get(port);
+	private List<CounterFile> listing(String base, int port) {
+		List<CounterFile> listing = this.listings.get(port);
 		if (listing != null) {
 			return listing;
 		}
-		listing = new ArrayList<>(SysfsPortCountersSource.GROUPS.size());
+		listing = new ArrayList<>();
 		for (String group : SysfsPortCountersSource.GROUPS) {
-			List<String> names = new ArrayList<>();
 			for (String name : listOrEmpty(base + group)) {
 				if (counted(name)) {
-					names.add(name);
+					String file = group + "/" + name;
+					listing.add(new CounterFile(group, name, file, base + file));
 				}
 			}
-			listing.add(names);
 		}
 		if (this.listedKey != null) {
 			this.listings.put(port, listing);
@@ -459,6 +455,18 @@ final class SysfsDeviceReader {
 	 */
 	private static @Nullable Long wordsToBytes(long words) {
 		return ((words >>> 62) != 0) ? null : words << 2;
+	}
+
+	/**
+	 * A counted file of a port's listing.
+	 *
+	 * @param group its group directory, e.g. {@code counters}
+	 * @param name its name
+	 * @param file its path in the port, e.g. {@code counters/port_rcv_data}
+	 * @param path its path in the tree
+	 */
+	private record CounterFile(String group, String name, String file, String path) {
+
 	}
 
 	/**
