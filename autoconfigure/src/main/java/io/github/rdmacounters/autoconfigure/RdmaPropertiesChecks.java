@@ -16,6 +16,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
@@ -71,18 +72,18 @@ final class RdmaPropertiesChecks {
 	 * @param properties the bound properties
 	 * @return the counter sets, in configuration order
 	 */
-	List<SetPlan> check(RdmaProperties properties) {
+	List<CounterSetTarget> check(RdmaProperties properties) {
 		this.problems = new Problems(this.environment);
 		RdmaPropertyScan written = (this.scan != null) ? this.scan : RdmaPropertyScan.of(this.environment);
 		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
-		List<SetPlan> sets = new ArrayList<>();
+		List<CounterSetTarget> sets = new ArrayList<>();
 		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
 				return;
 			}
-			SetPlan plan = checkSet(name, set);
+			CounterSetTarget plan = checkSet(name, set);
 			if (plan != null) {
 				sets.add(plan);
 			}
@@ -187,7 +188,7 @@ final class RdmaPropertiesChecks {
 			.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
 	}
 
-	private @Nullable SetPlan checkSet(String name, CounterSetProperties set) {
+	private @Nullable CounterSetTarget checkSet(String name, CounterSetProperties set) {
 		String prefix = PREFIX + ".counter-sets." + name;
 		int before = this.problems.size();
 		CounterSetDefinition definition = null;
@@ -216,7 +217,8 @@ final class RdmaPropertiesChecks {
 			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as "
 					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
 		}
-		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
+		return (definition != null && this.problems.size() == before) ? new CounterSetTarget(definition, device, netdev)
+				: null;
 	}
 
 	/**
@@ -240,22 +242,11 @@ final class RdmaPropertiesChecks {
 	}
 
 	/**
-	 * A checked counter set and where it counts.
-	 *
-	 * @param definition the set, with its port
-	 * @param device the device it names, or {@code null}
-	 * @param netdev the network interface it names instead, or {@code null}
-	 */
-	record SetPlan(CounterSetDefinition definition, @Nullable String device, @Nullable String netdev) {
-
-	}
-
-	/**
 	 * The checked counter sets of an application.
 	 *
 	 * @param sets the sets, in configuration order
 	 */
-	record CounterSetPlan(List<SetPlan> sets) {
+	record CounterSetPlan(List<CounterSetTarget> sets) {
 
 		static final String BEAN_NAME = "rdmaCounterSetPlan";
 
