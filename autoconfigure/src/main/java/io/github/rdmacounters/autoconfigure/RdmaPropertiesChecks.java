@@ -40,9 +40,6 @@ final class RdmaPropertiesChecks {
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
-	/** The longest network interface name: the kernel's IFNAMSIZ is 16, with the NUL. */
-	private static final int MAX_NETDEV_NAME = 15;
-
 	private final Environment environment;
 
 	private final @Nullable RdmaPropertyScan scan;
@@ -89,9 +86,7 @@ final class RdmaPropertiesChecks {
 			}
 		});
 		if (properties.backend() == RdmaProperties.Backend.SIMULATED) {
-			properties.simulated()
-				.problems(properties.counterSets().keySet(), refusedKeys)
-				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+			this.problems.addAll(properties.simulated().problems(properties.counterSets().keySet(), refusedKeys));
 		}
 		this.problems.throwIfAny();
 		DependentSettings.warn(properties, this.problems::raw);
@@ -184,8 +179,7 @@ final class RdmaPropertiesChecks {
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {
-		NameFilter.problems(globs, property, what, example)
-			.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+		this.problems.addAll(NameFilter.problems(globs, property, what, example));
 	}
 
 	private @Nullable CounterSetTarget checkSet(String name, CounterSetProperties set) {
@@ -197,28 +191,11 @@ final class RdmaPropertiesChecks {
 					set.flow().toBuilder(prefix + ".flow"));
 		}
 		catch (InvalidRdmaConfigurationException ex) {
-			ex.problems()
-				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+			this.problems.addAll(ex.problems());
 		}
-		String device = trimmed(set.device());
-		String netdev = trimmed(set.netdev());
-		if (device != null && netdev != null) {
-			this.problems.add(prefix + ".netdev", set.netdev(), "names the device a second time (" + prefix
-					+ ".device is " + device + "): set either device or netdev");
-		}
-		else if (set.device() != null && (device == null || !DeviceDefinition.isValidName(device))) {
-			this.problems.add(prefix + ".device", set.device(),
-					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
-							+ " characters (IB_DEVICE_NAME_MAX), or left out for the host's only device with flow "
-							+ "counters");
-		}
-		else if (set.netdev() != null
-				&& (netdev == null || netdev.contains("/") || netdev.length() > MAX_NETDEV_NAME)) {
-			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as "
-					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
-		}
-		return (definition != null && this.problems.size() == before) ? new CounterSetTarget(definition, device, netdev)
-				: null;
+		this.problems.addAll(CounterSetTarget.problems(prefix, set.device(), set.netdev()));
+		return (definition != null && this.problems.size() == before)
+				? CounterSetTarget.of(definition, set.device(), set.netdev()) : null;
 	}
 
 	/**
@@ -235,10 +212,6 @@ final class RdmaPropertiesChecks {
 					+ "counters (port_rcv_data, port_xmit_data); count another port, or disable RoCE on the device "
 					+ "(devlink enable_roce=false) to count it as plain Ethernet traffic");
 		}
-	}
-
-	private static @Nullable String trimmed(@Nullable String text) {
-		return (text == null || text.isBlank()) ? null : text.trim();
 	}
 
 	/**

@@ -18,7 +18,6 @@ import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for how {@link ManagedDeviceFactory#devicesOf} finds the device each counter set
@@ -149,13 +148,6 @@ class ManagedDeviceFactoryDevicesOfTests {
 				named("d", "rxe_0"), anyDevice("e")))
 			.containsExactly(Map.entry("rxe_0", List.of("a", "d")), Map.entry("mlx5_0", List.of("b", "c", "e")));
 		assertThat(this.snapshots).hasValue(1);
-	}
-
-	@Test
-	void aSetCannotNameBothADeviceAndANetdev() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new CounterSetTarget(CounterSetDefinition.of("web", TCP), "mlx5_0", "ens1f0np0"))
-			.withMessage("Set 'web' names both a device and a network interface");
 	}
 
 }
