@@ -79,16 +79,12 @@ final class PortCounterNames {
 	}
 
 	private static void warnUnmatched(String property, List<String> entries, Set<String> names) {
-		for (int i = 0; i < entries.size(); i++) {
-			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank()
-					&& names.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
-				logger.warn(property + "[" + i + "]=" + entry + " matches none of the " + names.size()
-						+ " port counters of this host's devices (closest: "
-						+ String.join(", ", NameFilter.closest(entry, names, CLOSEST))
-						+ "); correct the name or glob (the files under counters/ and hw_counters/ of a port), "
-						+ "or remove it");
-			}
+		for (int i : NameFilter.unmatched(entries, names)) {
+			logger.warn(property + "[" + i + "]=" + entries.get(i) + " matches none of the " + names.size()
+					+ " port counters of this host's devices (closest: "
+					+ String.join(", ", NameFilter.closest(entries.get(i), names, CLOSEST))
+					+ "); correct the name or glob (the files under counters/ and hw_counters/ of a port), "
+					+ "or remove it");
 		}
 	}
 

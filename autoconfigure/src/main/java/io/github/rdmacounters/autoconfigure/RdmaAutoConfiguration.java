@@ -134,13 +134,9 @@ public final class RdmaAutoConfiguration {
 	 * a typo.
 	 */
 	private static void warnUnmatched(String property, List<String> entries, Set<String> host) {
-		for (int i = 0; i < entries.size(); i++) {
-			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank()
-					&& host.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
-				logger.warn(property + "[" + i + "]=" + entry + " matches none of this host's RDMA devices " + host
-						+ "; correct the name or glob, or remove it");
-			}
+		for (int i : NameFilter.unmatched(entries, host)) {
+			logger.warn(property + "[" + i + "]=" + entries.get(i) + " matches none of this host's RDMA devices " + host
+					+ "; correct the name or glob, or remove it");
 		}
 	}
 
