@@ -67,8 +67,7 @@ final class PortCounterNames {
 			return;
 		}
 		warnUnmatched(PREFIX + ".include", portCounters.include(), names);
-		List<String> exclude = portCounters.exclude().stream().filter((e) -> e != null && !e.isBlank()).toList();
-		if (!exclude.isEmpty() && names.stream().allMatch(NameFilter.of(exclude, List.of()))) {
+		if (names.stream().noneMatch(NameFilter.of(List.of(), portCounters.exclude()))) {
 			logger.warn(PREFIX + ".exclude=" + String.join(",", portCounters.exclude())
 					+ " removes every port counter of this host's devices (" + names.size()
 					+ "), so no port counter is read; exclude only the counters you do not want, or set " + PREFIX

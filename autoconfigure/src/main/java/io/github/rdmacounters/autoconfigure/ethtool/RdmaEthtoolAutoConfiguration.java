@@ -127,8 +127,7 @@ public final class RdmaEthtoolAutoConfiguration {
 			return;
 		}
 		warnUnmatched(RdmaEthtoolProperties.PREFIX + ".include", properties.include(), names);
-		List<String> exclude = properties.exclude().stream().filter((e) -> e != null && !e.isBlank()).toList();
-		if (!exclude.isEmpty() && names.stream().allMatch(NameFilter.of(exclude, List.of()))) {
+		if (names.stream().noneMatch(NameFilter.of(List.of(), properties.exclude()))) {
 			logger.warn(RdmaEthtoolProperties.PREFIX + ".exclude=" + String.join(",", properties.exclude())
 					+ " removes every driver statistic of this host's netdevs (" + names.size()
 					+ "), so no ethtool meter is registered, the curated ones included; exclude only the statistics "
