@@ -21,8 +21,7 @@ class NotLibibverbsFailureAnalyzer extends AbstractFailureAnalyzer<NotLibibverbs
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, NotLibibverbsException cause) {
 		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
-		String sets = (startup != null) ? " RDMA device " + ((startup.device() != null) ? startup.device() : "(any)")
-				+ " of " + String.join(", ", startup.sets()) + " could not be started." : "";
+		String sets = (startup != null) ? " " + startup.summary() + "." : "";
 		int more = cause.missing().size() - 1;
 		String description = "rdma.native.library is '" + cause.library()
 				+ "', a library that loads but is not libibverbs: it has no " + cause.missing().get(0)

@@ -67,8 +67,7 @@ final class PortCounterNames {
 			return;
 		}
 		warnUnmatched(PREFIX + ".include", portCounters.include(), names);
-		List<String> exclude = portCounters.exclude().stream().filter((e) -> e != null && !e.isBlank()).toList();
-		if (!exclude.isEmpty() && names.stream().allMatch(NameFilter.of(exclude, List.of()))) {
+		if (names.stream().noneMatch(NameFilter.of(List.of(), portCounters.exclude()))) {
 			logger.warn(PREFIX + ".exclude=" + String.join(",", portCounters.exclude())
 					+ " removes every port counter of this host's devices (" + names.size()
 					+ "), so no port counter is read; exclude only the counters you do not want, or set " + PREFIX
@@ -79,16 +78,12 @@ final class PortCounterNames {
 	}
 
 	private static void warnUnmatched(String property, List<String> entries, Set<String> names) {
-		for (int i = 0; i < entries.size(); i++) {
-			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank()
-					&& names.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
-				logger.warn(property + "[" + i + "]=" + entry + " matches none of the " + names.size()
-						+ " port counters of this host's devices (closest: "
-						+ String.join(", ", NameFilter.closest(entry, names, CLOSEST))
-						+ "); correct the name or glob (the files under counters/ and hw_counters/ of a port), "
-						+ "or remove it");
-			}
+		for (int i : NameFilter.unmatched(entries, names)) {
+			logger.warn(property + "[" + i + "]=" + entries.get(i) + " matches none of the " + names.size()
+					+ " port counters of this host's devices (closest: "
+					+ String.join(", ", NameFilter.closest(entries.get(i), names, CLOSEST))
+					+ "); correct the name or glob (the files under counters/ and hw_counters/ of a port), "
+					+ "or remove it");
 		}
 	}
 

@@ -64,6 +64,13 @@ final class Problems {
 		this.problems.add(new Problem(property, (written != null) ? written.getValue() : value, requirement + from));
 	}
 
+	/**
+	 * Add the problems a core type found, each with its value as written.
+	 */
+	void addAll(List<Problem> found) {
+		found.forEach((problem) -> add(problem.property(), problem.value(), problem.requirement()));
+	}
+
 	int size() {
 		return this.problems.size();
 	}

@@ -4,9 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -32,10 +30,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.CounterSetPlan;
-import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
 import io.github.rdmacounters.autoconfigure.simulated.SimulatedBackendConfiguration;
-import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.HostPortCountersSnapshot;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.ManagedDevice;
@@ -62,8 +59,6 @@ import io.github.rdmacounters.verbs.NativeBackend;
 public final class RdmaAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(RdmaAutoConfiguration.class);
-
-	private static final String COUNTER_SETS = RdmaProperties.PREFIX + ".counter-sets.";
 
 	private static final String ROUTER_FUNCTIONS = "org.springframework.web.servlet.function.RouterFunctions";
 
@@ -139,13 +134,9 @@ public final class RdmaAutoConfiguration {
 	 * a typo.
 	 */
 	private static void warnUnmatched(String property, List<String> entries, Set<String> host) {
-		for (int i = 0; i < entries.size(); i++) {
-			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank()
-					&& host.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
-				logger.warn(property + "[" + i + "]=" + entry + " matches none of this host's RDMA devices " + host
-						+ "; correct the name or glob, or remove it");
-			}
+		for (int i : NameFilter.unmatched(entries, host)) {
+			logger.warn(property + "[" + i + "]=" + entries.get(i) + " matches none of this host's RDMA devices " + host
+					+ "; correct the name or glob, or remove it");
 		}
 	}
 
@@ -153,24 +144,24 @@ public final class RdmaAutoConfiguration {
 	@ConditionalOnMissingBean
 	ManagedDevices rdmaDevices(RdmaProperties properties, RdmaBackend backend, CounterSetPlan sets,
 			ObjectProvider<HostPortCountersSource> hostPortCounters) {
-		List<SetPlan> plan = sets.sets();
+		List<CounterSetTarget> plan = sets.sets();
 		ConfiguredDevices.check(properties, backend,
-				plan.stream().map(SetPlan::device).filter(Objects::nonNull).collect(Collectors.toSet()));
+				plan.stream().map(CounterSetTarget::device).filter(Objects::nonNull).collect(Collectors.toSet()));
 		if (plan.isEmpty()) {
 			return new ManagedDevices(List.of());
 		}
 		HostPortCountersSource host = hostPortCounters.getIfAvailable();
-		// a snapshot of the host only to find sets' devices by netdev; else the devices
-		// are listed, not read, and the meters take the first snapshot
-		HostPortCountersSnapshot snapshot = plan.stream().anyMatch((set) -> set.netdev() != null)
-				? hostSnapshot(host, backend, properties) : null;
 		Set<String> onHost = (host != null) ? host.deviceNames() : Set.of();
 		RdmaEventsProperties.ReopenBackoff backoff = properties.events().reopenBackoff();
 		ManagedDeviceFactory factory = new ManagedDeviceFactory(backend, properties.readCacheTtl(), Clock.systemUTC(),
 				(device) -> (host != null && onHost.contains(device)) ? host.device(device) : null)
 			.reopenBackoff(backoff.initial(), backoff.max())
 			.readDeadline(properties.readDeadline());
-		return new ManagedDevices(factory.createAll(devicesOf(plan, properties, factory, snapshot),
+		// a snapshot of the host only to find sets' devices by netdev; else the devices
+		// are listed, not read, and the meters take the first snapshot
+		return new ManagedDevices(factory.createAll(
+				factory.devicesOf(plan, RdmaProperties.PREFIX, properties.failOnUnavailable(),
+						() -> hostSnapshot(host, backend, properties)),
 				RdmaProperties.PREFIX,
 				(device) -> (device != null) ? properties.failOnUnavailable(device) : properties.failOnUnavailable()));
 	}
@@ -187,33 +178,6 @@ public final class RdmaAutoConfiguration {
 				: backend.hostPortCounters(Path.of(properties.portCounters().sysfsRoot()), (device) -> true,
 						(counter) -> false, properties.readCacheTtl(), properties.readDeadline()))
 			.snapshot();
-	}
-
-	/**
-	 * Group the sets by the device they count on: the one they name, the one with their
-	 * netdev, or the host's only device with flow counters (probed once); {@code null}
-	 * when none can be chosen and the sets may start without it.
-	 */
-	private static Map<@Nullable String, List<CounterSetDefinition>> devicesOf(List<SetPlan> plan,
-			RdmaProperties properties, ManagedDeviceFactory factory, @Nullable HostPortCountersSnapshot snapshot) {
-		Map<@Nullable String, List<CounterSetDefinition>> devices = new LinkedHashMap<>();
-		List<@Nullable String> onlyFlowCapable = new ArrayList<>(1);
-		for (SetPlan set : plan) {
-			String property = COUNTER_SETS + set.definition().name();
-			String device = set.device();
-			if (device == null && set.netdev() != null) {
-				device = ManagedDeviceFactory.deviceWithNetdev(Objects.requireNonNull(snapshot), set.netdev(),
-						property + ".netdev");
-			}
-			else if (device == null) {
-				if (onlyFlowCapable.isEmpty()) {
-					onlyFlowCapable.add(factory.onlyFlowCapableDevice(property, properties.failOnUnavailable()));
-				}
-				device = onlyFlowCapable.get(0);
-			}
-			devices.computeIfAbsent(device, (name) -> new ArrayList<>()).add(set.definition());
-		}
-		return devices;
 	}
 
 	/**

@@ -16,6 +16,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
@@ -38,9 +39,6 @@ final class RdmaPropertiesChecks {
 	private static final Log logger = LogFactory.getLog(RdmaPropertiesChecks.class);
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
-
-	/** The longest network interface name: the kernel's IFNAMSIZ is 16, with the NUL. */
-	private static final int MAX_NETDEV_NAME = 15;
 
 	private final Environment environment;
 
@@ -71,26 +69,24 @@ final class RdmaPropertiesChecks {
 	 * @param properties the bound properties
 	 * @return the counter sets, in configuration order
 	 */
-	List<SetPlan> check(RdmaProperties properties) {
+	List<CounterSetTarget> check(RdmaProperties properties) {
 		this.problems = new Problems(this.environment);
 		RdmaPropertyScan written = (this.scan != null) ? this.scan : RdmaPropertyScan.of(this.environment);
 		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
-		List<SetPlan> sets = new ArrayList<>();
+		List<CounterSetTarget> sets = new ArrayList<>();
 		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
 				return;
 			}
-			SetPlan plan = checkSet(name, set);
+			CounterSetTarget plan = checkSet(name, set);
 			if (plan != null) {
 				sets.add(plan);
 			}
 		});
 		if (properties.backend() == RdmaProperties.Backend.SIMULATED) {
-			properties.simulated()
-				.problems(properties.counterSets().keySet(), refusedKeys)
-				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+			this.problems.addAll(properties.simulated().problems(properties.counterSets().keySet(), refusedKeys));
 		}
 		this.problems.throwIfAny();
 		DependentSettings.warn(properties, this.problems::raw);
@@ -183,11 +179,10 @@ final class RdmaPropertiesChecks {
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {
-		NameFilter.problems(globs, property, what, example)
-			.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+		this.problems.addAll(NameFilter.problems(globs, property, what, example));
 	}
 
-	private @Nullable SetPlan checkSet(String name, CounterSetProperties set) {
+	private @Nullable CounterSetTarget checkSet(String name, CounterSetProperties set) {
 		String prefix = PREFIX + ".counter-sets." + name;
 		int before = this.problems.size();
 		CounterSetDefinition definition = null;
@@ -196,27 +191,11 @@ final class RdmaPropertiesChecks {
 					set.flow().toBuilder(prefix + ".flow"));
 		}
 		catch (InvalidRdmaConfigurationException ex) {
-			ex.problems()
-				.forEach((problem) -> this.problems.add(problem.property(), problem.value(), problem.requirement()));
+			this.problems.addAll(ex.problems());
 		}
-		String device = trimmed(set.device());
-		String netdev = trimmed(set.netdev());
-		if (device != null && netdev != null) {
-			this.problems.add(prefix + ".netdev", set.netdev(), "names the device a second time (" + prefix
-					+ ".device is " + device + "): set either device or netdev");
-		}
-		else if (set.device() != null && (device == null || !DeviceDefinition.isValidName(device))) {
-			this.problems.add(prefix + ".device", set.device(),
-					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
-							+ " characters (IB_DEVICE_NAME_MAX), or left out for the host's only device with flow "
-							+ "counters");
-		}
-		else if (set.netdev() != null
-				&& (netdev == null || netdev.contains("/") || netdev.length() > MAX_NETDEV_NAME)) {
-			this.problems.add(prefix + ".netdev", set.netdev(), "must be a network interface name such as "
-					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)");
-		}
-		return (definition != null && this.problems.size() == before) ? new SetPlan(definition, device, netdev) : null;
+		this.problems.addAll(CounterSetTarget.problems(prefix, set.device(), set.netdev()));
+		return (definition != null && this.problems.size() == before)
+				? CounterSetTarget.of(definition, set.device(), set.netdev()) : null;
 	}
 
 	/**
@@ -235,27 +214,12 @@ final class RdmaPropertiesChecks {
 		}
 	}
 
-	private static @Nullable String trimmed(@Nullable String text) {
-		return (text == null || text.isBlank()) ? null : text.trim();
-	}
-
-	/**
-	 * A checked counter set and where it counts.
-	 *
-	 * @param definition the set, with its port
-	 * @param device the device it names, or {@code null}
-	 * @param netdev the network interface it names instead, or {@code null}
-	 */
-	record SetPlan(CounterSetDefinition definition, @Nullable String device, @Nullable String netdev) {
-
-	}
-
 	/**
 	 * The checked counter sets of an application.
 	 *
 	 * @param sets the sets, in configuration order
 	 */
-	record CounterSetPlan(List<SetPlan> sets) {
+	record CounterSetPlan(List<CounterSetTarget> sets) {
 
 		static final String BEAN_NAME = "rdmaCounterSetPlan";
 

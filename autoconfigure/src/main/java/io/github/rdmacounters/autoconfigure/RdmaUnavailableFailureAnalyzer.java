@@ -21,8 +21,7 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaUnavailableException cause) {
 		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
-		String sets = (startup != null) ? "RDMA device " + ((startup.device() != null) ? startup.device() : "(any)")
-				+ " of " + String.join(", ", startup.sets()) + " could not be started. " : "";
+		String sets = (startup != null) ? startup.summary() + ". " : "";
 		String message = Objects.requireNonNullElse(cause.getMessage(), "(no message)");
 		int end = message.indexOf('\n');
 		String firstLine = (end < 0) ? message : message.substring(0, end).stripTrailing() + " ...";

@@ -56,7 +56,7 @@ class NotLibibverbsFailureAnalyzerTests {
 			FailureAnalysisAssert.of(context.getStartupFailure())
 				.analyzedBy(NotLibibverbsFailureAnalyzer.class)
 				.descriptionContains("rdma.native.library is 'libc.so.6'", "not libibverbs", "no ibv_get_device_list",
-						"RDMA device mlx5_0 of rdma.counter-sets.storage")
+						". RDMA device mlx5_0 of rdma.counter-sets.storage could not be started.")
 				.actionContains("libibverbs.so.1", "rdma.fail-on-unavailable=false");
 		});
 	}

@@ -22,6 +22,7 @@ import org.springframework.mock.env.MockEnvironment;
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.CounterSetReading;
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.Counters;
 import io.github.rdmacounters.core.RdmaRegistry;
@@ -90,9 +91,8 @@ class RdmaConfigurationCheckTests {
 					"rdma.counter-sets.nvme-tcp.device=sim_mlx5_0")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				List<RdmaPropertiesChecks.SetPlan> plan = context.getBean(RdmaPropertiesChecks.CounterSetPlan.class)
-					.sets();
-				assertThat(plan).extracting((set) -> set.definition().name(), RdmaPropertiesChecks.SetPlan::device)
+				List<CounterSetTarget> plan = context.getBean(RdmaPropertiesChecks.CounterSetPlan.class).sets();
+				assertThat(plan).extracting((set) -> set.definition().name(), CounterSetTarget::device)
 					.containsExactly(tuple("nvme-tcp", "sim_mlx5_0"), tuple("https", "sim_mlx5_1"));
 				assertThat(context.getBean(RdmaRegistry.class).counterSets())
 					.extracting(CounterSet::name, CounterSet::deviceName, CounterSet::port)

@@ -25,10 +25,10 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.mock.env.MockEnvironment;
 
-import io.github.rdmacounters.autoconfigure.RdmaPropertiesChecks.SetPlan;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsProperties;
 import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.core.CounterSetDefinition;
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.CounterType;
 import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
@@ -81,7 +81,7 @@ class RdmaPropertiesChecksTests {
 	void setWithoutCountersDeviceOrPortCountsPacketsAtZeroAndBytesAtOneOnTheFirstActivePortOfTheOnlyDevice() {
 		set("rdma.counter-sets.roce.flow.protocol", "udp");
 		set("rdma.counter-sets.roce.flow.destination-port", "4791");
-		SetPlan plan = onlySet();
+		CounterSetTarget plan = onlySet();
 		assertThat(plan.device()).isNull();
 		assertThat(plan.netdev()).isNull();
 		CounterSetDefinition set = plan.definition();
@@ -101,9 +101,9 @@ class RdmaPropertiesChecksTests {
 		set("rdma.counter-sets.storage.flow.protocol", "tcp");
 		set("rdma.counter-sets.https.netdev", "ens1f0np0");
 		set("rdma.counter-sets.https.flow.protocol", "tcp");
-		List<SetPlan> plan = check();
+		List<CounterSetTarget> plan = check();
 		assertThat(plan)
-			.extracting((set) -> set.definition().name(), SetPlan::device, SetPlan::netdev,
+			.extracting((set) -> set.definition().name(), CounterSetTarget::device, CounterSetTarget::netdev,
 					(set) -> set.definition().port())
 			.containsExactly(tuple("storage", "mlx5_1", null, 2),
 					tuple("https", null, "ens1f0np0", CounterSetDefinition.FIRST_ACTIVE_PORT));
@@ -166,8 +166,9 @@ class RdmaPropertiesChecksTests {
 		assertThat(simulated.roceEnabled()).isFalse();
 		assertThat(simulated.netdevs()).containsExactly("ens1f0np0");
 		assertThat(properties.simulated().traffic().sets().get("roce").packetSize()).isEqualTo(60);
-		List<SetPlan> plan = new RdmaPropertiesChecks(this.environment).check(properties);
-		assertThat(plan).extracting((set) -> set.definition().name(), SetPlan::device, SetPlan::netdev)
+		List<CounterSetTarget> plan = new RdmaPropertiesChecks(this.environment).check(properties);
+		assertThat(plan)
+			.extracting((set) -> set.definition().name(), CounterSetTarget::device, CounterSetTarget::netdev)
 			.containsExactly(tuple("roce", "mlx5_0", null), tuple("rocev1", null, "ens1f0np0"));
 		CounterSetDefinition roce = plan.get(0).definition();
 		assertThat(roce.port()).isEqualTo(1);
@@ -495,8 +496,8 @@ class RdmaPropertiesChecksTests {
 		this.values.put(name, value);
 	}
 
-	private SetPlan onlySet() {
-		List<SetPlan> plan = check();
+	private CounterSetTarget onlySet() {
+		List<CounterSetTarget> plan = check();
 		assertThat(plan).hasSize(1);
 		return plan.get(0);
 	}
@@ -510,7 +511,7 @@ class RdmaPropertiesChecksTests {
 		return ((InvalidRdmaConfigurationException) ex).problems();
 	}
 
-	private List<SetPlan> check() {
+	private List<CounterSetTarget> check() {
 		return new RdmaPropertiesChecks(this.environment).check(bind(this.environment));
 	}
 

@@ -69,6 +69,17 @@ class RdmaUnavailableFailureAnalyzerTests {
 	}
 
 	@Test
+	void truncatedRealLibraryUnderASetThatNamesItsDeviceSaysWhichSetsCouldNotStart() {
+		String truncated = NativeBuild.truncatedCopy(realLibrary(), 8192, this.dir).toString();
+		this.contextRunner
+			.withPropertyValues("rdma.native.library=" + truncated, "rdma.counter-sets.storage.device=mlx5_0")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.analyzedBy(RdmaUnavailableFailureAnalyzer.class)
+				.descriptionContains("RDMA device mlx5_0 of rdma.counter-sets.storage could not be started. The RDMA "
+						+ "library libibverbs could not be loaded"));
+	}
+
+	@Test
 	void truncatedFakeFailsStartupNamingTheProperty() throws IOException {
 		Path fake = Path.of(FakeVerbs.get().libraryPath());
 		String truncated = NativeBuild.truncatedCopy(fake, (int) Files.size(fake) / 3, this.dir).toString();

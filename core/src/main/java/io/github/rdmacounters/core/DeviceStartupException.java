@@ -27,10 +27,23 @@ public class DeviceStartupException extends RdmaException {
 	 * @param cause why the device could not be started
 	 */
 	public DeviceStartupException(@Nullable String device, List<String> sets, RdmaException cause) {
-		super("RDMA device " + ((device != null) ? device : ManagedDeviceFactory.ANY_DEVICE) + " of "
-				+ String.join(", ", sets) + " could not be started: " + cause.getMessage(), cause);
+		super(summary(device, sets) + ": " + cause.getMessage(), cause);
 		this.device = device;
 		this.sets = List.copyOf(sets);
+	}
+
+	private static String summary(@Nullable String device, List<String> sets) {
+		return "RDMA device " + ((device != null) ? device : ManagedDeviceFactory.ANY_DEVICE) + " of "
+				+ String.join(", ", sets) + " could not be started";
+	}
+
+	/**
+	 * Return what could not be started, without the cause.
+	 * @return e.g. {@code RDMA device mlx5_0 of rdma.counter-sets.storage could not be
+	 * started}
+	 */
+	public String summary() {
+		return summary(this.device, this.sets);
 	}
 
 	/**

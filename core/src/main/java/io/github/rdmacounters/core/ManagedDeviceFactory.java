@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -206,6 +207,50 @@ public final class ManagedDeviceFactory {
 		}
 		throw new InvalidRdmaConfigurationException(property, netdev, "No RDMA device of this host has the network "
 				+ "interface " + netdev + " (sysfs device/net of each device); their interfaces: " + netdevs);
+	}
+
+	/**
+	 * Group counter sets by the device they count on, in configuration order: the one a
+	 * set names, the one whose network interface it names ({@link #deviceWithNetdev}), or
+	 * the host's only device with flow counters
+	 * ({@link #onlyFlowCapableDevice(String, boolean)}, probed once for all the sets that
+	 * name neither), or {@code null} when there is none and the sets may start without
+	 * it.
+	 * @param sets the sets, in configuration order
+	 * @param propertyPrefix the prefix of the sets' properties, for messages, e.g.
+	 * {@code rdma}
+	 * @param failOnUnavailable whether sets that name no device fail when no device has
+	 * flow counters
+	 * @param host a snapshot of every device of the host, taken once and only when a set
+	 * names a network interface
+	 * @return the sets by device, for {@link #createAll}
+	 * @throws InvalidRdmaConfigurationException if no device has a set's network
+	 * interface
+	 * @throws NoUniqueRdmaDeviceException if several devices have flow counters, or none
+	 * and {@code failOnUnavailable} is set
+	 */
+	public Map<@Nullable String, List<CounterSetDefinition>> devicesOf(List<CounterSetTarget> sets,
+			String propertyPrefix, boolean failOnUnavailable, Supplier<HostPortCountersSnapshot> host) {
+		HostPortCountersSnapshot snapshot = sets.stream().anyMatch((set) -> set.netdev() != null) ? host.get() : null;
+		Map<@Nullable String, List<CounterSetDefinition>> devices = new LinkedHashMap<>();
+		boolean probed = false;
+		String onlyFlowCapable = null;
+		for (CounterSetTarget set : sets) {
+			String property = propertyPrefix + ".counter-sets." + set.definition().name();
+			String device = set.device();
+			if (set.netdev() != null && snapshot != null) {
+				device = deviceWithNetdev(snapshot, set.netdev(), property + ".netdev");
+			}
+			else if (device == null) {
+				if (!probed) {
+					onlyFlowCapable = onlyFlowCapableDevice(property, failOnUnavailable);
+					probed = true;
+				}
+				device = onlyFlowCapable;
+			}
+			devices.computeIfAbsent(device, (name) -> new ArrayList<>()).add(set.definition());
+		}
+		return devices;
 	}
 
 	private boolean countsFlows(String name) {

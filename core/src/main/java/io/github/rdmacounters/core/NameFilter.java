@@ -97,6 +97,25 @@ public final class NameFilter implements Predicate<String> {
 	}
 
 	/**
+	 * Return the positions of the entries that match none of the names: each is a typo,
+	 * or leaves out nothing it was meant to. Blank entries, which {@link #problems}
+	 * reports, are passed over.
+	 * @param entries the names or globs as written, e.g. an include list
+	 * @param names the names that exist
+	 * @return the positions in {@code entries}, in order
+	 */
+	public static List<Integer> unmatched(List<String> entries, Collection<String> names) {
+		List<Integer> unmatched = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			String entry = entries.get(i);
+			if (entry != null && !entry.isBlank() && names.stream().noneMatch(of(List.of(entry), List.of()))) {
+				unmatched.add(i);
+			}
+		}
+		return unmatched;
+	}
+
+	/**
 	 * Return the names closest to an entry that matches none of them, for a message that
 	 * says what exists: fewest edits first (a glob's {@code *} and {@code ?} count as
 	 * characters), then by name.

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.core;
 
+import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,15 @@ class NameFilterTests {
 		assertThat(NameFilter.closest(" rx_prio3_pausee ", List.of("rx_prio3_pause", "tx_prio3_pause", "rx_bytes"), 1))
 			.containsExactly("rx_prio3_pause");
 		assertThat(NameFilter.closest("x", List.of(), 3)).isEmpty();
+	}
+
+	@Test
+	void unmatchedEntriesAreThoseThatMatchNoNamePassingOverBlankOnes() {
+		List<String> names = List.of("mlx5_0", "mlx5_1", "rxe0");
+		List<String> entries = Arrays.asList("mlx5_*", "nomatch*", " ", null, "rxe0", "mlx5_2", "?xe0");
+		assertThat(NameFilter.unmatched(entries, names)).containsExactly(1, 5);
+		assertThat(NameFilter.unmatched(List.of("mlx5_*"), List.of())).containsExactly(0);
+		assertThat(NameFilter.unmatched(List.of(), names)).isEmpty();
 	}
 
 }

@@ -127,8 +127,7 @@ public final class RdmaEthtoolAutoConfiguration {
 			return;
 		}
 		warnUnmatched(RdmaEthtoolProperties.PREFIX + ".include", properties.include(), names);
-		List<String> exclude = properties.exclude().stream().filter((e) -> e != null && !e.isBlank()).toList();
-		if (!exclude.isEmpty() && names.stream().allMatch(NameFilter.of(exclude, List.of()))) {
+		if (names.stream().noneMatch(NameFilter.of(List.of(), properties.exclude()))) {
 			logger.warn(RdmaEthtoolProperties.PREFIX + ".exclude=" + String.join(",", properties.exclude())
 					+ " removes every driver statistic of this host's netdevs (" + names.size()
 					+ "), so no ethtool meter is registered, the curated ones included; exclude only the statistics "
@@ -139,15 +138,11 @@ public final class RdmaEthtoolAutoConfiguration {
 	}
 
 	private static void warnUnmatched(String property, List<String> entries, Set<String> names) {
-		for (int i = 0; i < entries.size(); i++) {
-			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank()
-					&& names.stream().noneMatch(NameFilter.of(List.of(entry), List.of()))) {
-				logger.warn(property + "[" + i + "]=" + entry + " matches none of the " + names.size()
-						+ " driver statistics of this host's netdevs (closest: "
-						+ String.join(", ", NameFilter.closest(entry, names, 3))
-						+ "); correct the name or glob (ethtool -S <netdev> lists them), or remove it");
-			}
+		for (int i : NameFilter.unmatched(entries, names)) {
+			logger.warn(property + "[" + i + "]=" + entries.get(i) + " matches none of the " + names.size()
+					+ " driver statistics of this host's netdevs (closest: "
+					+ String.join(", ", NameFilter.closest(entries.get(i), names, 3))
+					+ "); correct the name or glob (ethtool -S <netdev> lists them), or remove it");
 		}
 	}
 
