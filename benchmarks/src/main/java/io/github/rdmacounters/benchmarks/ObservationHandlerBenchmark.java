@@ -111,7 +111,7 @@ public class ObservationHandlerBenchmark {
 					}, Duration.ofMillis(500));
 			QueuePairCounterDeltaObservationHandler queuePairDeltas = new QueuePairCounterDeltaObservationHandler(
 					new SimpleMeterRegistry(), Set.of("checkpoint"),
-					List.of("out_of_sequence", "local_ack_timeout_err"), counters::snapshot, () -> {
+					List.of("out_of_sequence", "local_ack_timeout_err"), counters::freshSnapshot, () -> {
 						counters.close();
 						queuePairs.close();
 					});

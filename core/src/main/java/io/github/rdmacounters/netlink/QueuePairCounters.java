@@ -198,6 +198,21 @@ public final class QueuePairCounters implements AutoCloseable {
 	}
 
 	/**
+	 * Bind the queue pairs not bound yet and read the counters, with a read that began
+	 * after this call, whatever the time-to-live: for a difference between two reads,
+	 * where a reused value would be wrong.
+	 * @return the snapshot
+	 */
+	public Snapshot freshSnapshot() {
+		try {
+			return this.cache.getFresh(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new Snapshot(Map.of(), Set.of(), Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
+		}
+	}
+
+	/**
 	 * Return the read cache's record of the reads, for the self-metrics and the stall.
 	 * @return the cache
 	 */

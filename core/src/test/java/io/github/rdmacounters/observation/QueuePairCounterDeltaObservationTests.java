@@ -76,7 +76,7 @@ class QueuePairCounterDeltaObservationTests {
 				NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC(), (warning) -> {
 				}, DEADLINE);
 		this.handler = new QueuePairCounterDeltaObservationHandler(this.meterRegistry, Set.of("checkpoint"),
-				List.of("out_of_sequence", "local_ack_timeout_err"), counters::snapshot, () -> {
+				List.of("out_of_sequence", "local_ack_timeout_err"), counters::freshSnapshot, () -> {
 					counters.close();
 					queuePairs.close();
 				});

@@ -168,7 +168,7 @@ public final class RdmaObservationsAutoConfiguration {
 					+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read} until it can");
 		}
 		return new QueuePairCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), counters,
-				fresh::snapshot, () -> {
+				fresh::freshSnapshot, () -> {
 					fresh.close();
 					queuePairs.close();
 				});
