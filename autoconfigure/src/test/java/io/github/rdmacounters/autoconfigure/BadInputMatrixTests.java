@@ -132,10 +132,10 @@ class BadInputMatrixTests {
 		for (Case simulated : simulatedOnly()) {
 			cases.add(Arguments.of(Backend.SIMULATED, simulated));
 		}
-		// on the native backend the host's counters are the fake sysfs tree's only where
-		// rdma.port-counters.sysfs-root says so
 		for (Case names : queuePairCounterNames()) {
 			cases.add(Arguments.of(Backend.SIMULATED, names));
+			// on the native backend the host's counters are the fake sysfs tree's
+			cases.add(Arguments.of(Backend.NATIVE, names.copyWith("rdma.port-counters.sysfs-root=" + SYSFS.root())));
 		}
 		for (Case nativeCase : nativeOnly()) {
 			cases.add(Arguments.of(Backend.NATIVE, nativeCase));
@@ -999,6 +999,21 @@ class BadInputMatrixTests {
 		Case with(String other) {
 			this.others.add(other);
 			return this;
+		}
+
+		/**
+		 * A copy of this case with one more property.
+		 */
+		Case copyWith(String other) {
+			Case copy = new Case(this.property, this.value, this.allowed);
+			copy.others.addAll(this.others);
+			copy.variables.putAll(this.variables);
+			copy.reportedProperty = this.reportedProperty;
+			copy.reportedValue = this.reportedValue;
+			copy.warning = this.warning;
+			copy.overHttp = this.overHttp;
+			copy.meters = this.meters;
+			return copy.with(other);
 		}
 
 		Case reportedAs(String property) {
