@@ -22,6 +22,8 @@ import io.github.rdmacounters.autoconfigure.FailureAnalysisAssert;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.netlink.FakeNldev;
+import io.github.rdmacounters.netlink.NldevClient;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
 import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
 import io.github.rdmacounters.observation.QueuePairCounterDeltaObservationHandler;
@@ -332,6 +334,34 @@ class RdmaObservationsAutoConfigurationTests {
 				assertThat(output.getAll())
 					.containsOnlyOnce("rdma.observations.queue-pair-counters=out_of_sequence has no effect: "
 							+ "rdma.observations.enabled=false switches counter deltas on observations off");
+			});
+	}
+
+	@Test
+	void runWithQueuePairCountersWhileRdmaNetlinkCannotBeAskedShouldWarnOnceAndCountTheMisses(CapturedOutput output) {
+		FakeNldev kernel = FakeNldev.get();
+		kernel.reset();
+		kernel.addDevice("mlx5_0", 1, 1, "28.39.1002", "roce");
+		// the first answer carries a wrong sequence number: the startup read fails
+		kernel.inject("seq");
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withBean(NldevClient.class, kernel::client)
+			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme",
+					"rdma.observations.queue-pair-counters=out_of_sequence")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getAll()).containsOnlyOnce(
+						"rdma.observations.queue-pair-counters=out_of_sequence records no delta now: RDMA netlink "
+								+ "cannot be asked");
+				// the next reads are answered: this process has no queue pairs there
+				Observation.createNotStarted("checkpoint", context.getBean(ObservationRegistry.class)).observe(() -> {
+				});
+				assertThat(context.getBean(MeterRegistry.class)
+					.get(QueuePairCounterDeltaObservationHandler.MISSED)
+					.tags("observation", "checkpoint", "reason", "none")
+					.counter()
+					.count()).isOne();
 			});
 	}
 
