@@ -42,6 +42,11 @@ final class DependentSettings {
 			warn(QUEUE_PAIRS + ".enabled", false, written,
 					List.of(QUEUE_PAIRS + ".counters.binding", QUEUE_PAIRS + ".counters.per-queue-pair"));
 		}
+		if (properties.observations().enabled() && !properties.queuePairs().enabled()) {
+			// with observations off, the observations' own warning names it
+			warn(QUEUE_PAIRS + ".enabled", false, written,
+					List.of(RdmaProperties.PREFIX + ".observations.queue-pair-counters"));
+		}
 		if (!properties.events().enabled()) {
 			warn(EVENTS + ".enabled", false, written,
 					List.of(EVENTS + ".monitor.enabled", EVENTS + ".port-down-readiness",

@@ -19,6 +19,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,6 +44,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.health.RdmaHealthContributorAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.observation.RdmaObservationsAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.simulated.RdmaSimulatedTrafficAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.ui.RdmaUiAutoConfiguration;
@@ -129,6 +131,11 @@ class BadInputMatrixTests {
 		}
 		for (Case simulated : simulatedOnly()) {
 			cases.add(Arguments.of(Backend.SIMULATED, simulated));
+		}
+		for (Case names : queuePairCounterNames()) {
+			cases.add(Arguments.of(Backend.SIMULATED, names));
+			// on the native backend the host's counters are the fake sysfs tree's
+			cases.add(Arguments.of(Backend.NATIVE, names.copyWith("rdma.port-counters.sysfs-root=" + SYSFS.root())));
 		}
 		for (Case nativeCase : nativeOnly()) {
 			cases.add(Arguments.of(Backend.NATIVE, nativeCase));
@@ -633,7 +640,47 @@ class BadInputMatrixTests {
 				new Case(observations + "sets", "roce", "has no effect", observations + "enabled=true").warns(),
 				new Case(observations + "port-counters", "out_of_sequence", "has no effect",
 						observations + "enabled=true")
+					.warns(),
+				new Case(observations + "queue-pair-counters", "out_of_sequence", "has no effect",
+						observations + "enabled=true")
+					.with("rdma.queue-pairs.enabled=true")
+					.warns(),
+				new Case(observations + "queue-pair-counters", "out_of_sequence", "has no effect",
+						"rdma.queue-pairs.enabled=false", "set rdma.queue-pairs.enabled=true")
+					.with(observations + "enabled=true")
+					.with(observations + "names=checkpoint")
+					.with(observations + "sets=roce")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420")
+					.withMeters()
 					.warns());
+	}
+
+	/**
+	 * Counter names of this process's queue pairs, checked against the host's counters.
+	 */
+	private static List<Case> queuePairCounterNames() {
+		String observations = "rdma.observations.";
+		return List.of(
+				new Case(observations + "queue-pair-counters", "out_of_sequence,out_of_sequnce",
+						"must be the name of a hardware counter", "closest: out_of_sequence")
+					.reportedAs(observations + "queue-pair-counters[1]", "out_of_sequnce")
+					.with("rdma.queue-pairs.enabled=true")
+					.with(observations + "enabled=true")
+					.with(observations + "names=checkpoint")
+					.with(observations + "sets=roce")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420")
+					.withMeters(),
+				new Case(observations + "queue-pair-counters", "out_of_sequence,,packet_seq_err", "not blank")
+					.reportedAs(observations + "queue-pair-counters[1]", "")
+					.with("rdma.queue-pairs.enabled=true")
+					.with(observations + "enabled=true")
+					.with(observations + "names=checkpoint")
+					.with(observations + "sets=roce")
+					.with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420")
+					.withMeters());
 	}
 
 	private static List<Case> nativeOnly() {
@@ -692,6 +739,9 @@ class BadInputMatrixTests {
 			if (input.servedOverHttp()) {
 				runner = runner.withConfiguration(
 						AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class));
+			}
+			if (input.hasMeters()) {
+				runner = runner.withBean(SimpleMeterRegistry.class);
 			}
 			runner.withBean("prometheusMeterRegistry", Object.class, Object::new).withInitializer((context) -> {
 				environment.set(context.getEnvironment());
@@ -853,11 +903,12 @@ class BadInputMatrixTests {
 
 		WebApplicationContextRunner runner() {
 			// every auto-configuration that reads a property, the page's too
-			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(AutoConfigurations
-				.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class, RdmaUiAutoConfiguration.class,
-						RdmaEventsAutoConfiguration.class, RdmaSimulatedTrafficAutoConfiguration.class,
-						RdmaHealthContributorAutoConfiguration.class, RdmaEndpointAutoConfiguration.class,
-						RdmaEthtoolAutoConfiguration.class, RdmaObservationsAutoConfiguration.class));
+			WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+					AutoConfigurations.of(RdmaAutoConfiguration.class, RdmaDisabledAutoConfiguration.class,
+							RdmaUiAutoConfiguration.class, RdmaEventsAutoConfiguration.class,
+							RdmaSimulatedTrafficAutoConfiguration.class, RdmaHealthContributorAutoConfiguration.class,
+							RdmaEndpointAutoConfiguration.class, RdmaEthtoolAutoConfiguration.class,
+							RdmaQueuePairsAutoConfiguration.class, RdmaObservationsAutoConfiguration.class));
 			return (this == SIMULATED) ? runner.withPropertyValues("rdma.backend=simulated")
 					: runner.withPropertyValues("rdma.native.library=" + fake.libraryPath());
 		}
@@ -887,6 +938,8 @@ class BadInputMatrixTests {
 		private boolean warning;
 
 		private boolean overHttp;
+
+		private boolean meters;
 
 		Case(String property, String value, String... allowed) {
 			this.property = property;
@@ -930,9 +983,37 @@ class BadInputMatrixTests {
 			return this.overHttp;
 		}
 
+		/**
+		 * The application has a MeterRegistry, as one with Actuator does: what records
+		 * counter deltas on observations.
+		 */
+		Case withMeters() {
+			this.meters = true;
+			return this;
+		}
+
+		boolean hasMeters() {
+			return this.meters;
+		}
+
 		Case with(String other) {
 			this.others.add(other);
 			return this;
+		}
+
+		/**
+		 * A copy of this case with one more property.
+		 */
+		Case copyWith(String other) {
+			Case copy = new Case(this.property, this.value, this.allowed);
+			copy.others.addAll(this.others);
+			copy.variables.putAll(this.variables);
+			copy.reportedProperty = this.reportedProperty;
+			copy.reportedValue = this.reportedValue;
+			copy.warning = this.warning;
+			copy.overHttp = this.overHttp;
+			copy.meters = this.meters;
+			return copy.with(other);
 		}
 
 		Case reportedAs(String property) {

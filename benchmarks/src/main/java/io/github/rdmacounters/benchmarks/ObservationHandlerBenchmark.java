@@ -1,5 +1,6 @@
 package io.github.rdmacounters.benchmarks;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,12 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
+import io.github.rdmacounters.netlink.NetlinkBudget;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.QueuePairCounterDeltaObservationHandler;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
 /**
@@ -41,8 +47,13 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
  * reads, each handed to the reader thread, and two recorded summaries;
  * {@code selected-on-caller} reads on the caller's thread, without a deadline), and the
  * same observation with only a handler that does nothing ({@code baseline}: Micrometer's
- * own cost). The simulator's read is cheap: on mlx5 each fresh read is a firmware command
- * as well.
+ * own cost). {@code port-selected} is a selected observation of
+ * {@link PortCounterDeltaObservationHandler} (two fresh snapshots of two port counters of
+ * the device's port) and {@code queue-pair-selected} one of
+ * {@link QueuePairCounterDeltaObservationHandler} (two fresh reads of this process's
+ * queue pairs and their counters over the simulator's RDMA netlink), both with the
+ * deadline. The simulator's read is cheap: on mlx5 each fresh read is a firmware command
+ * as well, and a netlink read two dumps through the kernel.
  *
  * @author rdma-counters
  */
@@ -55,12 +66,14 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 public class ObservationHandlerBenchmark {
 
 	/** Which observation runs, and with which handler. */
-	@Param({ "baseline", "unselected", "selected", "selected-on-caller" })
+	@Param({ "baseline", "unselected", "selected", "selected-on-caller", "port-selected", "queue-pair-selected" })
 	public String observation;
 
 	private ManagedDevice device;
 
 	private ObservationRegistry registry;
+
+	private AutoCloseable handler;
 
 	private String name;
 
@@ -77,6 +90,34 @@ public class ObservationHandlerBenchmark {
 		if ("baseline".equals(this.observation)) {
 			this.registry.observationConfig().observationHandler(new NothingHandler());
 		}
+		else if ("port-selected".equals(this.observation)) {
+			String deviceName = backend.devices().get(0).name();
+			List<String> counters = List.of("out_of_sequence", "local_ack_timeout_err");
+			PortCounterDeltaObservationHandler ports = new PortCounterDeltaObservationHandler(new SimpleMeterRegistry(),
+					Set.of("checkpoint"), List.of(new PortCounterDeltaObservationHandler.Port(deviceName, 1)), counters,
+					backend.hostPortCounters(Path.of("/sys/class/infiniband"), deviceName::equals, counters::contains,
+							Duration.ZERO, Duration.ofMillis(500)));
+			this.handler = ports;
+			this.registry.observationConfig().observationHandler(ports);
+		}
+		else if ("queue-pair-selected".equals(this.observation)) {
+			// as the starter builds it: fresh reads of the queue pairs and their counters
+			ProcessQueuePairs queuePairs = new ProcessQueuePairs(backend::nldev, ProcessHandle.current().pid(),
+					NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC());
+			QueuePairCounters counters = new QueuePairCounters(backend::nldev, queuePairs,
+					new QueuePairCounters.Settings(QueuePairCounters.Binding.MANUAL, false,
+							"rdma.queue-pairs.counters"),
+					NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC(), (warning) -> {
+					}, Duration.ofMillis(500));
+			QueuePairCounterDeltaObservationHandler queuePairDeltas = new QueuePairCounterDeltaObservationHandler(
+					new SimpleMeterRegistry(), Set.of("checkpoint"),
+					List.of("out_of_sequence", "local_ack_timeout_err"), counters::freshSnapshot, () -> {
+						counters.close();
+						queuePairs.close();
+					});
+			this.handler = queuePairDeltas;
+			this.registry.observationConfig().observationHandler(queuePairDeltas);
+		}
 		else {
 			this.registry.observationConfig()
 				.observationHandler(new CounterDeltaObservationHandler(new SimpleMeterRegistry(), Set.of("checkpoint"),
@@ -85,9 +126,15 @@ public class ObservationHandlerBenchmark {
 		this.name = "unselected".equals(this.observation) ? "http.server.requests" : "checkpoint";
 	}
 
-	/** Close the device. */
+	/**
+	 * Close the handler's readers and the device.
+	 * @throws Exception if the handler cannot close
+	 */
 	@TearDown(Level.Trial)
-	public void tearDown() {
+	public void tearDown() throws Exception {
+		if (this.handler != null) {
+			this.handler.close();
+		}
 		this.device.close();
 	}
 

@@ -193,7 +193,22 @@ public final class QueuePairCounters implements AutoCloseable {
 			return this.cache.get(this::read);
 		}
 		catch (ReadStalledException ex) {
-			return new Snapshot(Map.of(), 0, Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
+			return new Snapshot(Map.of(), Set.of(), Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
+		}
+	}
+
+	/**
+	 * Bind the queue pairs not bound yet and read the counters, with a read that began
+	 * after this call, whatever the time-to-live: for a difference between two reads,
+	 * where a reused value would be wrong.
+	 * @return the snapshot
+	 */
+	public Snapshot freshSnapshot() {
+		try {
+			return this.cache.getFresh(this::read);
+		}
+		catch (ReadStalledException ex) {
+			return new Snapshot(Map.of(), Set.of(), Map.of(), "stalled: " + ex.getMessage(), this.clock.instant());
 		}
 	}
 
@@ -220,11 +235,11 @@ public final class QueuePairCounters implements AutoCloseable {
 	private Snapshot readLocked() {
 		Instant readAt = this.clock.instant();
 		if (this.closed) {
-			return new Snapshot(Map.of(), 0, Map.of(), "RDMA netlink's queue pair counters are closed", readAt);
+			return new Snapshot(Map.of(), Set.of(), Map.of(), "RDMA netlink's queue pair counters are closed", readAt);
 		}
 		ProcessQueuePairs.Snapshot ours = this.queuePairs.snapshot();
 		if (ours.unavailable() != null) {
-			return new Snapshot(Map.of(), 0, Map.of(), ours.unavailable(), readAt);
+			return new Snapshot(Map.of(), Set.of(), Map.of(), ours.unavailable(), readAt);
 		}
 		NldevClient current;
 		List<NldevDevice> devices;
@@ -233,14 +248,14 @@ public final class QueuePairCounters implements AutoCloseable {
 			devices = current.devices();
 		}
 		catch (RuntimeException ex) {
-			return new Snapshot(Map.of(), 0, Map.of(), ex.getMessage(), readAt);
+			return new Snapshot(Map.of(), Set.of(), Map.of(), ex.getMessage(), readAt);
 		}
 		forgetGone(ours, devices);
 		Map<Group, Map<String, Long>> values = new HashMap<>();
 		Map<String, String> failures = new TreeMap<>(ours.failures());
 		Set<CounterKey> present = new HashSet<>();
 		Set<Long> unread = new HashSet<>();
-		int counters = 0;
+		Set<CounterBinding> bindings = new HashSet<>();
 		for (NldevDevice device : devices) {
 			List<NldevQueuePair> mine = ours.devices().getOrDefault(device.name(), List.of());
 			if (mine.isEmpty()) {
@@ -263,7 +278,8 @@ public final class QueuePairCounters implements AutoCloseable {
 						// pid mask)
 						continue;
 					}
-					counters++;
+					bindings.add(new CounterBinding(device.name(), counter.port(), counter.id(),
+							counter.lqpns().stream().sorted().toList()));
 					Set<String> types = counter.lqpns()
 						.stream()
 						.map((lqpn) -> byNumber.get(lqpn).typeName())
@@ -281,7 +297,7 @@ public final class QueuePairCounters implements AutoCloseable {
 				}
 			}
 			catch (RdmaClosedException ex) {
-				return new Snapshot(Map.of(), 0, Map.of(), ex.getMessage(), readAt);
+				return new Snapshot(Map.of(), Set.of(), Map.of(), ex.getMessage(), readAt);
 			}
 			catch (RuntimeException ex) {
 				failures.put(device.name(), ex.getMessage());
@@ -295,7 +311,7 @@ public final class QueuePairCounters implements AutoCloseable {
 				sum(values, group, last);
 			}
 		});
-		return new Snapshot(values, counters, failures, null, readAt);
+		return new Snapshot(values, bindings, failures, null, readAt);
 	}
 
 	private static void sum(Map<Group, Map<String, Long>> values, Group group, Map<String, Long> add) {
@@ -662,18 +678,18 @@ public final class QueuePairCounters implements AutoCloseable {
 	 *
 	 * @param values the values by group, then counter name: a port and type's always, a
 	 * queue pair's too with {@link Settings#perQueuePair()}; read them as unsigned
-	 * @param counters the kernel counters of this process read
+	 * @param bindings the kernel counters of this process read, with their queue pairs
 	 * @param failures why a device could not be read or bound, by device name
 	 * @param unavailable why RDMA netlink could not be asked, or {@code null}
 	 * @param readAt when the read started
 	 */
-	public record Snapshot(Map<Group, Map<String, Long>> values, int counters, Map<String, String> failures,
-			@Nullable String unavailable, Instant readAt) {
+	public record Snapshot(Map<Group, Map<String, Long>> values, Set<CounterBinding> bindings,
+			Map<String, String> failures, @Nullable String unavailable, Instant readAt) {
 
 		/**
 		 * Create a snapshot.
 		 * @param values the values
-		 * @param counters the counters read
+		 * @param bindings the counters read
 		 * @param failures the failures
 		 * @param unavailable why RDMA netlink could not be asked, or {@code null}
 		 * @param readAt when the read started
@@ -689,7 +705,16 @@ public final class QueuePairCounters implements AutoCloseable {
 				.forEach((entry) -> copy.put(entry.getKey(),
 						java.util.Collections.unmodifiableMap(new LinkedHashMap<>(entry.getValue()))));
 			values = java.util.Collections.unmodifiableMap(copy);
+			bindings = Set.copyOf(bindings);
 			failures = Map.copyOf(failures);
+		}
+
+		/**
+		 * Return how many kernel counters of this process were read.
+		 * @return the number
+		 */
+		public int counters() {
+			return this.bindings.size();
 		}
 
 		/**
@@ -706,6 +731,29 @@ public final class QueuePairCounters implements AutoCloseable {
 				}
 			});
 			return port0;
+		}
+
+	}
+
+	/**
+	 * A kernel counter of this process and the queue pairs bound to it when it was read.
+	 *
+	 * @param device the device name
+	 * @param port the port
+	 * @param id the counter's id on its device
+	 * @param lqpns the queue pairs bound to it, sorted
+	 */
+	public record CounterBinding(String device, int port, long id, List<Long> lqpns) {
+
+		/**
+		 * Create a counter binding.
+		 * @param device the device name
+		 * @param port the port
+		 * @param id the id
+		 * @param lqpns the queue pairs
+		 */
+		public CounterBinding {
+			lqpns = List.copyOf(lqpns);
 		}
 
 	}

@@ -162,6 +162,23 @@ class QueuePairCountersTests {
 	}
 
 	@Test
+	void aFreshSnapshotReadsWithinTheTimeToLiveAndListsTheCountersWithTheirQueuePairs() {
+		this.counters = new QueuePairCounters(this.kernel::client, this.queuePairs,
+				new QueuePairCounters.Settings(Binding.MANUAL, false, "rdma.queue-pairs.counters"),
+				NetlinkBudget.DEFAULT, Duration.ofHours(1), Clock.systemUTC(), this.warnings::add);
+		QueuePairCounters counters = this.counters;
+		QueuePairCounters.Snapshot first = counters.snapshot();
+		long id = this.kernel.queuePairCounter(this.mlx, 700);
+		assertThat(first.bindings())
+			.containsExactly(new QueuePairCounters.CounterBinding("mlx5_0", 1, id, List.of(700L, 701L)));
+		this.kernel.queuePairTraffic(this.mlx, 701, "out_of_sequence", 9);
+		assertThat(counters.snapshot().values().get(group("RC"))).containsEntry("out_of_sequence", 0L);
+		assertThat(counters.freshSnapshot().values().get(group("RC"))).containsEntry("out_of_sequence", 9L);
+		// and what it read is what plain reads reuse
+		assertThat(counters.snapshot().values().get(group("RC"))).containsEntry("out_of_sequence", 9L);
+	}
+
+	@Test
 	void withoutCapNetAdminOneWarningNamesTheCapabilityAndTheCommandAndNothingFails() {
 		this.kernel.capNetAdmin(false);
 		QueuePairCounters counters = counters(Binding.MANUAL, false);

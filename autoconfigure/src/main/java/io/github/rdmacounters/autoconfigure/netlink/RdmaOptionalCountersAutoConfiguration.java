@@ -102,8 +102,11 @@ public final class RdmaOptionalCountersAutoConfiguration {
 	/**
 	 * Return what opens RDMA netlink: an {@link NldevClient} bean, the simulator's, or
 	 * the kernel's.
+	 * @param backend the backend
+	 * @param client the client bean, if any
+	 * @return what opens RDMA netlink
 	 */
-	static Supplier<NldevClient> nldev(RdmaBackend backend, ObjectProvider<NldevClient> client) {
+	public static Supplier<NldevClient> nldev(RdmaBackend backend, ObjectProvider<NldevClient> client) {
 		NldevClient given = client.getIfAvailable();
 		if (given != null) {
 			return () -> given;

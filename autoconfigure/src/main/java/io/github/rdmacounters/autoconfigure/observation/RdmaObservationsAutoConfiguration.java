@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure.observation;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Predicate;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationHandler;
@@ -37,13 +39,20 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.NameFilter;
 import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaRegistry;
+import io.github.rdmacounters.netlink.NetlinkBudget;
+import io.github.rdmacounters.netlink.NldevClient;
+import io.github.rdmacounters.netlink.ProcessQueuePairs;
+import io.github.rdmacounters.netlink.QueuePairCounters;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
 import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.QueuePairCounterDeltaObservationHandler;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
 
 /**
@@ -51,13 +60,16 @@ import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
  * {@link CounterDeltaObservationHandler}: counter deltas on the observations named in
  * {@code rdma.observations.names}, for the sets named in {@code rdma.observations.sets},
  * and the {@link PortCounterDeltaObservationHandler} for the port counters named in
- * {@code rdma.observations.port-counters} of those sets' ports. Boot registers every
- * {@link ObservationHandler} bean with its observation registry.
+ * {@code rdma.observations.port-counters} of those sets' ports, and the
+ * {@link QueuePairCounterDeltaObservationHandler} for the counters named in
+ * {@code rdma.observations.queue-pair-counters} of this process's queue pairs (with
+ * {@code rdma.queue-pairs.enabled}). Boot registers every {@link ObservationHandler} bean
+ * with its observation registry.
  *
  * @since 0.1.0
  * @author rdma-counters
  */
-@AutoConfiguration(after = RdmaAutoConfiguration.class,
+@AutoConfiguration(after = { RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class },
 		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, ObservationHandler.class })
@@ -113,13 +125,81 @@ public final class RdmaObservationsAutoConfiguration {
 		ports.forEach((port) -> devices.add(port.deviceName()));
 		Path root = Path.of(properties.portCounters().sysfsRoot());
 		List<String> counters = portCounters(properties.observations().portCounters(),
-				listCounters(backend, root, devices, properties.readDeadline()), devices);
+				listCounters(backend, root, devices::contains, properties.readDeadline()), devices);
 		MeterRegistry meters = meterRegistry(meterRegistry);
 		// a fresh read at every snapshot (a delta over a cached value would be wrong) of
 		// only the chosen devices and counters, never waited for past the read deadline
 		return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
 				backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
 						properties.readDeadline()));
+	}
+
+	/**
+	 * The counters of this process's queue pairs around the selected observations, read
+	 * fresh by readers of their own (the queue pairs, then their counters, binding new
+	 * ones as {@code rdma.queue-pairs.counters} says), never waited for past the read
+	 * deadline.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(QueuePairCounters.class)
+	@Conditional({ OnObservationsEnabled.class, OnQueuePairCounters.class })
+	QueuePairCounterDeltaObservationHandler rdmaQueuePairCounterDeltaObservationHandler(
+			CounterDeltaObservationHandler flowDeltas, ObjectProvider<MeterRegistry> meterRegistry,
+			RdmaProperties properties, RdmaBackend backend, QueuePairCounters scraped,
+			ObjectProvider<NldevClient> client) {
+		Path root = Path.of(properties.portCounters().sysfsRoot());
+		List<String> counters = queuePairCounters(properties.observations().queuePairCounters(),
+				listCounters(backend, root, (device) -> true, properties.readDeadline()));
+		MeterRegistry meters = meterRegistry(meterRegistry);
+		ProcessQueuePairs queuePairs = new ProcessQueuePairs(
+				RdmaOptionalCountersAutoConfiguration.nldev(backend, client), ProcessHandle.current().pid(),
+				NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC());
+		Log log = LogFactory.getLog(QueuePairCounters.class);
+		// the scraped counters' reader warns about binding; this one's warnings are
+		// repeats
+		QueuePairCounters fresh = new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client),
+				queuePairs, scraped.settings(), NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC(), log::debug,
+				properties.readDeadline());
+		QueuePairCounters.Snapshot first = fresh.snapshot();
+		if (first.unavailable() != null && !first.unavailable().startsWith("stalled: ")) {
+			logger.warn(PREFIX + ".queue-pair-counters=" + String.join(",", counters) + " records no delta now: "
+					+ "RDMA netlink cannot be asked (" + first.unavailable() + "); each selected observation counts "
+					+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read} until it can");
+		}
+		return new QueuePairCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), counters,
+				fresh::freshSnapshot, () -> {
+					fresh.close();
+					queuePairs.close();
+				});
+	}
+
+	private static List<String> queuePairCounters(List<String> written, Set<String> listed) {
+		String property = PREFIX + ".queue-pair-counters";
+		List<String> counters = new ArrayList<>();
+		for (int i = 0; i < written.size(); i++) {
+			String name = written.get(i);
+			if (name == null || name.isBlank()) {
+				throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
+						"must be the name of a hardware counter such as out_of_sequence, not blank");
+			}
+			if (!listed.isEmpty() && !listed.contains(name)) {
+				throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
+						"must be the name of a hardware counter of the host's ports (a file under hw_counters/, "
+								+ "as 'rdma statistic qp show' lists them); closest: "
+								+ String.join(", ", NameFilter.closest(name, listed, 3)));
+			}
+			if (!counters.contains(name)) {
+				counters.add(name);
+			}
+		}
+		if (listed.isEmpty()) {
+			logger.warn(property + "=" + String.join(",", written) + " cannot be checked: the port counters could "
+					+ "not be listed under rdma.port-counters.sysfs-root within rdma.read-deadline; a name that is no "
+					+ "counter of the queue pairs records no delta and counts "
+					+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read}");
+		}
+		return counters;
 	}
 
 	private static MeterRegistry meterRegistry(ObjectProvider<MeterRegistry> meterRegistry) {
@@ -136,10 +216,10 @@ public final class RdmaObservationsAutoConfiguration {
 	 * The counter files of the devices' ports, reading none of them; empty when they
 	 * cannot be listed within the read deadline.
 	 */
-	private static Set<String> listCounters(RdmaBackend backend, Path root, Set<String> devices,
+	private static Set<String> listCounters(RdmaBackend backend, Path root, Predicate<String> devices,
 			Duration readDeadline) {
 		Set<String> listed = new ConcurrentSkipListSet<>();
-		HostPortCountersSource source = backend.hostPortCounters(root, devices::contains, (counter) -> {
+		HostPortCountersSource source = backend.hostPortCounters(root, devices, (counter) -> {
 			listed.add(counter);
 			return false;
 		}, Duration.ZERO, readDeadline);
@@ -149,7 +229,7 @@ public final class RdmaObservationsAutoConfiguration {
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Cannot list the port counters to check " + PREFIX + ".port-counters", ex);
+			logger.debug("Cannot list the port counters to check the counter names of " + PREFIX, ex);
 			return Set.of();
 		}
 		finally {
@@ -265,6 +345,9 @@ public final class RdmaObservationsAutoConfiguration {
 			if (!observations.portCounters().isEmpty()) {
 				set.add(PREFIX + ".port-counters=" + String.join(",", observations.portCounters()));
 			}
+			if (!observations.queuePairCounters().isEmpty()) {
+				set.add(PREFIX + ".queue-pair-counters=" + String.join(",", observations.queuePairCounters()));
+			}
 			if (!set.isEmpty()) {
 				logger.warn(String.join(", ", set) + ((set.size() == 1) ? " has" : " have") + " no effect: " + PREFIX
 						+ ".enabled=false switches counter deltas on observations off; remove "
@@ -297,6 +380,21 @@ public final class RdmaObservationsAutoConfiguration {
 				.bind(PREFIX + ".port-counters", Bindable.listOf(String.class))
 				.orElse(List.of());
 			return new ConditionOutcome(!counters.isEmpty(), PREFIX + ".port-counters=" + counters);
+		}
+
+	}
+
+	/**
+	 * Matches when {@code rdma.observations.queue-pair-counters} names a counter.
+	 */
+	static final class OnQueuePairCounters extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			List<String> counters = Binder.get(context.getEnvironment())
+				.bind(PREFIX + ".queue-pair-counters", Bindable.listOf(String.class))
+				.orElse(List.of());
+			return new ConditionOutcome(!counters.isEmpty(), PREFIX + ".queue-pair-counters=" + counters);
 		}
 
 	}

@@ -20,9 +20,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.rdmacounters.autoconfigure.FailureAnalysisAssert;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
+import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration;
 import io.github.rdmacounters.core.Packet;
+import io.github.rdmacounters.netlink.FakeNldev;
+import io.github.rdmacounters.netlink.NldevClient;
 import io.github.rdmacounters.observation.CounterDeltaObservationHandler;
 import io.github.rdmacounters.observation.PortCounterDeltaObservationHandler;
+import io.github.rdmacounters.observation.QueuePairCounterDeltaObservationHandler;
 import io.github.rdmacounters.simulated.RoceOperation;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 
@@ -267,6 +271,98 @@ class RdmaObservationsAutoConfigurationTests {
 				.containsOnlyOnce("rdma.observations.port-counters=out_of_sequence has no effect: "
 						+ "rdma.observations.enabled=false switches counter deltas on observations off");
 		});
+	}
+
+	@Test
+	void runWithQueuePairCountersShouldRecordTheDeltasOfThisProcesssQueuePairCountersByPort() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme",
+					"rdma.observations.queue-pair-counters=out_of_sequence,local_ack_timeout_err")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				QueuePairCounterDeltaObservationHandler handler = context
+					.getBean(QueuePairCounterDeltaObservationHandler.class);
+				assertThat(handler.counters()).containsExactly("out_of_sequence", "local_ack_timeout_err");
+				ObservationRegistry observations = context.getBean(ObservationRegistry.class);
+				// the raw packet queue pair of the set is this process's, bound to a
+				// counter the simulator keeps at zero
+				Observation.createNotStarted("checkpoint", observations).observe(() -> {
+				});
+				DistributionSummary outOfSequence = context.getBean(MeterRegistry.class)
+					.get(QueuePairCounterDeltaObservationHandler.COUNTER)
+					.tags("observation", "checkpoint", "device", "sim_mlx5_0", "port", "1", "counter",
+							"out_of_sequence", "overlapped", "false")
+					.summary();
+				assertThat(outOfSequence.count()).isOne();
+				assertThat(outOfSequence.totalAmount()).isZero();
+			});
+	}
+
+	@Test
+	void runWithAnUnknownQueuePairCounterShouldFailNamingTheValueAsWrittenAndTheClosestCounters() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme",
+					"rdma.observations.queue-pair-counters=out_of_sequence,local_ack_timout_err")
+			.run((context) -> FailureAnalysisAssert.of(context.getStartupFailure())
+				.descriptionContains("rdma.observations.queue-pair-counters[1]", "local_ack_timout_err",
+						"closest: local_ack_timeout_err"));
+	}
+
+	@Test
+	void runWithQueuePairCountersWhileQueuePairsAreOffShouldWarnOnceAndCreateNoHandler(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withPropertyValues("rdma.observations.enabled=true", "rdma.observations.names=checkpoint",
+					"rdma.observations.sets=nvme", "rdma.observations.queue-pair-counters=out_of_sequence")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(QueuePairCounterDeltaObservationHandler.class);
+				assertThat(output.getAll()).containsOnlyOnce(
+						"rdma.observations.queue-pair-counters=out_of_sequence has no effect: rdma.queue-pairs.enabled=false");
+			});
+	}
+
+	@Test
+	void runWhenDisabledWithQueuePairCountersShouldWarnOnceThatTheyHaveNoEffect(CapturedOutput output) {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withPropertyValues("rdma.queue-pairs.enabled=true",
+					"rdma.observations.queue-pair-counters=out_of_sequence")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(QueuePairCounterDeltaObservationHandler.class);
+				assertThat(output.getAll())
+					.containsOnlyOnce("rdma.observations.queue-pair-counters=out_of_sequence has no effect: "
+							+ "rdma.observations.enabled=false switches counter deltas on observations off");
+			});
+	}
+
+	@Test
+	void runWithQueuePairCountersWhileRdmaNetlinkCannotBeAskedShouldWarnOnceAndCountTheMisses(CapturedOutput output) {
+		FakeNldev kernel = FakeNldev.get();
+		kernel.reset();
+		kernel.addDevice("mlx5_0", 1, 1, "28.39.1002", "roce");
+		// the first answer carries a wrong sequence number: the startup read fails
+		kernel.inject("seq");
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RdmaQueuePairsAutoConfiguration.class))
+			.withBean(NldevClient.class, kernel::client)
+			.withPropertyValues("rdma.queue-pairs.enabled=true", "rdma.observations.enabled=true",
+					"rdma.observations.names=checkpoint", "rdma.observations.sets=nvme",
+					"rdma.observations.queue-pair-counters=out_of_sequence")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getAll()).containsOnlyOnce(
+						"rdma.observations.queue-pair-counters=out_of_sequence records no delta now: RDMA netlink "
+								+ "cannot be asked");
+				// the next reads are answered: this process has no queue pairs there
+				Observation.createNotStarted("checkpoint", context.getBean(ObservationRegistry.class)).observe(() -> {
+				});
+				assertThat(context.getBean(MeterRegistry.class)
+					.get(QueuePairCounterDeltaObservationHandler.MISSED)
+					.tags("observation", "checkpoint", "reason", "none")
+					.counter()
+					.count()).isOne();
+			});
 	}
 
 }
