@@ -135,7 +135,12 @@ public final class FakeNldev {
 		Path path = this.socketPath;
 		if (path == null) {
 			try {
-				path = Files.createTempDirectory("fake-nldev-").resolve("nldev.sock");
+				Path directory = Files.createTempDirectory("fake-nldev-");
+				path = directory.resolve("nldev.sock");
+				// the fake listens until the JVM ends: its socket and directory go then
+				// (deleteOnExit deletes in reverse order, the socket first)
+				directory.toFile().deleteOnExit();
+				path.toFile().deleteOnExit();
 			}
 			catch (IOException ex) {
 				throw new IllegalStateException("Cannot create a directory for the fake's socket", ex);
