@@ -22,9 +22,9 @@ import org.springframework.core.metrics.StartupStep;
  * wall time, barely moves with the load of a shared machine, and a step's own time leaves
  * out the steps inside it. {@code <true|false> <devices> <ports> <sets per device>}: one
  * start with or without the starter in this new JVM; prints {@code start} (wall ms),
- * {@code maincpu} (the main thread's CPU ms until the context is refreshed) and one line
- * per step, its own CPU ms and its name (with the bean's name), steps of equal names
- * added up, then the main thread's CPU outside any step.
+ * {@code maincpu} (the main thread's CPU ms until {@code run} returns) and one line per
+ * step, its own CPU ms and its name (with the bean's name), steps of equal names added
+ * up, then the main thread's CPU outside any step.
  *
  * @author rdma-counters
  */
