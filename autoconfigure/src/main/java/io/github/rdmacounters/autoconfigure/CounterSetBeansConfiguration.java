@@ -53,6 +53,12 @@ class CounterSetBeansConfiguration {
 
 		private static final String STARTER_PACKAGE = "io.github.rdmacounters.";
 
+		/**
+		 * The bean of Spring Boot's SharedMetadataReaderFactoryContextInitializer (not
+		 * public): the class file reader of the configuration class parser.
+		 */
+		private static final String SHARED_READERS = "org.springframework.boot.autoconfigure.internalCachingMetadataReaderFactory";
+
 		@Override
 		public ConfigurationPhase getConfigurationPhase() {
 			return ConfigurationPhase.REGISTER_BEAN;
@@ -84,7 +90,8 @@ class CounterSetBeansConfiguration {
 		private static void checkFree(ConditionContext context, Set<String> sets) {
 			BeanDefinitionRegistry registry = context.getRegistry();
 			ClassLoader classLoader = context.getClassLoader();
-			Map<String, String> starterBeans = starterBeans(new CachingMetadataReaderFactory(classLoader), classLoader);
+			Map<String, String> starterBeans = starterBeans(readers(context.getBeanFactory(), classLoader),
+					classLoader);
 			for (String set : sets) {
 				if (registry.containsBeanDefinition(set)) {
 					throw CountersBeanRegistrar.nameTaken(set,
@@ -97,6 +104,20 @@ class CounterSetBeansConfiguration {
 					throw CountersBeanRegistrar.nameTaken(set, starterBeans.get(set));
 				}
 			}
+		}
+
+		/**
+		 * Return the reader of class files that Spring Boot shares with the parser of the
+		 * configuration classes, so that the starter's class files are read once on a
+		 * start, else one of this check's own.
+		 */
+		private static MetadataReaderFactory readers(@Nullable ConfigurableListableBeanFactory beanFactory,
+				@Nullable ClassLoader classLoader) {
+			if (beanFactory != null && beanFactory.containsBean(SHARED_READERS)
+					&& beanFactory.isTypeMatch(SHARED_READERS, MetadataReaderFactory.class)) {
+				return beanFactory.getBean(SHARED_READERS, MetadataReaderFactory.class);
+			}
+			return new CachingMetadataReaderFactory(classLoader);
 		}
 
 		/**

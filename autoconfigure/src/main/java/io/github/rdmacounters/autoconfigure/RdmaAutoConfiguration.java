@@ -188,9 +188,12 @@ public final class RdmaAutoConfiguration {
 	SmartInitializingSingleton rdmaUiServedCheck(ListableBeanFactory beans, Environment environment) {
 		return () -> {
 			String enabled = environment.getProperty(RdmaProperties.PREFIX + ".ui.enabled");
+			if (!"true".equalsIgnoreCase(String.valueOf(enabled).trim())) {
+				return;
+			}
 			boolean served = ClassUtils.isPresent(ROUTER_FUNCTIONS, getClass().getClassLoader())
 					&& beans.getBeanNamesForType(RdmaUi.class, false, false).length > 0;
-			if ("true".equalsIgnoreCase(String.valueOf(enabled).trim()) && !served) {
+			if (!served) {
 				logger.warn(RdmaProperties.PREFIX + ".ui.enabled=" + enabled + " has no effect: the live page is "
 						+ "served by a Spring MVC (servlet) web application, and this application is not one; add "
 						+ "spring-boot-starter-webmvc, or remove it");

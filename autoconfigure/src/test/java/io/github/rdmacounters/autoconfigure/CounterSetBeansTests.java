@@ -1,7 +1,9 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +16,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.type.classreading.CachingMetadataReaderFactory;
+import org.springframework.core.type.classreading.MetadataReader;
+import org.springframework.core.type.classreading.MetadataReaderFactory;
 
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.Counters;
@@ -182,6 +187,25 @@ class CounterSetBeansTests {
 	}
 
 	@Test
+	void setNamedLikeAStarterBeanFailsStartupAlsoWhenTheClassFilesAreReadWithBootsSharedReader() {
+		// SpringApplication's start registers this bean: the parser of the configuration
+		// classes reads with it, and so does the starter's check, to read them once
+		RecordingReaders readers = new RecordingReaders();
+		this.simulatedRunner
+			.withBean("org.springframework.boot.autoconfigure.internalCachingMetadataReaderFactory",
+					MetadataReaderFactory.class, () -> readers)
+			.withPropertyValues("rdma.counter-sets.rdmaDevices.flow.protocol=tcp",
+					"rdma.counter-sets.rdmaDevices.flow.destination-port=443")
+			.run((context) -> {
+				FailureAnalysisAssert.of(context.getStartupFailure())
+					.analyzedBy(InvalidRdmaPropertyValueFailureAnalyzer.class)
+					.descriptionContains("'rdma.counter-sets.rdmaDevices'",
+							"A bean named 'rdmaDevices' (factory method " + "rdmaDevices of", "rename the set");
+				assertThat(readers.read).contains(RdmaAutoConfiguration.class.getName());
+			});
+	}
+
+	@Test
 	void setsUnderCamelCaseCounterSetsAreBeansNamedAsWrittenAsBootBindsThem() {
 		this.simulatedRunner.withPropertyValues("rdma.counterSets.storage.device=sim_mlx5_0",
 				"rdma.counterSets.storage.flow.protocol=tcp", "rdma.counterSets.storage.flow.destination-port=4420",
@@ -325,6 +349,18 @@ class CounterSetBeansTests {
 		@Bean
 		String https() {
 			return "mine";
+		}
+
+	}
+
+	static class RecordingReaders extends CachingMetadataReaderFactory {
+
+		final List<String> read = new CopyOnWriteArrayList<>();
+
+		@Override
+		public MetadataReader getMetadataReader(String className) throws IOException {
+			this.read.add(className);
+			return super.getMetadataReader(className);
 		}
 
 	}

@@ -74,15 +74,14 @@ public final class RdmaEthtoolAutoConfiguration {
 			throw new InvalidRdmaConfigurationException(problems);
 		}
 		return () -> {
-			// the defaults as Boot's binder creates them with nothing set
-			RdmaEthtoolProperties.PauseStorm defaults = new Binder().bindOrCreate("pause-storm",
-					RdmaEthtoolProperties.PauseStorm.class);
-			boolean tuned = !properties.include().isEmpty() || !properties.exclude().isEmpty()
-					|| !properties.pauseStorm().equals(defaults);
+			// whether the other settings are set is asked only where they can have no
+			// effect: a binding of the defaults at every start is a few ms of a first one
+			boolean inEffect = properties.enabled() && hostPortCounters.getIfAvailable() != null;
+			boolean tuned = !inEffect && tuned(properties);
 			if (tuned && !properties.enabled()) {
 				logger.warn("rdma.ethtool.enabled is false, so the other rdma.ethtool settings have no effect");
 			}
-			else if (properties.enabled() && hostPortCounters.getIfAvailable() == null && tuned) {
+			else if (tuned) {
 				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
 						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
 			}
@@ -91,6 +90,18 @@ public final class RdmaEthtoolAutoConfiguration {
 				warnIfUnmatched(properties, statisticNames(host));
 			}
 		};
+	}
+
+	/**
+	 * Whether any setting of {@code rdma.ethtool} other than {@code enabled} differs from
+	 * its default.
+	 */
+	private static boolean tuned(RdmaEthtoolProperties properties) {
+		// the defaults as Boot's binder creates them with nothing set
+		RdmaEthtoolProperties.PauseStorm defaults = new Binder().bindOrCreate("pause-storm",
+				RdmaEthtoolProperties.PauseStorm.class);
+		return !properties.include().isEmpty() || !properties.exclude().isEmpty()
+				|| !properties.pauseStorm().equals(defaults);
 	}
 
 	/**
