@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -39,6 +40,8 @@ final class RdmaPropertiesChecks {
 	private static final Log logger = LogFactory.getLog(RdmaPropertiesChecks.class);
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
+
+	private static final Pattern OPTIONAL_COUNTER = Pattern.compile("[A-Za-z0-9_]+");
 
 	private final Environment environment;
 
@@ -121,6 +124,11 @@ final class RdmaPropertiesChecks {
 			.forEach((name) -> this.problems.add(PREFIX + ".devices." + name, name,
 					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
 							+ " characters (IB_DEVICE_NAME_MAX)"));
+		checkOptionalCounters(properties.optionalCounters().enable(), PREFIX + ".optional-counters.enable");
+		properties.optionalCounters()
+			.devices()
+			.forEach((name, device) -> checkOptionalCounters(device.enable(),
+					PREFIX + ".optional-counters.devices." + name + ".enable"));
 		String prefix = PREFIX + ".events.reopen-backoff";
 		Duration initial = properties.events().reopenBackoff().initial();
 		Duration max = properties.events().reopenBackoff().max();
@@ -176,6 +184,23 @@ final class RdmaPropertiesChecks {
 		checkGlobs(portCounters.exclude(), prefix + ".exclude", "a port counter file name", "port_*");
 		checkGlobs(portCounters.devices().include(), prefix + ".devices.include", "an RDMA device name", "mlx5_*");
 		checkGlobs(portCounters.devices().exclude(), prefix + ".devices.exclude", "an RDMA device name", "mlx5_*");
+	}
+
+	/**
+	 * The names of optional counters as {@code rdma statistic} lists them: letters,
+	 * digits and '_'; a list of one blank name, as an empty environment variable gives,
+	 * is none.
+	 */
+	private void checkOptionalCounters(List<String> names, String property) {
+		for (int i = 0; i < names.size(); i++) {
+			String name = names.get(i).trim();
+			if ((name.isEmpty() && names.size() > 1)
+					|| (!name.isEmpty() && !OPTIONAL_COUNTER.matcher(name).matches())) {
+				this.problems.add(property + "[" + i + "]", names.get(i),
+						"must be the name of an optional counter such as cc_rx_ce_pkts (letters, digits and '_'), "
+								+ "not blank; rdma statistic show link <device>/<port> lists them");
+			}
+		}
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {

@@ -304,6 +304,17 @@ class BadInputMatrixTests {
 			cases.add(new Case("rdma.ethtool.pause-storm.pause-share", share, "a number"));
 		}
 		// optional counters and queue pairs
+		cases.add(new Case("rdma.optional-counters.enable", "cc_rx_ce_pkts,,cc_rx_cnp_pkts", "not blank")
+			.reportedAs("rdma.optional-counters.enable[1]", ""));
+		cases.add(new Case("rdma.optional-counters.enable", "cc/rx", "the name of an optional counter")
+			.reportedAs("rdma.optional-counters.enable[0]"));
+		cases.add(new Case("rdma.optional-counters.devices.mlx5_0.enable", "cc rx", "the name of an optional counter")
+			.reportedAs("rdma.optional-counters.devices.mlx5_0.enable[0]"));
+		cases.add(new Case("rdma.optional-counters.devices[0].enable", "cc_rx_ce_pkts", LIST)
+			.reportedAs("rdma.optional-counters.devices[0]", "[0]"));
+		cases.add(new Case("rdma.optional-counters.devices.mlx5/0.enable", "cc_rx_ce_pkts",
+				"an RDMA device name such as mlx5_0")
+			.reportedAs("rdma.optional-counters.devices.mlx5/0", "mlx5/0"));
 		cases.add(new Case("rdma.optional-counters.devices.mlx5_0", "cc_rx_ce_pkts", "is a group of keys (enable)"));
 		cases.add(new Case("rdma.optional-counters.devices.mlx5_0.enabled", "true", REFUSED, "did you mean"));
 		cases.add(new Case("rdma.optional-counters", "on", "is a group of keys"));
@@ -352,6 +363,16 @@ class BadInputMatrixTests {
 				"RDMA_PORTCOUNTERS_INCLUDE"));
 		cases.add(Case.environment("RDMA_FAILONUNAVAILABLE", "maybe", "true or false"));
 		// settings with no effect
+		cases.add(new Case("rdma.ethtool.include", "rx_*", "has no effect", "rdma.ethtool.enabled=false")
+			.with("rdma.ethtool.enabled=false")
+			.warns());
+		cases.add(new Case("rdma.ethtool.pause-storm.window", "5m", "has no effect", "rdma.ethtool.enabled=false")
+			.with("rdma.ethtool.enabled=false")
+			.warns());
+		cases.add(new Case("rdma.optional-counters.enable", "cc_rx_ce_pkts", "has no effect",
+				"rdma.optional-counters.enabled=false")
+			.with("rdma.optional-counters.enabled=false")
+			.warns());
 		cases.add(new Case("rdma.events.port-down-readiness", "refuse-traffic", "has no effect",
 				"rdma.events.enabled=false")
 			.with("rdma.events.enabled=false")
@@ -385,6 +406,9 @@ class BadInputMatrixTests {
 			cases.add(new Case(traffic + "interval", duration, DURATION).with(traffic + "enabled=true"));
 		}
 		cases.add(new Case(device + "link-layer", "eth", "must be ethernet or infiniband"));
+		cases.add(new Case(device + "netdevs", "ens1/0", "a network interface name").reportedAs(device + "netdevs[0]"));
+		cases.add(new Case(device + "netdevs", "a,,b", "a network interface name", "not blank")
+			.reportedAs(device + "netdevs[1]", ""));
 		cases.add(new Case(device + "netdevs.a", "b", "has no key 'a'"));
 		cases.add(new Case(device + "counters-supported", "", "true or false"));
 		cases.add(new Case(device + "netdev", "ens1f0np0", REFUSED, "did you mean"));

@@ -65,8 +65,10 @@ public record CounterSetTarget(CounterSetDefinition definition, @Nullable String
 	 * Return whether a name can be a network interface's, as the kernel's
 	 * {@code dev_valid_name} (net/core/dev.c) decides: at most {@value #MAX_NETDEV_NAME}
 	 * characters, not {@code .} or {@code ..}, and no '/', ':' or white space.
+	 * @param name the name, trimmed
+	 * @return whether an interface can have it
 	 */
-	private static boolean isValidNetdev(String name) {
+	public static boolean isValidNetdev(String name) {
 		return name.length() <= MAX_NETDEV_NAME && !".".equals(name) && !"..".equals(name)
 				&& name.chars().noneMatch((c) -> c == '/' || c == ':' || Character.isWhitespace(c));
 	}

@@ -79,10 +79,8 @@ public final class RdmaEthtoolAutoConfiguration {
 					RdmaEthtoolProperties.PauseStorm.class);
 			boolean tuned = !properties.include().isEmpty() || !properties.exclude().isEmpty()
 					|| !properties.pauseStorm().equals(defaults);
-			if (tuned && !properties.enabled()) {
-				logger.warn("rdma.ethtool.enabled is false, so the other rdma.ethtool settings have no effect");
-			}
-			else if (properties.enabled() && hostPortCounters.getIfAvailable() == null && tuned) {
+			// with rdma.ethtool.enabled=false, DependentSettings names the settings
+			if (properties.enabled() && hostPortCounters.getIfAvailable() == null && tuned) {
 				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
 						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
 			}
