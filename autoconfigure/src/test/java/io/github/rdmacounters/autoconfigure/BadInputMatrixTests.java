@@ -968,6 +968,7 @@ class BadInputMatrixTests {
 					.warns(),
 				Case.environment("RDMA_SIMULATED_TRAFFIC_ENABLED", "true", SIMULATED_IGNORED).warns(),
 				Case.environment("RDMA_BACKEND", "simulatd", "native or simulated"),
+				Case.environment("RDMA_BACKEND", "", NO_VALUE, "native or simulated"),
 				Case.environment("RDMA_PORTCOUNTERS_SYSFSROOT", "/nonexistent/infiniband", "does not exist")
 					.reportedAs("rdma.port-counters.sysfs-root"),
 				new Case("rdma.port-counters.devices.include", "nomatch*", "leave none of this host's RDMA devices")
