@@ -126,7 +126,10 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 		if (target.getPackageName().startsWith("io.github.rdmacounters")
 				&& conversion.getCause() instanceof IllegalArgumentException reason && reason.getMessage() != null) {
 			// the core's own reason, e.g. of an IP prefix or a MAC address
-			return reason.getMessage();
+			return (String.valueOf(conversion.getValue()).contains(","))
+					? "must be one value, not a list: a counter set counts one flow, so write one value, or a counter "
+							+ "set for each"
+					: reason.getMessage();
 		}
 		return null;
 	}

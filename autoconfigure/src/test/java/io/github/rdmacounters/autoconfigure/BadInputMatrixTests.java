@@ -170,6 +170,7 @@ class BadInputMatrixTests {
 		cases.addAll(moreEnvironmentVariables());
 		cases.addAll(observations());
 		cases.addAll(heldOut());
+		cases.addAll(heldOutSecondRound());
 		return cases;
 	}
 
@@ -380,6 +381,47 @@ class BadInputMatrixTests {
 		cases.add(
 				new Case("rdma.queue-pairs.counters.binding", "auto", "has no effect", "rdma.queue-pairs.enabled=false")
 					.warns());
+		return cases;
+	}
+
+	/** A second round of held-out inputs, tried after the first was made clear. */
+	private static List<Case> heldOutSecondRound() {
+		List<Case> cases = new ArrayList<>();
+		cases.add(new Case(FLOW + "source-ip", "10.0.0.1/32,10.0.0.2/32", "must be one value, not a list"));
+		cases.add(new Case(FLOW + "protocol", "\uff55\uff44\uff50", "tcp or udp"));
+		cases.add(new Case(FLOW + "priority", "1e2", "0 to 65535"));
+		cases.add(new Case(FLOW + "vlan-id", "0x1000", "0 to 4095"));
+		cases.add(new Case(FLOW + "destination-mac", "02:00:5e:10:00:01,02:00:5e:10:00:02",
+				"must be one value, not a list"));
+		cases.add(new Case("rdma.ethtool.pause-storm.pause-share", "0,5", "a number"));
+		cases.add(new Case("rdma.read-cache-ttl", "1d", "100ms to 10m"));
+		cases.add(new Case("rdma.read-deadline", "1m", "10ms to 5s"));
+		cases.add(new Case("rdma.events.reopen-backoff.initial", "1h", "at least rdma.events.reopen-backoff.initial")
+			.with("rdma.events.reopen-backoff.max=30s")
+			.reportedAs("rdma.events.reopen-backoff.max", "30s"));
+		cases.add(new Case("rdma.ui.path", "/rdma-ui/../x", "no '.' or '..' segment").with("rdma.ui.enabled=true"));
+		cases.add(new Case("rdma.ui.path", "/rdma\u00fc", "/").with("rdma.ui.enabled=true"));
+		cases.add(new Case("rdma.observations.sets[0].name", "roce", "observations"));
+		cases.add(new Case("rdma.port-counters.include[0].name", "port_*", "port-counters.include"));
+		cases.add(new Case("rdma.devices.mlx5_0", "", "is a group of keys (fail-on-unavailable)"));
+		cases.add(new Case(SET + "flow", "", "'flow' of a counter set is a group of keys"));
+		cases.add(new Case("rdma.events.monitor.enabled[0]", "true", NOT_A_LIST));
+		cases.add(new Case("rdma.ui.poll-interval", "1,5s", DURATION).with("rdma.ui.enabled=true"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_COUNTERS_PACKETS", "abc", "0 to 255"));
+		cases.add(Case.environment("RDMA_EVENTS_REOPENBACKOFF_INITIAL", "1 h", DURATION));
+		cases.add(Case.environment("RDMA_UI_PATH", "rdma", "/").with("rdma.ui.enabled=true"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_NETDEV", "eth0:1", "a network interface name"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_SOURCEMAC", "zz", "six hex octets"));
+		cases.add(Case.environment("RDMA_OBSERVATIONS_NAMES", "a,,b", "not blank", "RDMA_OBSERVATIONS_NAMES")
+			.with("rdma.observations.enabled=true")
+			.reportedAs("rdma.observations.names[1]", ""));
+		cases.add(Case.environment("RDMA_ETHTOOL_INCLUDE", "rx_[", "'*'"));
+		cases.add(Case.environment("RDMA_OPTIONALCOUNTERS_ENABLE", "a,,b", "not blank", "RDMA_OPTIONALCOUNTERS_ENABLE")
+			.reportedAs("rdma.optional-counters.enable[1]", ""));
+		cases.add(new Case("rdma.queue-pairs.counters.per-queue-pair", "true", "has no effect")
+			.with("rdma.queue-pairs.enabled=true")
+			.with("rdma.queue-pairs.counters.binding=none")
+			.warns());
 		return cases;
 	}
 
