@@ -2,6 +2,7 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,12 +35,14 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfi
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ByteArrayResource;
 
 import io.github.rdmacounters.autoconfigure.ethtool.RdmaEthtoolAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.event.RdmaEventsAutoConfiguration;
@@ -56,14 +59,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The bad-input matrix: each case is configuration a user could write (in a property file
- * or as an environment variable), run on the simulated backend and on the native backend
- * over the fake libibverbs where the property applies. Every case is classified: clear
- * when startup fails and the failure analysis that Spring Boot prints names the property
- * as written, shows the value as written and says what is allowed, or, for a setting that
- * has no effect, when startup logs one warning that does; unclear when the message lacks
- * one of those; silent when startup goes on without a word; a crash when a JVM error ends
- * it. Every case must be clear, and no message may carry Spring Boot's generic texts
- * ({@code Failed to convert}, {@code No enum constant}, ...) in place of what is allowed.
+ * or a YAML document, or as an environment variable), run on the simulated backend and on
+ * the native backend over the fake libibverbs where the property applies. Every case is
+ * classified: clear when startup fails and the failure analysis that Spring Boot prints
+ * names the property as written, shows the value as written and says what is allowed, or,
+ * for a setting that has no effect, when startup logs one warning that does; unclear when
+ * the message lacks one of those; silent when startup goes on without a word; a crash
+ * when a JVM error ends it. Every case must be clear, and no message may carry Spring
+ * Boot's generic texts ({@code Failed to convert}, {@code No enum constant}, ...) in
+ * place of what is allowed.
  *
  * @author rdma-counters
  */
@@ -418,6 +422,16 @@ class BadInputMatrixTests {
 		cases.add(Case.environment("RDMA_ETHTOOL_INCLUDE", "rx_[", "'*'"));
 		cases.add(Case.environment("RDMA_OPTIONALCOUNTERS_ENABLE", "a,,b", "not blank", "RDMA_OPTIONALCOUNTERS_ENABLE")
 			.reportedAs("rdma.optional-counters.enable[1]", ""));
+		cases.add(Case.yaml("rdma.backend", "", "rdma:\n  backend: ~", NO_VALUE, "native or simulated"));
+		cases.add(Case.yaml("rdma.counter-sets.roce.flow.protocol[0]", "udp",
+				"rdma:\n  counter-sets:\n    roce:\n      flow:\n        protocol: [udp, tcp]", NOT_A_LIST));
+		cases.add(Case.yaml("rdma.counter-sets[0]", "[0]", "rdma:\n  counter-sets:\n    - device: mlx5_0", LIST));
+		cases.add(Case.yaml("rdma.events.enabled", "maybe", "rdma:\n  events:\n    enabled: maybe", NOT_BOOLEAN));
+		cases.add(Case.yaml("rdma.ui.poll-interval", "", "rdma:\n  ui:\n    enabled: true\n    poll-interval:",
+				NO_VALUE));
+		cases.add(Case.yaml("rdma.optional-counters.devices.mlx5_0.enable[0].name", "x",
+				"rdma:\n  optional-counters:\n    devices:\n      mlx5_0:\n        enable:\n          - name: x",
+				"optional-counters"));
 		cases.add(new Case("rdma.queue-pairs.counters.per-queue-pair", "true", "has no effect")
 			.with("rdma.queue-pairs.enabled=true")
 			.with("rdma.queue-pairs.counters.binding=none")
@@ -1053,6 +1067,7 @@ class BadInputMatrixTests {
 			runner.withBean("prometheusMeterRegistry", Object.class, Object::new).withInitializer((context) -> {
 				environment.set(context.getEnvironment());
 				environmentVariables(context.getEnvironment(), input.variables());
+				yaml(context.getEnvironment(), input.yaml());
 			}).withPropertyValues(input.properties()).run((context) -> {
 				Throwable failure = context.getStartupFailure();
 				if (failure == null) {
@@ -1173,6 +1188,20 @@ class BadInputMatrixTests {
 					StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables));
 	}
 
+	private static void yaml(ConfigurableEnvironment environment, @Nullable String document) {
+		if (document == null) {
+			return;
+		}
+		try {
+			new YamlPropertySourceLoader()
+				.load("application.yml", new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8)))
+				.forEach(environment.getPropertySources()::addFirst);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
 	private static Path temporaryDirectory() {
 		try {
 			Path directory = Files.createTempDirectory("rdma-sysfs");
@@ -1251,6 +1280,8 @@ class BadInputMatrixTests {
 
 		private boolean meters;
 
+		private @Nullable String yaml;
+
 		Case(String property, String value, String... allowed) {
 			this.property = property;
 			this.value = value;
@@ -1267,6 +1298,20 @@ class BadInputMatrixTests {
 			Case input = new Case(variable, value, allowed);
 			input.variables.put(variable, value);
 			return input;
+		}
+
+		/**
+		 * A bad YAML document, loaded as Boot loads {@code application.yml}; the property
+		 * and the value as written are those the message must name.
+		 */
+		static Case yaml(String property, String value, String document, String... allowed) {
+			Case input = new Case(property, value, allowed);
+			input.yaml = document;
+			return input;
+		}
+
+		@Nullable String yaml() {
+			return this.yaml;
 		}
 
 		/**
@@ -1339,7 +1384,7 @@ class BadInputMatrixTests {
 
 		String[] properties() {
 			List<String> all = new ArrayList<>(this.others);
-			if (this.variables.isEmpty()) {
+			if (this.variables.isEmpty() && this.yaml == null) {
 				all.add(this.property + "=" + this.value);
 			}
 			return all.toArray(String[]::new);
@@ -1365,6 +1410,9 @@ class BadInputMatrixTests {
 		public String toString() {
 			List<String> all = new ArrayList<>(Arrays.asList(properties()));
 			this.variables.forEach((name, value) -> all.add("$" + name + "=" + value));
+			if (this.yaml != null) {
+				all.add("yaml: " + this.yaml.replace("\n", " / "));
+			}
 			// a name of thousands of characters, shortened in the test's name and report
 			return String.join(" ", all).replaceAll("(.)\\1{20,}", "$1$1$1…");
 		}
