@@ -135,10 +135,14 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 	}
 
 	/**
-	 * The range of a number, as the checks state it for a value out of range, or
-	 * {@code null} if none is known.
+	 * The range of a number or a duration, as the checks state it for a value out of
+	 * range, or {@code null} if none is known.
 	 */
 	static @Nullable String rule(ConfigurationPropertyName name) {
+		String range = RdmaPropertiesChecks.DURATION_RANGES.get(name.toString());
+		if (range != null) {
+			return range;
+		}
 		if (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3) {
 			return setRule(Problems.original(name, 3));
 		}

@@ -194,7 +194,8 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 			return ": true or false";
 		}
 		if (raw == Duration.class) {
-			return ": a duration such as 500ms, 1s or 5m";
+			String rule = RdmaBindFailureAnalyzer.rule(name);
+			return ": a duration such as 500ms, 1s or 5m" + ((rule != null) ? " (it " + rule + ")" : "");
 		}
 		if (Number.class.isAssignableFrom(raw) || (raw.isPrimitive() && raw != void.class)) {
 			String rule = RdmaBindFailureAnalyzer.rule(name);

@@ -188,11 +188,11 @@ class BadInputMatrixTests {
 		List<Case> cases = new ArrayList<>();
 		// durations: odd units, whitespace, ISO-8601, out of range
 		for (String duration : List.of("1 h", "1.5s", huge + "ms", "soon", "1s,2s", "1sec")) {
-			for (String property : List.of("rdma.read-cache-ttl", "rdma.read-deadline",
-					"rdma.events.reopen-backoff.initial", "rdma.events.reopen-backoff.max",
-					"rdma.ethtool.pause-storm.window")) {
-				cases.add(new Case(property, duration, DURATION));
-			}
+			Map<String, String> ranges = Map.of("rdma.read-cache-ttl", "100ms to 10m", "rdma.read-deadline",
+					"10ms to 5s", "rdma.events.reopen-backoff.initial", "at least 1ms and at most 1h",
+					"rdma.events.reopen-backoff.max", "at most 1h");
+			ranges.forEach((property, range) -> cases.add(new Case(property, duration, DURATION, range)));
+			cases.add(new Case("rdma.ethtool.pause-storm.window", duration, DURATION));
 			cases.add(new Case("rdma.ui.poll-interval", duration, DURATION).with("rdma.ui.enabled=true"));
 		}
 		for (String duration : List.of("P1D", "-0s", "0")) {
@@ -207,7 +207,7 @@ class BadInputMatrixTests {
 		cases.add(new Case("rdma.events.reopen-backoff.max", "P1D", "at most 1h"));
 		cases.add(new Case("rdma.events.reopen-backoff.max", "0", "at least rdma.events.reopen-backoff.initial"));
 		cases.add(new Case("rdma.events.reopen-backoff.max", "", NO_VALUE));
-		cases.add(new Case("rdma.read-cache-ttl", "", NO_VALUE));
+		cases.add(new Case("rdma.read-cache-ttl", "", NO_VALUE, "100ms to 10m"));
 		cases.add(new Case("rdma.read-deadline", "", NO_VALUE));
 		cases.add(new Case("rdma.ui.poll-interval", "", NO_VALUE, "a duration").with("rdma.ui.enabled=true"));
 		// booleans
