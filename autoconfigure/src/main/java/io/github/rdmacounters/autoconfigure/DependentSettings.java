@@ -25,6 +25,10 @@ final class DependentSettings {
 
 	private static final String UI = RdmaProperties.PREFIX + ".ui";
 
+	private static final String ETHTOOL = RdmaProperties.PREFIX + ".ethtool";
+
+	private static final String OPTIONAL_COUNTERS = RdmaProperties.PREFIX + ".optional-counters";
+
 	private static final String PORT_COUNTERS = RdmaProperties.PREFIX + ".port-counters";
 
 	private static final String TRAFFIC = RdmaProperties.PREFIX + ".simulated.traffic";
@@ -51,6 +55,17 @@ final class DependentSettings {
 			warn(EVENTS + ".enabled", false, written,
 					List.of(EVENTS + ".monitor.enabled", EVENTS + ".port-down-readiness",
 							EVENTS + ".reopen-backoff.initial", EVENTS + ".reopen-backoff.max"));
+		}
+		if (!properties.ethtool().enabled()) {
+			warn(ETHTOOL + ".enabled", false, written, List.of(ETHTOOL + ".include", ETHTOOL + ".exclude",
+					ETHTOOL + ".pause-storm.pause-share", ETHTOOL + ".pause-storm.window"));
+		}
+		if (!properties.optionalCounters().enabled()) {
+			List<String> optional = new ArrayList<>(List.of(OPTIONAL_COUNTERS + ".enable"));
+			for (String device : properties.optionalCounters().devices().keySet()) {
+				optional.add(OPTIONAL_COUNTERS + ".devices." + device + ".enable");
+			}
+			warn(OPTIONAL_COUNTERS + ".enabled", false, written, optional);
 		}
 		if (!properties.ui().enabled()) {
 			warn(UI + ".enabled", false, written, List.of(UI + ".path", UI + ".poll-interval"));

@@ -1,9 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -32,7 +29,7 @@ class InvalidRdmaConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<In
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidRdmaConfigurationException cause) {
 		StringBuilder description = new StringBuilder("Invalid RDMA configuration:\n");
 		for (Problem problem : cause.problems()) {
-			ConfigurationProperty written = find(problem.property());
+			ConfigurationProperty written = Problems.written(this.environment, problem.property());
 			Object value = (written != null) ? written.getValue() : problem.value();
 			description.append("\n    Property: ").append(problem.property());
 			description.append("\n    Value: ").append((value != null) ? "\"" + value + "\"" : "(not set)");
@@ -43,11 +40,6 @@ class InvalidRdmaConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<In
 		}
 		return new FailureAnalysis(description.toString(),
 				"Update the rdma properties of your application's configuration as each reason says.", cause);
-	}
-
-	private @Nullable ConfigurationProperty find(String property) {
-		ConfigurationPropertyName name = ConfigurationPropertyName.ofIfValid(property);
-		return Problems.find(this.environment, (name != null) ? name : ConfigurationPropertyName.adapt(property, '.'));
 	}
 
 }

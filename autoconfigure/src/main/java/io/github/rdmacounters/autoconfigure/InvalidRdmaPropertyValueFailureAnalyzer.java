@@ -35,7 +35,9 @@ class InvalidRdmaPropertyValueFailureAnalyzer
 		if (!cause.getName().startsWith(RdmaProperties.PREFIX + ".") || cause.getReason() == null) {
 			return null;
 		}
-		ConfigurationProperty property = (name != null) ? Problems.find(this.environment, name) : null;
+		// an item of a list is found where the list was written, e.g. in an environment
+		// variable
+		ConfigurationProperty property = (name != null) ? Problems.written(this.environment, cause.getName()) : null;
 		return Analyses.invalidValue(property, cause.getName(),
 				(property != null) ? property.getValue() : cause.getValue(), cause.getReason(), cause);
 	}

@@ -155,16 +155,43 @@ final class Problems {
 		if (field == null || !field.getType().isEnum()) {
 			return "";
 		}
-		return ": " + Arrays.stream(field.getType().getEnumConstants())
+		return ": " + values(field.getType());
+	}
+
+	/** The values of an enum as written in a property, e.g. {@code tcp or udp}. */
+	static String values(Class<?> type) {
+		return Arrays.stream(type.getEnumConstants())
 			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
 			.collect(Collectors.joining(" or "));
 	}
 
 	private @Nullable ConfigurationProperty property(String name) {
+		return written(this.environment, name);
+	}
+
+	/**
+	 * The property as written of a problem, e.g. of {@code rdma.devices.mlx5_0} or of
+	 * {@code rdma.port-counters.include[1]}, or {@code null} if it is not set.
+	 */
+	static @Nullable ConfigurationProperty written(Environment environment, String name) {
 		ConfigurationPropertyName property = ConfigurationPropertyName.ofIfValid(name);
 		// a map key with characters a name cannot have, such as the '_' of mlx5_0, is
 		// adapted as Boot adapts the names of the property sources
-		return find(this.environment, (property != null) ? property : ConfigurationPropertyName.adapt(name, '.'));
+		ConfigurationPropertyName adapted = (property != null) ? property : ConfigurationPropertyName.adapt(name, '.');
+		ConfigurationProperty found = find(environment, adapted);
+		if (found == null && adapted.isLastElementIndexed()
+				&& adapted.isNumericIndex(adapted.getNumberOfElements() - 1)) {
+			// an item of a list written as one value, e.g. a,,b or by an environment
+			// variable: the item, split as Boot's binder splits it, from where the list
+			// was written
+			ConfigurationProperty list = find(environment, adapted.getParent());
+			String[] items = (list != null && list.getValue() instanceof String text) ? text.split(",", -1)
+					: new String[0];
+			int index = Integer.parseInt(adapted.getLastElement(Form.UNIFORM));
+			return (index < items.length) ? new ConfigurationProperty(adapted, items[index].trim(), list.getOrigin())
+					: list;
+		}
+		return found;
 	}
 
 	static @Nullable ConfigurationProperty find(Environment environment, ConfigurationPropertyName name) {

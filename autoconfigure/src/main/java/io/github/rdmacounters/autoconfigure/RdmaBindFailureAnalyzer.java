@@ -1,7 +1,10 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,8 +23,10 @@ import org.springframework.core.convert.ConversionFailedException;
 import org.springframework.core.convert.ConverterNotFoundException;
 import org.springframework.core.env.Environment;
 
+import io.github.rdmacounters.autoconfigure.simulated.SimulatedProperties;
 import io.github.rdmacounters.core.CounterSetDefinition;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException;
+import io.github.rdmacounters.core.LinkLayer;
 
 /**
  * Analyzes an {@code rdma} property that Boot's binder could not convert: a group or a
@@ -37,6 +42,8 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 	private static final ConfigurationPropertyName RDMA = ConfigurationPropertyName.of(RdmaProperties.PREFIX);
 
 	private static final ConfigurationPropertyName SETS = ConfigurationPropertyName.of("rdma.counter-sets");
+
+	private static final ConfigurationPropertyName SIMULATED = ConfigurationPropertyName.of("rdma.simulated");
 
 	private static final List<Class<?>> WHOLE_NUMBERS = List.of(Integer.class, int.class, Long.class, long.class,
 			Short.class, short.class);
@@ -63,19 +70,84 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 			// the map key that is no CounterType
 			ConfigurationPropertyName key = name.append(String.valueOf(conversion.getValue()));
 			ConfigurationProperty property = Problems.find(this.environment, key);
-			return Analyses.invalidValue(property, Problems.written(property, key),
+			String written = Problems.written(property, key);
+			if (property != null && written.endsWith("]")) {
+				// a list item, e.g. counters[0]=packets
+				String counters = written.substring(0, written.lastIndexOf('['));
+				return Analyses.invalidValue(property, written, property.getValue(),
+						"'counters' of a counter set is a group of keys (packets, bytes), not a list: write " + counters
+								+ ".packets=0 (in YAML a key under it, not a '-' item), each counter type with its "
+								+ "index in a read",
+						cause);
+			}
+			return Analyses.invalidValue(property, written,
 					(property != null) ? property.getValue() : conversion.getValue(),
 					"'" + conversion.getValue()
 							+ "' is not a counter type: counters are packets or bytes, each with its index in a read",
 					cause);
 		}
-		if (WHOLE_NUMBERS.contains(cause.getTarget().getType().resolve(Object.class))) {
-			ConfigurationProperty property = cause.getProperty();
-			String rule = (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3)
-					? setRule(Problems.original(name, 3)) : null;
-			return Analyses.invalidValue(property, Problems.written(property, name),
-					(property != null) ? property.getValue() : conversion.getValue(),
-					"must be a whole number" + ((rule != null) ? ": it " + rule : ""), cause);
+		Class<?> target = cause.getTarget().getType().resolve(Object.class);
+		String requirement = requirement(target, conversion);
+		if (requirement == null) {
+			return null;
+		}
+		ConfigurationProperty property = cause.getProperty();
+		String rule = rule(name);
+		return Analyses.invalidValue(property, Problems.written(property, name),
+				(property != null) ? property.getValue() : conversion.getValue(),
+				requirement + ((rule != null) ? ": it " + rule : ""), cause);
+	}
+
+	/**
+	 * What a value of a type must be, e.g. {@code must be true or false}, or the reason a
+	 * type of the starter gives, e.g. of an IP prefix.
+	 */
+	private static @Nullable String requirement(Class<?> target, ConversionFailedException conversion) {
+		if (WHOLE_NUMBERS.contains(target)) {
+			return "must be a whole number";
+		}
+		if (target == Double.class || target == double.class) {
+			return "must be a number such as 0.2";
+		}
+		if (target == Boolean.class || target == boolean.class) {
+			return "must be true or false";
+		}
+		if (target == LinkLayer.class) {
+			// unspecified is what old providers report, not a link layer to simulate
+			return "must be ethernet or infiniband";
+		}
+		if (target.isEnum()) {
+			return "must be " + Problems.values(target);
+		}
+		if (target == Duration.class) {
+			return "must be a duration: a whole number and its unit without a space (ns, us, ms, s, m, h or d), "
+					+ "e.g. 500ms, 1s or 5m";
+		}
+		if (target.getPackageName().startsWith("io.github.rdmacounters")
+				&& conversion.getCause() instanceof IllegalArgumentException reason && reason.getMessage() != null) {
+			// the core's own reason, e.g. of an IP prefix or a MAC address
+			return (String.valueOf(conversion.getValue()).contains(","))
+					? "must be one value, not a list: a counter set counts one flow, so write one value, or a counter "
+							+ "set for each"
+					: reason.getMessage();
+		}
+		return null;
+	}
+
+	/**
+	 * The range of a number or a duration, as the checks state it for a value out of
+	 * range, or {@code null} if none is known.
+	 */
+	static @Nullable String rule(ConfigurationPropertyName name) {
+		String range = RdmaPropertiesChecks.DURATION_RANGES.get(name.toString());
+		if (range != null) {
+			return range;
+		}
+		if (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3) {
+			return setRule(Problems.original(name, 3));
+		}
+		if (SIMULATED.isAncestorOf(name)) {
+			return simulatedRule(name);
 		}
 		return null;
 	}
@@ -86,7 +158,9 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 	 */
 	static @Nullable String setRule(String key) {
 		String prefix = "rdma.counter-sets.x";
-		Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(key, "-1", "flow.protocol", "udp")));
+		Map<String, String> values = new HashMap<>(Map.of("flow.protocol", "udp"));
+		values.put(key, "-1");
+		Binder binder = new Binder(new MapConfigurationPropertySource(values));
 		try {
 			CounterSetProperties set = binder.bindOrCreate("", Bindable.of(CounterSetProperties.class));
 			CounterSetDefinition.of(prefix, "x", set.port(), set.counters(), set.readMode(),
@@ -104,6 +178,33 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 			return null;
 		}
 		return null;
+	}
+
+	/**
+	 * The rule of a number of the simulator, e.g. {@code must be 1 to 255} of a device's
+	 * {@code ports}, as its check states it for a value out of range.
+	 */
+	private static @Nullable String simulatedRule(ConfigurationPropertyName name) {
+		StringBuilder key = new StringBuilder();
+		for (int i = 2; i < name.getNumberOfElements(); i++) {
+			// the name of a device or a set, which the check needs to know
+			boolean mapKey = (i == 3 && "devices".equals(name.getElement(2, Form.UNIFORM)))
+					|| (i == 4 && "sets".equals(name.getElement(3, Form.UNIFORM)));
+			key.append((i > 2) ? "." : "").append(mapKey ? "x" : name.getElement(i, Form.DASHED));
+		}
+		Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(key.toString(), "-1")));
+		try {
+			SimulatedProperties simulated = binder.bindOrCreate("", Bindable.of(SimulatedProperties.class));
+			return simulated.problems(Set.of("x"), Set.of())
+				.stream()
+				.filter((problem) -> problem.property().equals("rdma.simulated." + key))
+				.map(InvalidRdmaConfigurationException.Problem::requirement)
+				.findFirst()
+				.orElse(null);
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
 	}
 
 	/**

@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -39,6 +41,17 @@ final class RdmaPropertiesChecks {
 	private static final Log logger = LogFactory.getLog(RdmaPropertiesChecks.class);
 
 	private static final String PREFIX = RdmaProperties.PREFIX;
+
+	/**
+	 * The range of each duration checked here, also stated by the failure analysis of one
+	 * that cannot be read.
+	 */
+	static final Map<String, String> DURATION_RANGES = Map.of(PREFIX + ".read-cache-ttl",
+			"must be 100ms to 10m, e.g. 1s", PREFIX + ".read-deadline", "must be 10ms to 5s, e.g. 500ms",
+			PREFIX + ".events.reopen-backoff.initial", "must be at least 1ms and at most 1h, e.g. 100ms",
+			PREFIX + ".events.reopen-backoff.max", "must be at most 1h, e.g. 30s");
+
+	private static final Pattern OPTIONAL_COUNTER = Pattern.compile("[A-Za-z0-9_]+");
 
 	private final Environment environment;
 
@@ -98,15 +111,16 @@ final class RdmaPropertiesChecks {
 	private void checkCommon(RdmaProperties properties) {
 		Duration ttl = properties.readCacheTtl();
 		if (ttl.compareTo(Duration.ofMillis(100)) < 0 || ttl.compareTo(Duration.ofMinutes(10)) > 0) {
-			this.problems
-				.add(PREFIX + ".read-cache-ttl", ttl, "must be 100ms to 10m, e.g. 1s: one scrape asks each counter set "
-						+ "and the port counters several times and the cache keeps that to one read; a longer one only "
-						+ "repeats stale values");
+			this.problems.add(PREFIX + ".read-cache-ttl", ttl, DURATION_RANGES.get(PREFIX + ".read-cache-ttl")
+					+ ": one scrape asks each counter set "
+					+ "and the port counters several times and the cache keeps that to one read; a longer one only "
+					+ "repeats stale values");
 		}
 		Duration deadline = properties.readDeadline();
 		if (deadline.compareTo(Duration.ofMillis(10)) < 0 || deadline.compareTo(Duration.ofSeconds(5)) > 0) {
 			this.problems.add(PREFIX + ".read-deadline", deadline,
-					"must be 10ms to 5s, e.g. 500ms: health must answer within a probe's 1s timeout and a scrape "
+					DURATION_RANGES.get(PREFIX + ".read-deadline")
+							+ ": health must answer within a probe's 1s timeout and a scrape "
 							+ "within its 10s timeout (see docs/configuration.md)");
 		}
 		if (properties.backend() == RdmaProperties.Backend.NATIVE
@@ -121,18 +135,23 @@ final class RdmaPropertiesChecks {
 			.forEach((name) -> this.problems.add(PREFIX + ".devices." + name, name,
 					"must be an RDMA device name such as mlx5_0, at most " + DeviceDefinition.MAX_NAME
 							+ " characters (IB_DEVICE_NAME_MAX)"));
+		checkOptionalCounters(properties.optionalCounters().enable(), PREFIX + ".optional-counters.enable");
+		properties.optionalCounters()
+			.devices()
+			.forEach((name, device) -> checkOptionalCounters(device.enable(),
+					PREFIX + ".optional-counters.devices." + name + ".enable"));
 		String prefix = PREFIX + ".events.reopen-backoff";
 		Duration initial = properties.events().reopenBackoff().initial();
 		Duration max = properties.events().reopenBackoff().max();
 		boolean initialValid = initial.compareTo(Duration.ofMillis(1)) >= 0
 				&& initial.compareTo(Duration.ofHours(1)) <= 0;
 		if (!initialValid) {
-			this.problems.add(prefix + ".initial", initial, "must be at least 1ms and at most 1h, e.g. 100ms: the "
+			this.problems.add(prefix + ".initial", initial, DURATION_RANGES.get(prefix + ".initial") + ": the "
 					+ "wait before the first attempt to reopen a failed device, doubled after each failed attempt");
 		}
 		if (max.compareTo(Duration.ofHours(1)) > 0) {
-			this.problems.add(prefix + ".max", max,
-					"must be at most 1h, e.g. 30s: a device that is back is reopened only at the next attempt");
+			this.problems.add(prefix + ".max", max, DURATION_RANGES.get(prefix + ".max")
+					+ ": a device that is back is reopened only at the next attempt");
 		}
 		else if (initialValid && max.compareTo(initial) < 0) {
 			Object written = this.problems.raw(prefix + ".initial");
@@ -176,6 +195,23 @@ final class RdmaPropertiesChecks {
 		checkGlobs(portCounters.exclude(), prefix + ".exclude", "a port counter file name", "port_*");
 		checkGlobs(portCounters.devices().include(), prefix + ".devices.include", "an RDMA device name", "mlx5_*");
 		checkGlobs(portCounters.devices().exclude(), prefix + ".devices.exclude", "an RDMA device name", "mlx5_*");
+	}
+
+	/**
+	 * The names of optional counters as {@code rdma statistic} lists them: letters,
+	 * digits and '_'; a list of one blank name, as an empty environment variable gives,
+	 * is none.
+	 */
+	private void checkOptionalCounters(List<String> names, String property) {
+		for (int i = 0; i < names.size(); i++) {
+			String name = names.get(i).trim();
+			if ((name.isEmpty() && names.size() > 1)
+					|| (!name.isEmpty() && !OPTIONAL_COUNTER.matcher(name).matches())) {
+				this.problems.add(property + "[" + i + "]", names.get(i),
+						"must be the name of an optional counter such as cc_rx_ce_pkts (letters, digits and '_'), "
+								+ "not blank; rdma statistic show link <device>/<port> lists them");
+			}
+		}
 	}
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {

@@ -2,10 +2,13 @@ package io.github.rdmacounters.autoconfigure;
 
 import java.util.Objects;
 
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 
 import io.github.rdmacounters.core.DeviceStartupException;
 import io.github.rdmacounters.core.RdmaUnavailableException;
@@ -18,6 +21,14 @@ import io.github.rdmacounters.core.RdmaUnavailableException;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavailableException> {
 
+	private static final ConfigurationPropertyName LIBRARY = ConfigurationPropertyName.of("rdma.native.library");
+
+	private final Environment environment;
+
+	RdmaUnavailableFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, RdmaUnavailableException cause) {
 		DeviceStartupException startup = findCause(rootFailure, DeviceStartupException.class);
@@ -28,7 +39,7 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 		String then = " " + DeviceAdvice.SIMULATED + " " + DeviceAdvice.startWithout(startup);
 		return switch (cause.reason()) {
 			case LIBRARY_NOT_LOADABLE -> new FailureAnalysis(
-					sets + "The RDMA library libibverbs could not be loaded: " + firstLine,
+					sets + "The RDMA library libibverbs could not be loaded" + library() + ": " + firstLine,
 					"Install the libibverbs runtime (package libibverbs1 on Debian and Ubuntu, rdma-core on Fedora, "
 							+ "RHEL and SUSE), or set rdma.native.library to the name or path of the library." + then,
 					cause);
@@ -39,6 +50,12 @@ class RdmaUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RdmaUnavail
 							+ "pass /dev/infiniband." + then,
 					cause);
 		};
+	}
+
+	/** Where the library was named, e.g. {@code  (rdma.native.library)}. */
+	private String library() {
+		ConfigurationProperty property = Problems.find(this.environment, LIBRARY);
+		return (property != null) ? " (" + Problems.written(property, LIBRARY) + ")" : "";
 	}
 
 }

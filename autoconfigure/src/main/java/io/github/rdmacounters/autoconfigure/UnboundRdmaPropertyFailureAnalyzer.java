@@ -1,8 +1,8 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -78,7 +78,11 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 		String[] elements = elements(written, name);
 		String group = String.join(".", Arrays.copyOf(elements, unknown.index()));
 		String reason;
-		if (unknown.keys().isEmpty()) {
+		if (unknown.keys().isEmpty() && elements[unknown.index()].startsWith("[")) {
+			reason = "'" + group + "' is a single value, not a list: write " + group + "=<value>"
+					+ allowed(name.chop(unknown.index())) + " (in YAML a value, not a '-' item)";
+		}
+		else if (unknown.keys().isEmpty()) {
 			reason = "'" + group + "' is a single value and has no key '" + elements[unknown.index()] + "'";
 		}
 		else if (unknown.listItem()) {
@@ -114,10 +118,16 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 		String known = DataObjectPropertyName.toDashedForm(key);
 		if (Problems.SET_KEYS.contains(known) && property.getValue() instanceof CharSequence text
 				&& text.toString().isBlank()) {
+			String rule = RdmaBindFailureAnalyzer.setRule(key);
 			return Analyses.invalidValue(property, written, property.getValue(),
-					"must have a value" + Problems.allowed(known) + ", or leave " + known + " out"
+					"must have a value" + Problems.allowed(known) + ((rule != null) ? " (it " + rule + ")" : "")
+							+ ", or leave " + known + " out"
 							+ (known.startsWith("flow.") ? " to match any" : " for the default"),
 					cause);
+		}
+		FailureAnalysis listItem = (set.matches()) ? setListItem(property, set.group(1), cause) : null;
+		if (listItem != null) {
+			return listItem;
 		}
 		if (RdmaPropertyKeys.unknown(property.getName()) == null) {
 			return null;
@@ -129,6 +139,29 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 						+ String.join(", ", Problems.SET_KEYS)
 						+ "; an unknown key would leave the flow wider than meant",
 				cause);
+	}
+
+	/**
+	 * A key of a counter set written as a list item, e.g. {@code port[0]} or
+	 * {@code flow[0].protocol}, or {@code null} if there is none.
+	 */
+	private static @Nullable FailureAnalysis setListItem(ConfigurationProperty property, String set, Throwable cause) {
+		ConfigurationPropertyName name = property.getName();
+		for (int i = 4; i < name.getNumberOfElements(); i++) {
+			if (name.isNumericIndex(i)) {
+				String head = Problems.original(name.chop(i), 3);
+				String keys = ("flow".equals(head)) ? String.join(", ", Problems.keys(CounterSetProperties.Flow.class))
+						: "counters".equals(head) ? "packets, bytes" : null;
+				String reason = (keys != null)
+						? "'" + head + "' of a counter set is a group of keys (" + keys + "), not a list: write " + set
+								+ "." + head + "." + keys.split(", ")[0] + " (in YAML a key under it, not a '-' item)"
+						: "'" + head + "' of a counter set is a single value, not a list: write " + set + "." + head
+								+ "=<value> (in YAML a value, not a '-' item)";
+				return Analyses.invalidValue(property, Problems.written(property, name), property.getValue(), reason,
+						cause);
+			}
+		}
+		return null;
 	}
 
 	/** The elements of a name as written, or as Boot holds them if they differ. */
@@ -150,19 +183,25 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 		return tail.toString();
 	}
 
-	/** The values of an enum or a boolean, e.g. {@code : native or simulated}. */
+	/**
+	 * The values of an enum or a boolean, e.g. {@code : native or simulated}, the form of
+	 * a duration or the range of a number.
+	 */
 	private static String allowed(ConfigurationPropertyName name) {
 		ResolvableType type = RdmaPropertyKeys.typeOf(name);
 		Class<?> raw = (type != null) ? type.resolve(Object.class) : Object.class;
 		if (raw == Boolean.class || raw == boolean.class) {
 			return ": true or false";
 		}
-		if (!raw.isEnum()) {
-			return "";
+		if (raw == Duration.class) {
+			String rule = RdmaBindFailureAnalyzer.rule(name);
+			return ": a duration such as 500ms, 1s or 5m" + ((rule != null) ? " (it " + rule + ")" : "");
 		}
-		return ": " + Arrays.stream(raw.getEnumConstants())
-			.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
-			.collect(Collectors.joining(" or "));
+		if (Number.class.isAssignableFrom(raw) || (raw.isPrimitive() && raw != void.class)) {
+			String rule = RdmaBindFailureAnalyzer.rule(name);
+			return (rule != null) ? ": a number (it " + rule + ")" : ": a number";
+		}
+		return raw.isEnum() ? ": " + Problems.values(raw) : "";
 	}
 
 }

@@ -47,8 +47,10 @@ final class WrittenRdmaProperties {
 					CounterSetDefinition.NAME_RULE),
 			new NamedMap(PREFIX + ".simulated.traffic.sets", "(?i)rdma\\.simulated\\.traffic\\.sets",
 					CounterSetDefinition.NAME, CounterSetDefinition.NAME_RULE),
-			new NamedMap(PREFIX + ".devices", "(?i)rdma\\.devices", DEVICE_KEY, DEVICE_NAME_RULE), new NamedMap(
-					PREFIX + ".simulated.devices", "(?i)rdma\\.simulated\\.devices", DEVICE_KEY, DEVICE_NAME_RULE));
+			new NamedMap(PREFIX + ".devices", "(?i)rdma\\.devices", DEVICE_KEY, DEVICE_NAME_RULE),
+			new NamedMap(PREFIX + ".simulated.devices", "(?i)rdma\\.simulated\\.devices", DEVICE_KEY, DEVICE_NAME_RULE),
+			new NamedMap(PREFIX + ".optional-counters.devices", "(?i)rdma\\.optional-?counters\\.devices", DEVICE_KEY,
+					DEVICE_NAME_RULE));
 
 	private final RdmaPropertyScan scan;
 

@@ -33,8 +33,8 @@ public record CounterSetTarget(CounterSetDefinition definition, @Nullable String
 	 * Return the problems of where a set counts, as written: both a device and a network
 	 * interface, a device name no RDMA device can have
 	 * ({@link DeviceDefinition#isValidName}), or a network interface name no interface
-	 * can have (blank, a '/', more than {@value #MAX_NETDEV_NAME} characters). Values are
-	 * trimmed first.
+	 * can have (blank, {@code .}, a '/', ':' or space, more than
+	 * {@value #MAX_NETDEV_NAME} characters). Values are trimmed first.
 	 * @param property the set's property, e.g. {@code rdma.counter-sets.storage}
 	 * @param device the device as written, or {@code null}
 	 * @param netdev the network interface as written, or {@code null}
@@ -54,12 +54,23 @@ public record CounterSetTarget(CounterSetDefinition definition, @Nullable String
 							+ " characters (IB_DEVICE_NAME_MAX), or left out for the host's only device with flow "
 							+ "counters"));
 		}
-		if (netdev != null
-				&& (trimmedNetdev == null || trimmedNetdev.contains("/") || trimmedNetdev.length() > MAX_NETDEV_NAME)) {
+		if (netdev != null && (trimmedNetdev == null || !isValidNetdev(trimmedNetdev))) {
 			return List.of(new Problem(property + ".netdev", netdev, "must be a network interface name such as "
 					+ "ens1f0np0, at most " + MAX_NETDEV_NAME + " characters (IFNAMSIZ)"));
 		}
 		return List.of();
+	}
+
+	/**
+	 * Return whether a name can be a network interface's, as the kernel's
+	 * {@code dev_valid_name} (net/core/dev.c) decides: at most {@value #MAX_NETDEV_NAME}
+	 * characters, not {@code .} or {@code ..}, and no '/', ':' or white space.
+	 * @param name the name, trimmed
+	 * @return whether an interface can have it
+	 */
+	public static boolean isValidNetdev(String name) {
+		return name.length() <= MAX_NETDEV_NAME && !".".equals(name) && !"..".equals(name)
+				&& name.chars().noneMatch((c) -> c == '/' || c == ':' || Character.isWhitespace(c));
 	}
 
 	/**

@@ -163,7 +163,13 @@ public final class NameFilter implements Predicate<String> {
 		List<Problem> problems = new ArrayList<>();
 		for (int i = 0; i < entries.size(); i++) {
 			String entry = entries.get(i);
-			if (entry != null && !entry.isBlank() && !valid.matcher(entry.trim()).matches()) {
+			if ((entry == null || entry.isBlank()) && entries.size() > 1) {
+				// a list of one blank entry, as an empty environment variable gives, is
+				// none
+				problems.add(new Problem(property + "[" + i + "]", (entry != null) ? entry : "",
+						"must be " + what + " or a glob such as " + example + ", not blank: remove the extra ','"));
+			}
+			else if (entry != null && !entry.isBlank() && !valid.matcher(entry.trim()).matches()) {
 				problems.add(new Problem(property + "[" + i + "]", entry,
 						"must be " + what + " or a glob of " + characters
 								+ ", '*' (any run) and '?' (one character), e.g. " + example

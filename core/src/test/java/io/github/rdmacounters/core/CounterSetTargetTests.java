@@ -48,7 +48,8 @@ class CounterSetTargetTests {
 
 	@Test
 	void aNetdevNameNoInterfaceCanHaveIsAProblemOfTheNetdev() {
-		for (String netdev : new String[] { "", "ens1/f0", "ens1f0np0ens1f0n" }) {
+		// net/core/dev.c dev_valid_name: also not "." or "..", no ':' or white space
+		for (String netdev : new String[] { "", "ens1/f0", "ens1f0np0ens1f0n", ".", "..", "eth0:1", "ens 1" }) {
 			assertThat(CounterSetTarget.problems(SET, null, netdev)).as(netdev)
 				.singleElement()
 				.isEqualTo(new Problem(SET + ".netdev", netdev,

@@ -24,6 +24,21 @@ class NameFilterTests {
 	}
 
 	@Test
+	void aBlankEntryAmongOthersIsAProblemAndAListOfOneBlankEntryIsNone() {
+		assertThat(NameFilter.problems(Arrays.asList("port_*", "", "port_rcv_*"), "rdma.port-counters.include",
+				"a port counter file name", "port_*"))
+			.singleElement()
+			.satisfies((problem) -> {
+				assertThat(problem.property()).isEqualTo("rdma.port-counters.include[1]");
+				assertThat(problem.value()).isEqualTo("");
+				assertThat(problem.requirement()).contains("not blank");
+			});
+		assertThat(
+				NameFilter.problems(List.of(" "), "rdma.port-counters.include", "a port counter file name", "port_*"))
+			.isEmpty();
+	}
+
+	@Test
 	void unmatchedEntriesAreThoseThatMatchNoNamePassingOverBlankOnes() {
 		List<String> names = List.of("mlx5_0", "mlx5_1", "rxe0");
 		List<String> entries = Arrays.asList("mlx5_*", "nomatch*", " ", null, "rxe0", "mlx5_2", "?xe0");

@@ -75,13 +75,9 @@ public final class RdmaEthtoolAutoConfiguration {
 		}
 		return () -> {
 			// whether the other settings are set is asked only where they can have no
-			// effect: a binding of the defaults at every start is a few ms of a first one
-			boolean inEffect = properties.enabled() && hostPortCounters.getIfAvailable() != null;
-			boolean tuned = !inEffect && tuned(properties);
-			if (tuned && !properties.enabled()) {
-				logger.warn("rdma.ethtool.enabled is false, so the other rdma.ethtool settings have no effect");
-			}
-			else if (tuned) {
+			// effect (a binding of the defaults at every start is a few ms of a first
+			// one); with rdma.ethtool.enabled=false, DependentSettings names the settings
+			if (properties.enabled() && hostPortCounters.getIfAvailable() == null && tuned(properties)) {
 				logger.warn("rdma.ethtool settings have no effect without port counters: the netdevs are those of "
 						+ "the devices whose port counters are read; set rdma.port-counters.enabled=true");
 			}

@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.Tags;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -59,8 +58,6 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
 @EnableConfigurationProperties(RdmaProperties.class)
 public final class RdmaOptionalCountersAutoConfiguration {
 
-	private static final Log logger = LogFactory.getLog(RdmaOptionalCountersAutoConfiguration.class);
-
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(RdmaOptionalCountersAutoConfiguration.OnOptionalCountersEnabled.class)
@@ -79,24 +76,6 @@ public final class RdmaOptionalCountersAutoConfiguration {
 			}
 		}
 		return counters;
-	}
-
-	/**
-	 * Warn once that optional counters to enable have no effect while reading them is
-	 * off.
-	 * @param properties the properties
-	 * @return the check, run once the bean is created
-	 */
-	@Bean
-	InitializingBean rdmaOptionalCountersDisabledCheck(RdmaProperties properties) {
-		return () -> {
-			if (!properties.optionalCounters().enabled() && !settings(properties.optionalCounters()).isEmpty()) {
-				logger
-					.warn(RdmaOptionalCountersProperties.PREFIX + ".enable and " + RdmaOptionalCountersProperties.PREFIX
-							+ ".devices have no effect while " + RdmaOptionalCountersProperties.PREFIX
-							+ ".enabled=false: no optional counter is enabled; remove them, or remove enabled=false");
-			}
-		};
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import io.github.rdmacounters.core.CounterSetTarget;
 import io.github.rdmacounters.core.DeviceDefinition;
 import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
 import io.github.rdmacounters.core.LinkLayer;
@@ -61,6 +62,14 @@ public record SimulatedProperties(@DefaultValue Map<String, Device> devices, @De
 				// given
 				problems
 					.add(new Problem(property + ".link-layer", device.linkLayer(), "must be ethernet or infiniband"));
+			}
+			for (int i = 0; i < device.netdevs().size(); i++) {
+				String netdev = device.netdevs().get(i);
+				if (netdev == null || !CounterSetTarget.isValidNetdev(netdev.trim()) || netdev.isBlank()) {
+					problems.add(new Problem(property + ".netdevs[" + i + "]", (netdev != null) ? netdev : "",
+							"must be a network interface name such as ens1f0np0, not blank, at most "
+									+ CounterSetTarget.MAX_NETDEV_NAME + " characters (IFNAMSIZ)"));
+				}
 			}
 			if (device.ports() < 1 || device.ports() > PortAttributes.MAX_PORT) {
 				problems.add(new Problem(property + ".ports", device.ports(),
