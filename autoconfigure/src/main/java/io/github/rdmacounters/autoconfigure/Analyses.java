@@ -31,13 +31,16 @@ final class Analyses {
 	 */
 	static FailureAnalysis invalidValue(@Nullable ConfigurationProperty property, String name, @Nullable Object value,
 			String reason, Throwable cause) {
+		Object written = YamlNumberForms.asWritten(property, value);
 		Origin origin = (property != null) ? property.getOrigin() : null;
 		if (origin instanceof PropertySourceOrigin source && source.getOrigin() != null) {
 			origin = source.getOrigin();
 		}
-		return new FailureAnalysis("Invalid value '" + ((value != null) ? value : "") + "' for configuration property '"
-				+ name + "'" + ((origin != null) ? " (originating from '" + origin + "')" : "")
-				+ ". Validation failed for the following reason:\n\n" + reason, REVIEW, cause);
+		return new FailureAnalysis(
+				"Invalid value '" + ((written != null) ? written : "") + "' for configuration property '" + name + "'"
+						+ ((origin != null) ? " (originating from '" + origin + "')" : "")
+						+ ". Validation failed for the following reason:\n\n" + reason,
+				REVIEW, cause);
 	}
 
 }

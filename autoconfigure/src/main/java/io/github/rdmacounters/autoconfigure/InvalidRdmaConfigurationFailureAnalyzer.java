@@ -30,7 +30,7 @@ class InvalidRdmaConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<In
 		StringBuilder description = new StringBuilder("Invalid RDMA configuration:\n");
 		for (Problem problem : cause.problems()) {
 			ConfigurationProperty written = Problems.written(this.environment, problem.property());
-			Object value = (written != null) ? written.getValue() : problem.value();
+			Object value = (written != null) ? YamlNumberForms.asWritten(written, written.getValue()) : problem.value();
 			description.append("\n    Property: ").append(problem.property());
 			description.append("\n    Value: ").append((value != null) ? "\"" + value + "\"" : "(not set)");
 			if (written != null && written.getOrigin() != null) {

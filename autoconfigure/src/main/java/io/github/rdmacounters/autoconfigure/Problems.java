@@ -4,8 +4,10 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -46,6 +48,9 @@ final class Problems {
 
 	private final List<Problem> problems = new ArrayList<>();
 
+	/** The properties refused for how they were written, with no further problem. */
+	private final Set<String> refusedAsWritten = new HashSet<>();
+
 	Problems(Environment environment) {
 		this.environment = environment;
 	}
@@ -54,6 +59,10 @@ final class Problems {
 	 * Add a problem; the value as bound is shown when the written one cannot be found.
 	 */
 	void add(String property, @Nullable Object value, String requirement) {
+		if (this.refusedAsWritten.contains(property)) {
+			// its value is not what was meant: what follows from it would mislead
+			return;
+		}
 		ConfigurationProperty written = property(property);
 		// Boot's analysis finds no origin for a relaxed environment variable name
 		String from = (written != null && written.getOrigin() instanceof PropertySourceOrigin origin
@@ -62,6 +71,15 @@ final class Problems {
 				&& !origin.getPropertyName().equals(property))
 						? " (set by the environment variable " + origin.getPropertyName() + ")" : "";
 		this.problems.add(new Problem(property, (written != null) ? written.getValue() : value, requirement + from));
+	}
+
+	/**
+	 * Add a problem with the value as the user wrote it, where the property holds it
+	 * converted (a YAML number).
+	 */
+	void addAsWritten(String property, String written, String requirement) {
+		this.refusedAsWritten.add(property);
+		this.problems.add(new Problem(property, written, requirement));
 	}
 
 	/**

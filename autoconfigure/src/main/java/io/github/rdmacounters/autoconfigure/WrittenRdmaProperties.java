@@ -70,6 +70,7 @@ final class WrittenRdmaProperties {
 	Set<String> check(RdmaProperties.Backend backend) {
 		List<ConfigurationProperty> written = this.scan.properties();
 		checkEnvironmentVariables(written);
+		YamlNumberForms.check(written, this.problems);
 		warnIgnoredByBackend(backend, written);
 		return checkWrittenKeys(written);
 	}

@@ -432,6 +432,11 @@ class BadInputMatrixTests {
 		cases.add(Case.yaml("rdma.optional-counters.devices.mlx5_0.enable[0].name", "x",
 				"rdma:\n  optional-counters:\n    devices:\n      mlx5_0:\n        enable:\n          - name: x",
 				"optional-counters"));
+		// YAML 1.1 (SnakeYAML) reads a leading zero as octal and colons as base 60
+		cases.add(Case.yaml("rdma.counter-sets.x.flow.destination-port", "04420",
+				"rdma:\n  counter-sets:\n    x:\n      flow:\n        protocol: tcp\n        destination-port: 04420",
+				"an octal number, 2320", "decimal"));
+		cases.add(Case.yaml("rdma.read-cache-ttl", "1:30", "rdma:\n  read-cache-ttl: 1:30", "base 60", "90"));
 		cases.add(new Case("rdma.queue-pairs.counters.per-queue-pair", "true", "has no effect")
 			.with("rdma.queue-pairs.enabled=true")
 			.with("rdma.queue-pairs.counters.binding=none")

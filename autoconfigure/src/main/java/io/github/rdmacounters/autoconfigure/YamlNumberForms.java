@@ -1,0 +1,116 @@
+package io.github.rdmacounters.autoconfigure;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginTrackedValue;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.boot.origin.TextResourceOrigin;
+import org.springframework.core.io.Resource;
+
+/**
+ * Finds numbers that YAML reads otherwise than they look. Boot's YAML loader is
+ * SnakeYAML, which follows YAML 1.1 ({@code Resolver.INT}): a plain scalar with a leading
+ * zero is octal ({@code destination-port: 04420} binds 2320), and one with colons is base
+ * 60 ({@code read-cache-ttl: 1:30} binds 90). The number reaches the binder already
+ * converted, so the text as written is read back at the value's origin, and only for the
+ * integers of the starter's properties read from a text resource (a {@code .properties}
+ * file holds strings, so those are YAML's).
+ *
+ * @author rdma-counters
+ */
+final class YamlNumberForms {
+
+	/** YAML 1.1's octal and base 60 integers ({@code Resolver.INT}). */
+	private static final Pattern SURPRISING = Pattern.compile("[-+]?(0[0-7_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)");
+
+	private YamlNumberForms() {
+	}
+
+	/**
+	 * Add a problem for each integer of a YAML file written in YAML 1.1's octal or base
+	 * 60 form.
+	 * @param written the properties as written
+	 * @param problems where the problems go
+	 */
+	static void check(List<ConfigurationProperty> written, Problems problems) {
+		for (ConfigurationProperty property : written) {
+			Object value = property.getValue();
+			if (value instanceof OriginTrackedValue tracked) {
+				value = tracked.getValue();
+			}
+			if (!(value instanceof Integer || value instanceof Long)) {
+				continue;
+			}
+			String text = textAt(Origin.from(property));
+			if (text != null && SURPRISING.matcher(text).matches()) {
+				String form = text.contains(":") ? "a base 60 number (each ':' a factor of 60)" : "an octal number";
+				problems.addAsWritten(property.getName().toString(), text, "YAML reads " + text + " as " + form + ", "
+						+ value + "; write the number in decimal (or hex with 0x), or quote it");
+			}
+		}
+	}
+
+	/**
+	 * Return a property's value as written: a number read from a YAML file as its text
+	 * there ({@code 04420}, not 2320), any other value as it is.
+	 * @param property the property, if found
+	 * @param value its value
+	 * @return the value as written
+	 */
+	static @Nullable Object asWritten(@Nullable ConfigurationProperty property, @Nullable Object value) {
+		if (property == null || !(value instanceof Integer || value instanceof Long)) {
+			return value;
+		}
+		String text = textAt(Origin.from(property));
+		return (text != null) ? text : value;
+	}
+
+	/**
+	 * Return the plain scalar at a value's origin, or {@code null} when the origin is not
+	 * a line and column of a resource that can be read.
+	 */
+	static @Nullable String textAt(@Nullable Origin origin) {
+		// a property source's origin wraps the one its lookup gives, the file's
+		Origin found = origin;
+		while (found instanceof PropertySourceOrigin source && source.getOrigin() != null) {
+			found = source.getOrigin();
+		}
+		if (!(found instanceof TextResourceOrigin text) || text.getLocation() == null || text.getResource() == null) {
+			return null;
+		}
+		Resource resource = text.getResource();
+		int line = text.getLocation().getLine();
+		int column = text.getLocation().getColumn();
+		try (BufferedReader reader = new BufferedReader(
+				new InputStreamReader(resource.getInputStream(), StandardCharsets.UTF_8))) {
+			String current = null;
+			for (int i = 0; i <= line; i++) {
+				current = reader.readLine();
+				if (current == null) {
+					return null;
+				}
+			}
+			if (current == null || column >= current.length()) {
+				return null;
+			}
+			int end = column;
+			while (end < current.length() && " \t#,]}".indexOf(current.charAt(end)) < 0) {
+				end++;
+			}
+			return current.substring(column, end);
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+}
