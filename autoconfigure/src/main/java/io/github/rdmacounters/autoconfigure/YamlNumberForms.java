@@ -4,7 +4,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -42,6 +44,8 @@ final class YamlNumberForms {
 	 * @param problems where the problems go
 	 */
 	static void check(List<ConfigurationProperty> written, Problems problems) {
+		// each file read once, however many numbers it has
+		Map<Resource, List<String>> files = new HashMap<>();
 		for (ConfigurationProperty property : written) {
 			Object value = property.getValue();
 			if (value instanceof OriginTrackedValue tracked) {
@@ -50,7 +54,7 @@ final class YamlNumberForms {
 			if (!(value instanceof Integer || value instanceof Long)) {
 				continue;
 			}
-			String text = textAt(Origin.from(property));
+			String text = textAt(Origin.from(property), files);
 			if (text != null && SURPRISING.matcher(text).matches()) {
 				String form = text.contains(":") ? "a base 60 number (each ':' a factor of 60)" : "an octal number";
 				problems.addAsWritten(property.getName().toString(), text, "YAML reads " + text + " as " + form + ", "
@@ -79,6 +83,10 @@ final class YamlNumberForms {
 	 * a line and column of a resource that can be read.
 	 */
 	static @Nullable String textAt(@Nullable Origin origin) {
+		return textAt(origin, new HashMap<>());
+	}
+
+	private static @Nullable String textAt(@Nullable Origin origin, Map<Resource, List<String>> files) {
 		// a property source's origin wraps the one its lookup gives, the file's
 		Origin found = origin;
 		while (found instanceof PropertySourceOrigin source && source.getOrigin() != null) {
@@ -87,29 +95,28 @@ final class YamlNumberForms {
 		if (!(found instanceof TextResourceOrigin text) || text.getLocation() == null || text.getResource() == null) {
 			return null;
 		}
-		Resource resource = text.getResource();
+		List<String> lines = files.computeIfAbsent(text.getResource(), YamlNumberForms::lines);
 		int line = text.getLocation().getLine();
 		int column = text.getLocation().getColumn();
+		if (line >= lines.size() || column >= lines.get(line).length()) {
+			return null;
+		}
+		String current = lines.get(line);
+		int end = column;
+		while (end < current.length() && " \t#,]}".indexOf(current.charAt(end)) < 0) {
+			end++;
+		}
+		return current.substring(column, end);
+	}
+
+	/** The lines of a resource, none when it cannot be read. */
+	private static List<String> lines(Resource resource) {
 		try (BufferedReader reader = new BufferedReader(
 				new InputStreamReader(resource.getInputStream(), StandardCharsets.UTF_8))) {
-			String current = null;
-			for (int i = 0; i <= line; i++) {
-				current = reader.readLine();
-				if (current == null) {
-					return null;
-				}
-			}
-			if (current == null || column >= current.length()) {
-				return null;
-			}
-			int end = column;
-			while (end < current.length() && " \t#,]}".indexOf(current.charAt(end)) < 0) {
-				end++;
-			}
-			return current.substring(column, end);
+			return reader.lines().toList();
 		}
 		catch (IOException | RuntimeException ex) {
-			return null;
+			return List.of();
 		}
 	}
 
