@@ -15,6 +15,7 @@ import io.github.rdmacounters.testsupport.ScriptedDevice;
 import io.github.rdmacounters.testsupport.ScriptedDevice.ScriptedCounters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the read deadline of a {@link CounterSet} and the close of a
@@ -80,10 +81,7 @@ class CounterSetDeadlineTests {
 		this.counters.beforeRead(() -> {
 		});
 		this.release.countDown();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (this.set.read().stall() != null && System.nanoTime() < end) {
-			Thread.sleep(5);
-		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.set.read().stall() == null);
 		assertThat(this.set.read().value(CounterType.PACKETS)).isEqualTo(7);
 	}
 
@@ -98,10 +96,7 @@ class CounterSetDeadlineTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
 		assertThat(this.counters.isClosed()).as("not freed under the stuck read").isFalse();
 		this.release.countDown();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!(this.counters.isClosed() && this.device.isClosed()) && System.nanoTime() < end) {
-			Thread.sleep(5);
-		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.counters.isClosed() && this.device.isClosed());
 		assertThat(this.counters.isClosed()).isTrue();
 		assertThat(this.device.isClosed()).isTrue();
 	}

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.testsupport.MutableClock;
@@ -248,11 +249,7 @@ class ReadCacheTests {
 		assertThat(timed.lastReadSucceeded()).isFalse();
 		assertThat(this.reads).hasValue(0);
 		release.countDown();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (timed.stall() != null || timed.reads() == 0) {
-			assertThat(System.nanoTime()).isLessThan(end);
-			Thread.sleep(5);
-		}
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> timed.stall() == null && timed.reads() > 0);
 		assertThat(timed.get(this::read)).isEqualTo(2);
 		assertThat(timed.lastReadSucceeded()).isTrue();
 		assertThat(timed.stalls()).isOne();

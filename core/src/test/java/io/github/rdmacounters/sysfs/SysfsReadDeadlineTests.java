@@ -18,6 +18,7 @@ import io.github.rdmacounters.core.ReadStall;
 import io.github.rdmacounters.testsupport.StalledFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for the read deadline of {@link SysfsHostPortCountersSource}: a counter file that
@@ -115,13 +116,8 @@ class SysfsReadDeadlineTests {
 		SysfsHostPortCountersSource source = source();
 		assertThat(source.snapshot().stall()).isNotNull();
 		this.stalled.answer("17\n");
-		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-		HostPortCountersSnapshot snapshot = source.snapshot();
-		while (snapshot.stall() != null && System.nanoTime() < deadline) {
-			Thread.sleep(10);
-			snapshot = source.snapshot();
-		}
-		assertThat(snapshot.stall()).isNull();
+		HostPortCountersSnapshot snapshot = await().atMost(Duration.ofSeconds(10))
+			.until(source::snapshot, (read) -> read.stall() == null);
 		assertThat(snapshot.device("mlx5_0").port(1).counterValue("port_rcv_data")).isEqualTo(68.0);
 		assertThat(source.snapshot().stall()).isNull();
 		assertThat(source.reads().lastReadSucceeded()).isTrue();

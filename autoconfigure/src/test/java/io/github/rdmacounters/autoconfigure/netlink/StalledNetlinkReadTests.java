@@ -102,7 +102,10 @@ class StalledNetlinkReadTests {
 				.untilAsserted(() -> assertThat(prometheus.scrape())
 					.contains("rdma_cc_ce_packets_received_total{device=\"mlx5_0\",port=\"1\"} 17.0"));
 			this.fake.hold("all");
-			Thread.sleep(150);
+			// the next callers read again, into the held requests
+			context.getBean(OptionalCounters.class).reads().invalidate();
+			context.getBean(ProcessQueuePairs.class).reads().invalidate();
+			context.getBean(QueuePairCounters.class).reads().invalidate();
 			// the first callers wait one deadline per source they meet for the first time
 			long started = System.nanoTime();
 			IndicatedHealthDescriptor queuePairs = (IndicatedHealthDescriptor) health.healthForPath("rdmaQueuePairs");
