@@ -1,6 +1,5 @@
 package io.github.rdmacounters.observation;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,11 +75,7 @@ public class CounterDeltaObservationHandler implements ObservationHandler<Observ
 		this.meterRegistry = meterRegistry;
 		this.observationNames = Set.copyOf(observationNames);
 		this.sets = List.copyOf(sets);
-		List<Overlaps> created = new ArrayList<>();
-		for (int i = 0; i < this.sets.size(); i++) {
-			created.add(new Overlaps());
-		}
-		this.actives = List.copyOf(created);
+		this.actives = Overlaps.of(this.sets.size());
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package io.github.rdmacounters.observation;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The selected observations active on one group of counters (a counter set, a port):
  * another one overlapped an interval when one was active as it entered, or one entered
@@ -11,6 +14,19 @@ package io.github.rdmacounters.observation;
 final class Overlaps {
 
 	private int active;
+
+	/**
+	 * Return one record of overlaps for each of a handler's groups of counters.
+	 * @param groups how many groups
+	 * @return the records, in the order of the groups
+	 */
+	static List<Overlaps> of(int groups) {
+		List<Overlaps> overlaps = new ArrayList<>(groups);
+		for (int i = 0; i < groups; i++) {
+			overlaps.add(new Overlaps());
+		}
+		return List.copyOf(overlaps);
+	}
 
 	private long entries;
 

@@ -1,6 +1,5 @@
 package io.github.rdmacounters.observation;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,11 +84,7 @@ public class PortCounterDeltaObservationHandler implements ObservationHandler<Ob
 		this.ports = List.copyOf(ports);
 		this.counters = List.copyOf(counters);
 		this.source = source;
-		List<Overlaps> created = new ArrayList<>();
-		for (int i = 0; i < this.ports.size(); i++) {
-			created.add(new Overlaps());
-		}
-		this.actives = List.copyOf(created);
+		this.actives = Overlaps.of(this.ports.size());
 	}
 
 	/**
