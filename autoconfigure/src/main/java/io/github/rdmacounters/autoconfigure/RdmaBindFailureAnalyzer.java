@@ -139,7 +139,7 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 	 * range, or {@code null} if none is known.
 	 */
 	static @Nullable String rule(ConfigurationPropertyName name) {
-		String range = RdmaPropertiesChecks.DURATION_RANGES.get(name.toString());
+		String range = RdmaPropertiesChecks.RANGES.get(name.toString());
 		if (range != null) {
 			return range;
 		}
@@ -217,6 +217,16 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 		ConfigurationProperty property = (cause.getProperty() != null) ? cause.getProperty()
 				: Problems.find(this.environment, name);
 		String written = Problems.written(property, name);
+		int empty = written.indexOf("..");
+		if (empty > 0) {
+			// Boot drops the empty name, so the key after it was taken for the name
+			String map = written.substring(0, empty);
+			String[] entry = mapEntryName(map);
+			return Analyses.invalidValue(property, written, (property != null) ? property.getValue() : "",
+					"has nothing between the dots after '" + map + "', where " + entry[0] + " such as " + entry[1]
+							+ " belongs: write it there, e.g. " + map + "." + entry[1] + written.substring(empty + 1),
+					cause);
+		}
 		Class<?> type = cause.getTarget().getType().toClass();
 		String setKey = (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3) ? Problems.original(name, 3) : null;
 		String shape;
@@ -246,6 +256,16 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 		}
 		return Analyses.invalidValue(property, written, (property != null) ? property.getValue() : "",
 				shape + "; it cannot be a single value or a list item", cause);
+	}
+
+	/** What names an entry of a map, and an example, e.g. an RDMA device name, mlx5_0. */
+	private static String[] mapEntryName(String map) {
+		return switch (map) {
+			case "rdma.devices", "rdma.optional-counters.devices" -> new String[] { "an RDMA device name", "mlx5_0" };
+			case "rdma.counter-sets", "rdma.simulated.traffic.sets" -> new String[] { "a counter set name", "roce" };
+			case "rdma.simulated.devices" -> new String[] { "a simulated device name", "sim_mlx5_0" };
+			default -> new String[] { "a name", "x" };
+		};
 	}
 
 	private static List<String> keys(@Nullable Class<?> type) {

@@ -43,13 +43,16 @@ final class RdmaPropertiesChecks {
 	private static final String PREFIX = RdmaProperties.PREFIX;
 
 	/**
-	 * The range of each duration checked here, also stated by the failure analysis of one
-	 * that cannot be read.
+	 * The range of each duration and number checked at startup (here, by the live page
+	 * and by the pause storm detector), also stated by the failure analysis of one that
+	 * cannot be read.
 	 */
-	static final Map<String, String> DURATION_RANGES = Map.of(PREFIX + ".read-cache-ttl",
-			"must be 100ms to 10m, e.g. 1s", PREFIX + ".read-deadline", "must be 10ms to 5s, e.g. 500ms",
-			PREFIX + ".events.reopen-backoff.initial", "must be at least 1ms and at most 1h, e.g. 100ms",
-			PREFIX + ".events.reopen-backoff.max", "must be at most 1h, e.g. 30s");
+	static final Map<String, String> RANGES = Map.of(PREFIX + ".read-cache-ttl", "must be 100ms to 10m, e.g. 1s",
+			PREFIX + ".read-deadline", "must be 10ms to 5s, e.g. 500ms", PREFIX + ".events.reopen-backoff.initial",
+			"must be at least 1ms and at most 1h, e.g. 100ms", PREFIX + ".events.reopen-backoff.max",
+			"must be at most 1h, e.g. 30s", PREFIX + ".ui.poll-interval", "must be 250ms to 1h, e.g. 2s",
+			PREFIX + ".ethtool.pause-storm.window", "must be positive and at most 1h, e.g. 1m",
+			PREFIX + ".ethtool.pause-storm.pause-share", "must be above 0 and at most 1, e.g. 0.2");
 
 	private static final Pattern OPTIONAL_COUNTER = Pattern.compile("[A-Za-z0-9_]+");
 
@@ -111,7 +114,7 @@ final class RdmaPropertiesChecks {
 	private void checkCommon(RdmaProperties properties) {
 		Duration ttl = properties.readCacheTtl();
 		if (ttl.compareTo(Duration.ofMillis(100)) < 0 || ttl.compareTo(Duration.ofMinutes(10)) > 0) {
-			this.problems.add(PREFIX + ".read-cache-ttl", ttl, DURATION_RANGES.get(PREFIX + ".read-cache-ttl")
+			this.problems.add(PREFIX + ".read-cache-ttl", ttl, RANGES.get(PREFIX + ".read-cache-ttl")
 					+ ": one scrape asks each counter set "
 					+ "and the port counters several times and the cache keeps that to one read; a longer one only "
 					+ "repeats stale values");
@@ -119,7 +122,7 @@ final class RdmaPropertiesChecks {
 		Duration deadline = properties.readDeadline();
 		if (deadline.compareTo(Duration.ofMillis(10)) < 0 || deadline.compareTo(Duration.ofSeconds(5)) > 0) {
 			this.problems.add(PREFIX + ".read-deadline", deadline,
-					DURATION_RANGES.get(PREFIX + ".read-deadline")
+					RANGES.get(PREFIX + ".read-deadline")
 							+ ": health must answer within a probe's 1s timeout and a scrape "
 							+ "within its 10s timeout (see docs/configuration.md)");
 		}
@@ -146,12 +149,12 @@ final class RdmaPropertiesChecks {
 		boolean initialValid = initial.compareTo(Duration.ofMillis(1)) >= 0
 				&& initial.compareTo(Duration.ofHours(1)) <= 0;
 		if (!initialValid) {
-			this.problems.add(prefix + ".initial", initial, DURATION_RANGES.get(prefix + ".initial") + ": the "
+			this.problems.add(prefix + ".initial", initial, RANGES.get(prefix + ".initial") + ": the "
 					+ "wait before the first attempt to reopen a failed device, doubled after each failed attempt");
 		}
 		if (max.compareTo(Duration.ofHours(1)) > 0) {
-			this.problems.add(prefix + ".max", max, DURATION_RANGES.get(prefix + ".max")
-					+ ": a device that is back is reopened only at the next attempt");
+			this.problems.add(prefix + ".max", max,
+					RANGES.get(prefix + ".max") + ": a device that is back is reopened only at the next attempt");
 		}
 		else if (initialValid && max.compareTo(initial) < 0) {
 			Object written = this.problems.raw(prefix + ".initial");

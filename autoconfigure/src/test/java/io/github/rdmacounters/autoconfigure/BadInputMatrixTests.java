@@ -192,8 +192,9 @@ class BadInputMatrixTests {
 					"10ms to 5s", "rdma.events.reopen-backoff.initial", "at least 1ms and at most 1h",
 					"rdma.events.reopen-backoff.max", "at most 1h");
 			ranges.forEach((property, range) -> cases.add(new Case(property, duration, DURATION, range)));
-			cases.add(new Case("rdma.ethtool.pause-storm.window", duration, DURATION));
-			cases.add(new Case("rdma.ui.poll-interval", duration, DURATION).with("rdma.ui.enabled=true"));
+			cases.add(new Case("rdma.ethtool.pause-storm.window", duration, DURATION, "positive and at most 1h"));
+			cases
+				.add(new Case("rdma.ui.poll-interval", duration, DURATION, "250ms to 1h").with("rdma.ui.enabled=true"));
 		}
 		for (String duration : List.of("P1D", "-0s", "0")) {
 			cases.add(new Case("rdma.read-cache-ttl", duration, "100ms to 10m"));
@@ -306,7 +307,7 @@ class BadInputMatrixTests {
 			cases.add(new Case("rdma.ethtool.pause-storm.pause-share", share, "above 0", "at most 1"));
 		}
 		for (String share : List.of("abc", "20%", "")) {
-			cases.add(new Case("rdma.ethtool.pause-storm.pause-share", share, "a number"));
+			cases.add(new Case("rdma.ethtool.pause-storm.pause-share", share, "a number", "above 0 and at most 1"));
 		}
 		// optional counters and queue pairs
 		cases.add(new Case("rdma.optional-counters.enable", "cc_rx_ce_pkts,,cc_rx_cnp_pkts", "not blank")
@@ -408,6 +409,11 @@ class BadInputMatrixTests {
 		cases.add(new Case("rdma.observations.sets[0].name", "roce", "observations"));
 		cases.add(new Case("rdma.port-counters.include[0].name", "port_*", "port-counters.include"));
 		cases.add(new Case("rdma.devices.mlx5_0", "", "is a group of keys (fail-on-unavailable)"));
+		cases.add(new Case("rdma.devices..fail-on-unavailable", "false", "nothing between the dots",
+				"rdma.devices.mlx5_0.fail-on-unavailable"));
+		cases.add(new Case("rdma.counter-sets..port", "1", "nothing between the dots", "rdma.counter-sets.roce.port"));
+		cases.add(new Case("rdma.simulated.devices..ports", "2", "nothing between the dots",
+				"rdma.simulated.devices.sim_mlx5_0.ports"));
 		cases.add(new Case(SET + "flow", "", "'flow' of a counter set is a group of keys"));
 		cases.add(new Case("rdma.events.monitor.enabled[0]", "true", NOT_A_LIST));
 		cases.add(new Case("rdma.ui.poll-interval", "1,5s", DURATION).with("rdma.ui.enabled=true"));
