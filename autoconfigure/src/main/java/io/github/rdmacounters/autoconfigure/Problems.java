@@ -83,6 +83,13 @@ final class Problems {
 	}
 
 	/**
+	 * Whether a property was refused for how it was written, e.g. a YAML octal number.
+	 */
+	boolean isRefusedAsWritten(String property) {
+		return this.refusedAsWritten.contains(property);
+	}
+
+	/**
 	 * Add the problems a core type found, each with its value as written.
 	 */
 	void addAll(List<Problem> found) {

@@ -1,5 +1,6 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,9 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.github.rdmacounters.core.CounterSetDefinition;
@@ -52,6 +55,9 @@ final class WrittenRdmaProperties {
 			new NamedMap(PREFIX + ".optional-counters.devices", "(?i)rdma\\.optional-?counters\\.devices", DEVICE_KEY,
 					DEVICE_NAME_RULE));
 
+	/** A whole number alone, which Boot binds to a duration as milliseconds. */
+	private static final Pattern NUMBER_ALONE = Pattern.compile("[-+]?[0-9]+");
+
 	private final RdmaPropertyScan scan;
 
 	private final Problems problems;
@@ -71,6 +77,7 @@ final class WrittenRdmaProperties {
 		List<ConfigurationProperty> written = this.scan.properties();
 		checkEnvironmentVariables(written);
 		YamlNumberForms.check(written, this.problems);
+		checkDurationUnits(written);
 		warnIgnoredByBackend(backend, written);
 		return checkWrittenKeys(written);
 	}
@@ -118,6 +125,36 @@ final class WrittenRdmaProperties {
 				logger.warn("The environment variable " + variable + "=" + property.getValue() + " " + reason
 						+ "; remove it if it is not meant for rdma-counters");
 			}
+		}
+	}
+
+	/**
+	 * Refuse a duration written as a number alone, e.g. {@code rdma.read-cache-ttl=300}:
+	 * Boot would bind it as 300 milliseconds, which is not what {@code 300} says. Zero
+	 * needs no unit.
+	 */
+	private void checkDurationUnits(List<ConfigurationProperty> written) {
+		for (ConfigurationProperty property : written) {
+			Object value = property.getValue();
+			if (value instanceof OriginTrackedValue tracked) {
+				value = tracked.getValue();
+			}
+			String text = String.valueOf(value).strip();
+			String name = property.getName().toString();
+			if (!NUMBER_ALONE.matcher(text).matches() || text.matches("[-+]?0+")
+					|| this.problems.isRefusedAsWritten(name)) {
+				continue;
+			}
+			ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
+			if (type == null || type.resolve() != Duration.class) {
+				continue;
+			}
+			String range = RdmaPropertiesChecks.RANGES.get(name);
+			String number = text.replace("+", "");
+			this.problems.addAsWritten(name, text,
+					"must be a duration with its unit, e.g. " + number + "ms or " + number
+							+ "s: Boot would read a number alone as milliseconds"
+							+ ((range != null) ? "; it " + range : ""));
 		}
 	}
 

@@ -203,6 +203,18 @@ class BadInputMatrixTests {
 			cases.add(new Case("rdma.ui.poll-interval", duration, "250ms to 1h").with("rdma.ui.enabled=true"));
 			cases.add(new Case("rdma.ethtool.pause-storm.window", duration, "positive and at most 1h"));
 		}
+		// a number alone, which Boot would bind as milliseconds
+		for (String number : List.of("300", "5", "+2", "-5", "1000")) {
+			cases.add(new Case("rdma.read-cache-ttl", number, "with its unit", "100ms to 10m"));
+			cases.add(new Case("rdma.events.reopen-backoff.max", number, "with its unit", "at most 1h"));
+			cases.add(new Case("rdma.ethtool.pause-storm.window", number, "with its unit", "positive and at most 1h"));
+		}
+		cases.add(new Case("rdma.read-deadline", "500", "with its unit, e.g. 500ms or 500s", "10ms to 5s"));
+		cases.add(new Case("rdma.ui.poll-interval", "2", "with its unit", "250ms to 1h").with("rdma.ui.enabled=true"));
+		cases.add(new Case("rdma.simulated.traffic.interval", "100", "with its unit")
+			.with("rdma.simulated.traffic.enabled=true"));
+		cases.add(Case.yaml("rdma.read-cache-ttl", "300", "rdma:\n  read-cache-ttl: 300", "with its unit",
+				"100ms to 10m"));
 		cases.add(new Case("rdma.read-cache-ttl", "PT0.001S", "100ms to 10m"));
 		cases.add(new Case("rdma.ui.poll-interval", "PT0.001S", "250ms to 1h").with("rdma.ui.enabled=true"));
 		cases.add(new Case("rdma.events.reopen-backoff.max", "P1D", "at most 1h"));
