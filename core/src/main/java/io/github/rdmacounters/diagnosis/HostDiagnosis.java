@@ -88,115 +88,133 @@ public final class HostDiagnosis {
 	 * @return the report
 	 */
 	public DiagnosisReport run() {
-		KernelReport kernel = KernelCollector.collect(this.paths);
-		ProcessReport process = ProcessCollector.collect(this.paths);
-		VerbsReport verbs = VerbsCollector.collect(this.backend, this.paths);
-		SysfsTree tree = sysfsTree();
-		Map<String, SysfsDevice> sysfs = new LinkedHashMap<>();
-		for (SysfsDevice device : SysfsCollector.collect(tree, this.fileTimeout)) {
-			sysfs.put(device.snapshot().deviceName(), device);
-		}
-		Set<String> names = new LinkedHashSet<>(sysfs.keySet());
-		names.addAll(verbs.devices());
-		Map<String, List<Integer>> devicePorts = new LinkedHashMap<>();
-		sysfs.forEach((name, device) -> devicePorts.put(name,
-				device.snapshot().ports().stream().filter(PortStatus::isPresent).map(PortStatus::port).toList()));
-		OptionalCountersCollector optional = new OptionalCountersCollector(this.netlink);
-		if (!devicePorts.isEmpty()) {
-			optional.collect(devicePorts, this.fileTimeout);
-		}
-		EthtoolCollector ethtool = new EthtoolCollector(this.ethtool, this.fileTimeout);
-		List<DeviceReport> devices = new ArrayList<>();
-		try {
-			for (String name : names) {
-				devices.add(device(name, sysfs.get(name), kernel, process, verbs, optional, ethtool, tree));
-			}
-		}
-		finally {
-			ethtool.close();
-		}
-		NetlinkReport netlinkReport = devicePorts.isEmpty() ? new NetlinkReport(false, "no device to ask about")
-				: optional.report();
-		String rootProblem = unlistable(tree);
-		List<Finding> findings = HostFindings.of(kernel, process, verbs, netlinkReport, devices, tree.describe(),
-				rootProblem);
-		return new DiagnosisReport(DiagnosisReport.SCHEMA_VERSION, this.clock.instant().toString(), this.probe,
-				HostFindings.summary(verbs, devices, tree.describe(), rootProblem), kernel, process, verbs,
-				netlinkReport, devices, findings);
+		return new Run().run();
 	}
 
 	/**
-	 * Why the sysfs root cannot be listed, or {@code null} if it can or does not exist
-	 * (no RDMA stack, which the libibverbs findings explain): the port counters treat an
-	 * unlistable root as one without devices, the report must not.
+	 * One run of the diagnosis. Its methods live here rather than in the enclosing class,
+	 * whose method signatures stay small: a context that reflects on the
+	 * {@link HostDiagnosis} bean then loads none of the collectors and reports unless the
+	 * diagnosis runs.
 	 */
-	private static @Nullable String unlistable(SysfsTree tree) {
-		try {
-			tree.list("");
-			return null;
-		}
-		catch (NoSuchFileException ex) {
-			return null;
-		}
-		catch (AccessDeniedException ex) {
-			return "permission denied";
-		}
-		catch (IOException | RuntimeException ex) {
-			return ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
-		}
-	}
+	private final class Run {
 
-	private SysfsTree sysfsTree() {
-		if (this.sysfsTree != null) {
-			return this.sysfsTree;
+		DiagnosisReport run() {
+			KernelReport kernel = KernelCollector.collect(HostDiagnosis.this.paths);
+			ProcessReport process = ProcessCollector.collect(HostDiagnosis.this.paths);
+			VerbsReport verbs = VerbsCollector.collect(HostDiagnosis.this.backend, HostDiagnosis.this.paths);
+			SysfsTree tree = sysfsTree();
+			Map<String, SysfsDevice> sysfs = new LinkedHashMap<>();
+			for (SysfsDevice device : SysfsCollector.collect(tree, HostDiagnosis.this.fileTimeout)) {
+				sysfs.put(device.snapshot().deviceName(), device);
+			}
+			Set<String> names = new LinkedHashSet<>(sysfs.keySet());
+			names.addAll(verbs.devices());
+			Map<String, List<Integer>> devicePorts = new LinkedHashMap<>();
+			sysfs.forEach((name, device) -> devicePorts.put(name,
+					device.snapshot().ports().stream().filter(PortStatus::isPresent).map(PortStatus::port).toList()));
+			OptionalCountersCollector optional = new OptionalCountersCollector(HostDiagnosis.this.netlink);
+			if (!devicePorts.isEmpty()) {
+				optional.collect(devicePorts, HostDiagnosis.this.fileTimeout);
+			}
+			EthtoolCollector ethtool = new EthtoolCollector(HostDiagnosis.this.ethtool, HostDiagnosis.this.fileTimeout);
+			List<DeviceReport> devices = new ArrayList<>();
+			try {
+				for (String name : names) {
+					devices.add(device(name, sysfs.get(name), kernel, process, verbs, optional, ethtool, tree));
+				}
+			}
+			finally {
+				ethtool.close();
+			}
+			NetlinkReport netlinkReport = devicePorts.isEmpty() ? new NetlinkReport(false, "no device to ask about")
+					: optional.report();
+			String rootProblem = unlistable(tree);
+			List<Finding> findings = HostFindings.of(kernel, process, verbs, netlinkReport, devices, tree.describe(),
+					rootProblem);
+			return new DiagnosisReport(DiagnosisReport.SCHEMA_VERSION, HostDiagnosis.this.clock.instant().toString(),
+					HostDiagnosis.this.probe, HostFindings.summary(verbs, devices, tree.describe(), rootProblem),
+					kernel, process, verbs, netlinkReport, devices, findings);
 		}
-		HostPortCountersSource source = this.backend.hostPortCounters(this.paths.sysfsRoot(), (device) -> true,
-				(counter) -> true, Duration.ZERO);
-		return (source instanceof SysfsHostPortCountersSource sysfs) ? sysfs.tree()
-				: new FileSystemSysfsTree(this.paths.sysfsRoot());
-	}
 
-	private DeviceReport device(String name, @Nullable SysfsDevice sysfs, KernelReport kernel, ProcessReport process,
-			VerbsReport verbs, OptionalCountersCollector optional, EthtoolCollector ethtool, SysfsTree tree) {
-		ContextReport context = VerbsCollector.context(this.backend, name, verbs);
-		List<PortReport> ports = new ArrayList<>();
-		if (sysfs == null) {
-			DeviceReport device = new DeviceReport(name, null, null, null, null, null, List.of(), null, false, null,
-					context, List.of(), ports, List.of());
+		/**
+		 * Why the sysfs root cannot be listed, or {@code null} if it can or does not
+		 * exist (no RDMA stack, which the libibverbs findings explain): the port counters
+		 * treat an unlistable root as one without devices, the report must not.
+		 */
+		private static @Nullable String unlistable(SysfsTree tree) {
+			try {
+				tree.list("");
+				return null;
+			}
+			catch (NoSuchFileException ex) {
+				return null;
+			}
+			catch (AccessDeniedException ex) {
+				return "permission denied";
+			}
+			catch (IOException | RuntimeException ex) {
+				return ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
+			}
+		}
+
+		private SysfsTree sysfsTree() {
+			if (HostDiagnosis.this.sysfsTree != null) {
+				return HostDiagnosis.this.sysfsTree;
+			}
+			HostPortCountersSource source = HostDiagnosis.this.backend.hostPortCounters(
+					HostDiagnosis.this.paths.sysfsRoot(), (device) -> true, (counter) -> true, Duration.ZERO);
+			return (source instanceof SysfsHostPortCountersSource sysfs) ? sysfs.tree()
+					: new FileSystemSysfsTree(HostDiagnosis.this.paths.sysfsRoot());
+		}
+
+		private DeviceReport device(String name, @Nullable SysfsDevice sysfs, KernelReport kernel,
+				ProcessReport process, VerbsReport verbs, OptionalCountersCollector optional, EthtoolCollector ethtool,
+				SysfsTree tree) {
+			ContextReport context = VerbsCollector.context(HostDiagnosis.this.backend, name, verbs);
+			List<PortReport> ports = new ArrayList<>();
+			if (sysfs == null) {
+				DeviceReport device = new DeviceReport(name, null, null, null, null, null, List.of(), null, false, null,
+						context, List.of(), ports, List.of());
+				return withFindings(device, sysfs, tree);
+			}
+			for (PortStatus status : sysfs.snapshot().ports()) {
+				int port = status.port();
+				List<String> gidTypes = sysfs.gidTypes().getOrDefault(port, List.of());
+				boolean ethernet = "Ethernet".equals(status.linkLayer());
+				boolean roce = ethernet && gidTypes.stream().anyMatch((type) -> type.contains("RoCE"));
+				CounterFilesReport files = sysfs.counterFiles()
+					.getOrDefault(port, new CounterFilesReport(0, List.of(), List.of(), List.of()));
+				List<ProbeStep> probeSteps = List.of();
+				if (HostDiagnosis.this.probe && status.isPresent()) {
+					probeSteps = ethernet ? FlowProbe.probe(HostDiagnosis.this.backend, name, port)
+							: List.of(new ProbeStep("ibv_open_device", ProbeStep.SKIPPED, null, null,
+									"not probed: flows match Ethernet frames and the port's link layer is "
+											+ status.linkLayer()));
+				}
+				Verdict flow = Verdicts.flow(new FlowFacts(kernel, process, verbs, context, sysfs.driver(),
+						status.linkLayer(), status.state(), roce, probeSteps));
+				Verdict portCounters = Verdicts.port(true, status.isPresent(), files);
+				ports
+					.add(new PortReport(port, status.linkLayer(), status.state(), status.physicalState(), status.rate(),
+							gidTypes, roce, files, optional.port(name, port), probeSteps, flow, portCounters));
+			}
+			DeviceIdentity identity = sysfs.snapshot().identity();
+			DeviceReport device = new DeviceReport(name, sysfs.nodeType(), sysfs.driver(), sysfs.snapshot().hcaType(),
+					sysfs.snapshot().boardId(), sysfs.snapshot().firmwareVersion(), identity.netdevs(),
+					identity.pciAddress(), identity.virtualFunction(), identity.physicalFunction(), context,
+					ethtool.collect(identity.netdevs()), ports, List.of());
 			return withFindings(device, sysfs, tree);
 		}
-		for (PortStatus status : sysfs.snapshot().ports()) {
-			int port = status.port();
-			List<String> gidTypes = sysfs.gidTypes().getOrDefault(port, List.of());
-			boolean ethernet = "Ethernet".equals(status.linkLayer());
-			boolean roce = ethernet && gidTypes.stream().anyMatch((type) -> type.contains("RoCE"));
-			CounterFilesReport files = sysfs.counterFiles()
-				.getOrDefault(port, new CounterFilesReport(0, List.of(), List.of(), List.of()));
-			List<ProbeStep> probeSteps = List.of();
-			if (this.probe && status.isPresent()) {
-				probeSteps = ethernet ? FlowProbe.probe(this.backend, name, port) : List.of(new ProbeStep(
-						"ibv_open_device", ProbeStep.SKIPPED, null, null,
-						"not probed: flows match Ethernet frames and the port's link layer is " + status.linkLayer()));
-			}
-			Verdict flow = Verdicts.flow(new FlowFacts(kernel, process, verbs, context, sysfs.driver(),
-					status.linkLayer(), status.state(), roce, probeSteps));
-			Verdict portCounters = Verdicts.port(true, status.isPresent(), files);
-			ports.add(new PortReport(port, status.linkLayer(), status.state(), status.physicalState(), status.rate(),
-					gidTypes, roce, files, optional.port(name, port), probeSteps, flow, portCounters));
-		}
-		DeviceIdentity identity = sysfs.snapshot().identity();
-		DeviceReport device = new DeviceReport(name, sysfs.nodeType(), sysfs.driver(), sysfs.snapshot().hcaType(),
-				sysfs.snapshot().boardId(), sysfs.snapshot().firmwareVersion(), identity.netdevs(),
-				identity.pciAddress(), identity.virtualFunction(), identity.physicalFunction(), context,
-				ethtool.collect(identity.netdevs()), ports, List.of());
-		return withFindings(device, sysfs, tree);
-	}
 
-	private static DeviceReport withFindings(DeviceReport device, @Nullable SysfsDevice sysfs, SysfsTree tree) {
-		List<Finding> findings = DeviceFindings.of(device, sysfs != null, tree.describe());
-		return new DeviceReport(device.name(), device.nodeType(), device.driver(), device.hcaType(), device.boardId(),
-				device.firmware(), device.netdevs(), device.pciAddress(), device.virtualFunction(),
-				device.physicalFunction(), device.verbs(), device.ethtool(), device.ports(), findings);
+		private static DeviceReport withFindings(DeviceReport device, @Nullable SysfsDevice sysfs, SysfsTree tree) {
+			List<Finding> findings = DeviceFindings.of(device, sysfs != null, tree.describe());
+			return new DeviceReport(device.name(), device.nodeType(), device.driver(), device.hcaType(),
+					device.boardId(), device.firmware(), device.netdevs(), device.pciAddress(),
+					device.virtualFunction(), device.physicalFunction(), device.verbs(), device.ethtool(),
+					device.ports(), findings);
+		}
+
 	}
 
 	/**

@@ -40,7 +40,6 @@ import io.github.rdmacounters.autoconfigure.OnRdmaEnabledCondition;
 import io.github.rdmacounters.autoconfigure.RdmaAutoConfiguration;
 import io.github.rdmacounters.autoconfigure.RdmaProperties;
 import io.github.rdmacounters.autoconfigure.netlink.RdmaOptionalCountersAutoConfiguration;
-import io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration;
 import io.github.rdmacounters.core.CounterSet;
 import io.github.rdmacounters.core.HostPortCountersSource;
 import io.github.rdmacounters.core.NameFilter;
@@ -69,261 +68,277 @@ import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
  * @since 0.1.0
  * @author rdma-counters
  */
-@AutoConfiguration(after = { RdmaAutoConfiguration.class, RdmaQueuePairsAutoConfiguration.class },
-		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+@AutoConfiguration(after = RdmaAutoConfiguration.class,
+		afterName = { "io.github.rdmacounters.autoconfigure.netlink.RdmaQueuePairsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass({ MeterRegistry.class, ObservationHandler.class })
 @ConditionalOnBean(RdmaRegistry.class)
 @EnableConfigurationProperties(RdmaProperties.class)
+@SuppressWarnings("checkstyle:HideUtilityClassConstructor") // a bean of the context
 public final class RdmaObservationsAutoConfiguration {
 
 	static final String PREFIX = RdmaProperties.PREFIX + ".observations";
 
-	/**
-	 * Observation names that Spring and common libraries give to every request, message
-	 * or query: two device reads each would cost more than the work observed.
-	 */
-	private static final List<String> PER_REQUEST_PREFIXES = List.of("http.", "spring.security.", "jdbc.", "r2dbc.",
-			"spring.kafka.", "spring.rabbit.", "spring.jms.", "mongodb.", "spring.data.redis", "grpc.");
-
 	private static final Log logger = LogFactory.getLog(RdmaObservationsAutoConfiguration.class);
 
-	@Bean
-	@ConditionalOnMissingBean
+	/**
+	 * The handlers, registered only while {@code rdma.observations.enabled} is true: a
+	 * nested configuration skipped when the configuration classes are parsed, so that an
+	 * application without the feature loads none of its classes.
+	 */
+	@Configuration(proxyBeanMethods = false)
 	@Conditional(OnObservationsEnabled.class)
-	CounterDeltaObservationHandler rdmaCounterDeltaObservationHandler(ObjectProvider<MeterRegistry> meterRegistry,
-			RdmaRegistry registry, RdmaProperties properties, ListableBeanFactory beanFactory) {
-		RdmaObservationsProperties observations = properties.observations();
-		Set<String> names = names(observations.names());
-		List<CounterSet> sets = sets(observations.sets(), registry);
-		MeterRegistry meters = meterRegistry(meterRegistry);
-		// by name only: asking for the registry would create it, and it asks for this
-		// handler
-		if (beanFactory.getBeanNamesForType(ObservationRegistry.class, true, false).length == 0) {
-			logger.warn(PREFIX + ".enabled=true has no effect: the application has no ObservationRegistry bean to "
-					+ "register the counter-delta handler with; add spring-boot-starter-actuator (Spring Boot's "
-					+ "observation auto-configuration), or set " + PREFIX + ".enabled=false");
-		}
-		return new CounterDeltaObservationHandler(meters, names, sets);
-	}
+	static class ObservationsConfiguration {
 
-	@Bean
-	@ConditionalOnMissingBean
-	@Conditional({ OnObservationsEnabled.class, OnPortCounters.class })
-	PortCounterDeltaObservationHandler rdmaPortCounterDeltaObservationHandler(CounterDeltaObservationHandler flowDeltas,
-			ObjectProvider<MeterRegistry> meterRegistry, RdmaProperties properties, RdmaBackend backend) {
-		// the names and sets as the flow handler checked them, warned about once
-		List<PortCounterDeltaObservationHandler.Port> ports = new ArrayList<>();
-		for (CounterSet set : flowDeltas.sets()) {
-			PortCounterDeltaObservationHandler.Port port = new PortCounterDeltaObservationHandler.Port(set.deviceName(),
-					set.port());
-			if (!ports.contains(port)) {
-				ports.add(port);
-			}
-		}
-		Set<String> devices = new LinkedHashSet<>();
-		ports.forEach((port) -> devices.add(port.deviceName()));
-		Path root = Path.of(properties.portCounters().sysfsRoot());
-		List<String> counters = portCounters(properties.observations().portCounters(),
-				listCounters(backend, root, devices::contains, properties.readDeadline()), devices);
-		MeterRegistry meters = meterRegistry(meterRegistry);
-		// a fresh read at every snapshot (a delta over a cached value would be wrong) of
-		// only the chosen devices and counters, never waited for past the read deadline
-		return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
-				backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
-						properties.readDeadline()));
-	}
+		/**
+		 * Observation names that Spring and common libraries give to every request,
+		 * message or query: two device reads each would cost more than the work observed.
+		 */
+		private static final List<String> PER_REQUEST_PREFIXES = List.of("http.", "spring.security.", "jdbc.", "r2dbc.",
+				"spring.kafka.", "spring.rabbit.", "spring.jms.", "mongodb.", "spring.data.redis", "grpc.");
 
-	/**
-	 * The counters of this process's queue pairs around the selected observations, read
-	 * fresh by readers of their own (the queue pairs, then their counters, binding new
-	 * ones as {@code rdma.queue-pairs.counters} says), never waited for past the read
-	 * deadline.
-	 */
-	@Bean
-	@ConditionalOnMissingBean
-	@ConditionalOnBean(QueuePairCounters.class)
-	@Conditional({ OnObservationsEnabled.class, OnQueuePairCounters.class })
-	QueuePairCounterDeltaObservationHandler rdmaQueuePairCounterDeltaObservationHandler(
-			CounterDeltaObservationHandler flowDeltas, ObjectProvider<MeterRegistry> meterRegistry,
-			RdmaProperties properties, RdmaBackend backend, QueuePairCounters scraped,
-			ObjectProvider<NldevClient> client) {
-		Path root = Path.of(properties.portCounters().sysfsRoot());
-		List<String> counters = queuePairCounters(properties.observations().queuePairCounters(),
-				listCounters(backend, root, (device) -> true, properties.readDeadline()));
-		MeterRegistry meters = meterRegistry(meterRegistry);
-		ProcessQueuePairs queuePairs = new ProcessQueuePairs(
-				RdmaOptionalCountersAutoConfiguration.nldev(backend, client), ProcessHandle.current().pid(),
-				NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC());
-		Log log = LogFactory.getLog(QueuePairCounters.class);
-		// the scraped counters' reader warns about binding; this one's warnings are
-		// repeats
-		QueuePairCounters fresh = new QueuePairCounters(RdmaOptionalCountersAutoConfiguration.nldev(backend, client),
-				queuePairs, scraped.settings(), NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC(), log::debug,
-				properties.readDeadline());
-		QueuePairCounters.Snapshot first = fresh.snapshot();
-		if (first.unavailable() != null && !first.unavailable().startsWith("stalled: ")) {
-			logger.warn(PREFIX + ".queue-pair-counters=" + String.join(",", counters) + " records no delta now: "
-					+ "RDMA netlink cannot be asked (" + first.unavailable() + "); each selected observation counts "
-					+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read} until it can");
+		@Bean
+		@ConditionalOnMissingBean
+		CounterDeltaObservationHandler rdmaCounterDeltaObservationHandler(ObjectProvider<MeterRegistry> meterRegistry,
+				RdmaRegistry registry, RdmaProperties properties, ListableBeanFactory beanFactory) {
+			RdmaObservationsProperties observations = properties.observations();
+			Set<String> names = names(observations.names());
+			List<CounterSet> sets = sets(observations.sets(), registry);
+			MeterRegistry meters = meterRegistry(meterRegistry);
+			// by name only: asking for the registry would create it, and it asks for this
+			// handler
+			if (beanFactory.getBeanNamesForType(ObservationRegistry.class, true, false).length == 0) {
+				logger.warn(PREFIX + ".enabled=true has no effect: the application has no ObservationRegistry bean to "
+						+ "register the counter-delta handler with; add spring-boot-starter-actuator (Spring Boot's "
+						+ "observation auto-configuration), or set " + PREFIX + ".enabled=false");
+			}
+			return new CounterDeltaObservationHandler(meters, names, sets);
 		}
-		return new QueuePairCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), counters,
-				fresh::freshSnapshot, () -> {
-					fresh.close();
-					queuePairs.close();
-				});
-	}
 
-	private static List<String> queuePairCounters(List<String> written, Set<String> listed) {
-		String property = PREFIX + ".queue-pair-counters";
-		List<String> counters = new ArrayList<>();
-		for (int i = 0; i < written.size(); i++) {
-			String name = written.get(i);
-			if (name == null || name.isBlank()) {
-				throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
-						"must be the name of a hardware counter such as out_of_sequence, not blank");
-			}
-			if (!listed.isEmpty() && !listed.contains(name)) {
-				throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
-						"must be the name of a hardware counter of the host's ports (a file under hw_counters/, "
-								+ "as 'rdma statistic qp show' lists them); closest: "
-								+ String.join(", ", NameFilter.closest(name, listed, 3)));
-			}
-			if (!counters.contains(name)) {
-				counters.add(name);
-			}
-		}
-		if (listed.isEmpty()) {
-			logger.warn(property + "=" + String.join(",", written) + " cannot be checked: the port counters could "
-					+ "not be listed under rdma.port-counters.sysfs-root within rdma.read-deadline; a name that is no "
-					+ "counter of the queue pairs records no delta and counts "
-					+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read}");
-		}
-		return counters;
-	}
-
-	private static MeterRegistry meterRegistry(ObjectProvider<MeterRegistry> meterRegistry) {
-		MeterRegistry meters = meterRegistry.getIfAvailable();
-		if (meters == null) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
-					"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
-							+ "or set " + PREFIX + ".enabled=false");
-		}
-		return meters;
-	}
-
-	/**
-	 * The counter files of the devices' ports, reading none of them; empty when they
-	 * cannot be listed within the read deadline.
-	 */
-	private static Set<String> listCounters(RdmaBackend backend, Path root, Predicate<String> devices,
-			Duration readDeadline) {
-		Set<String> listed = new ConcurrentSkipListSet<>();
-		HostPortCountersSource source = backend.hostPortCounters(root, devices, (counter) -> {
-			listed.add(counter);
-			return false;
-		}, Duration.ZERO, readDeadline);
-		try {
-			if (source.snapshot().stall() != null) {
-				return Set.of();
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot list the port counters to check the counter names of " + PREFIX, ex);
-			return Set.of();
-		}
-		finally {
-			if (source instanceof SysfsHostPortCountersSource sysfs) {
-				sysfs.close();
-			}
-		}
-		return new TreeSet<>(listed);
-	}
-
-	private static List<String> portCounters(List<String> written, Set<String> listed, Set<String> devices) {
-		List<String> counters = new ArrayList<>();
-		for (int i = 0; i < written.size(); i++) {
-			String name = written.get(i);
-			if (name == null || name.isBlank()) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
-						"must be the file name of a port counter such as out_of_sequence, not blank");
-			}
-			if (!listed.isEmpty() && !listed.contains(name)) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
-						"must be the file name of a counter under counters/ or hw_counters/ of the ports of " + devices
-								+ " (the devices of " + PREFIX + ".sets); closest: "
-								+ String.join(", ", NameFilter.closest(name, listed, 3)));
-			}
-			if (!counters.contains(name)) {
-				counters.add(name);
-			}
-		}
-		if (listed.isEmpty()) {
-			logger.warn(PREFIX + ".port-counters=" + String.join(",", written) + " cannot be checked: the port "
-					+ "counters of " + devices + " could not be listed under rdma.port-counters.sysfs-root within "
-					+ "rdma.read-deadline; a name that is no counter file records no delta and counts "
-					+ PortCounterDeltaObservationHandler.READ_FAILURES);
-		}
-		return counters;
-	}
-
-	private static Set<String> names(List<String> written) {
-		if (written.isEmpty()) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".names", "",
-					"must name the observations to record counter deltas for, e.g. checkpoint (the name given "
-							+ "to @Observed or Observation.createNotStarted), or set " + PREFIX + ".enabled=false");
-		}
-		Set<String> names = new LinkedHashSet<>();
-		for (int i = 0; i < written.size(); i++) {
-			String name = written.get(i);
-			if (name == null || name.isBlank()) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".names[" + i + "]", name,
-						"must be an observation name such as checkpoint, not blank");
-			}
-			if (!name.equals(name.strip())) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".names[" + i + "]", name,
-						"must be an observation name without leading or trailing spaces: '" + name.strip() + "'");
-			}
-			for (String prefix : PER_REQUEST_PREFIXES) {
-				if (name.startsWith(prefix)) {
-					logger.warn(PREFIX + ".names[" + i + "]=" + name + " looks like an observation of every "
-							+ "request, message or query: each costs two fresh reads of every set in " + PREFIX
-							+ ".sets (a firmware command each on mlx5), and concurrent ones overlap, so their "
-							+ "deltas are marked overlapped=true; name the observations of the work to measure "
-							+ "instead");
-					break;
+		@Bean
+		@ConditionalOnMissingBean
+		@Conditional(OnPortCounters.class)
+		PortCounterDeltaObservationHandler rdmaPortCounterDeltaObservationHandler(
+				CounterDeltaObservationHandler flowDeltas, ObjectProvider<MeterRegistry> meterRegistry,
+				RdmaProperties properties, RdmaBackend backend) {
+			// the names and sets as the flow handler checked them, warned about once
+			List<PortCounterDeltaObservationHandler.Port> ports = new ArrayList<>();
+			for (CounterSet set : flowDeltas.sets()) {
+				PortCounterDeltaObservationHandler.Port port = new PortCounterDeltaObservationHandler.Port(
+						set.deviceName(), set.port());
+				if (!ports.contains(port)) {
+					ports.add(port);
 				}
 			}
-			names.add(name);
+			Set<String> devices = new LinkedHashSet<>();
+			ports.forEach((port) -> devices.add(port.deviceName()));
+			Path root = Path.of(properties.portCounters().sysfsRoot());
+			List<String> counters = portCounters(properties.observations().portCounters(),
+					listCounters(backend, root, devices::contains, properties.readDeadline()), devices);
+			MeterRegistry meters = meterRegistry(meterRegistry);
+			// a fresh read at every snapshot (a delta over a cached value would be wrong)
+			// of
+			// only the chosen devices and counters, never waited for past the read
+			// deadline
+			return new PortCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), ports, counters,
+					backend.hostPortCounters(root, devices::contains, Set.copyOf(counters)::contains, Duration.ZERO,
+							properties.readDeadline()));
 		}
-		return names;
-	}
 
-	private static List<CounterSet> sets(List<String> written, RdmaRegistry registry) {
-		List<String> existing = registry.counterSets().stream().map(CounterSet::name).toList();
-		if (written.isEmpty()) {
-			throw new InvalidConfigurationPropertyValueException(PREFIX + ".sets", "",
-					"must name the counter sets to read around each observation, of " + describe(existing) + ", or set "
-							+ PREFIX + ".enabled=false");
-		}
-		List<CounterSet> sets = new ArrayList<>();
-		for (int i = 0; i < written.size(); i++) {
-			String name = written.get(i);
-			CounterSet set = (name != null) ? registry.counterSet(name) : null;
-			if (set == null) {
-				throw new InvalidConfigurationPropertyValueException(PREFIX + ".sets[" + i + "]", name,
-						"must be the name of a counter set under rdma.counter-sets, of " + describe(existing));
+		/**
+		 * The counters of this process's queue pairs around the selected observations,
+		 * read fresh by readers of their own (the queue pairs, then their counters,
+		 * binding new ones as {@code rdma.queue-pairs.counters} says), never waited for
+		 * past the read deadline.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(QueuePairCounters.class)
+		@Conditional(OnQueuePairCounters.class)
+		QueuePairCounterDeltaObservationHandler rdmaQueuePairCounterDeltaObservationHandler(
+				CounterDeltaObservationHandler flowDeltas, ObjectProvider<MeterRegistry> meterRegistry,
+				RdmaProperties properties, RdmaBackend backend, QueuePairCounters scraped,
+				ObjectProvider<NldevClient> client) {
+			Path root = Path.of(properties.portCounters().sysfsRoot());
+			List<String> counters = queuePairCounters(properties.observations().queuePairCounters(),
+					listCounters(backend, root, (device) -> true, properties.readDeadline()));
+			MeterRegistry meters = meterRegistry(meterRegistry);
+			ProcessQueuePairs queuePairs = new ProcessQueuePairs(
+					RdmaOptionalCountersAutoConfiguration.nldev(backend, client), ProcessHandle.current().pid(),
+					NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC());
+			Log log = LogFactory.getLog(QueuePairCounters.class);
+			// the scraped counters' reader warns about binding; this one's warnings are
+			// repeats
+			QueuePairCounters fresh = new QueuePairCounters(
+					RdmaOptionalCountersAutoConfiguration.nldev(backend, client), queuePairs, scraped.settings(),
+					NetlinkBudget.DEFAULT, Duration.ZERO, Clock.systemUTC(), log::debug, properties.readDeadline());
+			QueuePairCounters.Snapshot first = fresh.snapshot();
+			if (first.unavailable() != null && !first.unavailable().startsWith("stalled: ")) {
+				logger.warn(PREFIX + ".queue-pair-counters=" + String.join(",", counters) + " records no delta now: "
+						+ "RDMA netlink cannot be asked (" + first.unavailable()
+						+ "); each selected observation counts " + QueuePairCounterDeltaObservationHandler.MISSED
+						+ "{reason=read} until it can");
 			}
-			if (!sets.contains(set)) {
-				sets.add(set);
-			}
+			return new QueuePairCounterDeltaObservationHandler(meters, flowDeltas.observationNames(), counters,
+					fresh::freshSnapshot, () -> {
+						fresh.close();
+						queuePairs.close();
+					});
 		}
-		return sets;
-	}
 
-	private static String describe(List<String> existing) {
-		return existing.isEmpty() ? "which there are none: configure one first"
-				: "which there are " + String.join(", ", existing);
+		private static List<String> queuePairCounters(List<String> written, Set<String> listed) {
+			String property = PREFIX + ".queue-pair-counters";
+			List<String> counters = new ArrayList<>();
+			for (int i = 0; i < written.size(); i++) {
+				String name = written.get(i);
+				if (name == null || name.isBlank()) {
+					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
+							"must be the name of a hardware counter such as out_of_sequence, not blank");
+				}
+				if (!listed.isEmpty() && !listed.contains(name)) {
+					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
+							"must be the name of a hardware counter of the host's ports (a file under hw_counters/, "
+									+ "as 'rdma statistic qp show' lists them); closest: "
+									+ String.join(", ", NameFilter.closest(name, listed, 3)));
+				}
+				if (!counters.contains(name)) {
+					counters.add(name);
+				}
+			}
+			if (listed.isEmpty()) {
+				logger.warn(property + "=" + String.join(",", written) + " cannot be checked: the port counters could "
+						+ "not be listed under rdma.port-counters.sysfs-root within rdma.read-deadline; a name that is no "
+						+ "counter of the queue pairs records no delta and counts "
+						+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read}");
+			}
+			return counters;
+		}
+
+		private static MeterRegistry meterRegistry(ObjectProvider<MeterRegistry> meterRegistry) {
+			MeterRegistry meters = meterRegistry.getIfAvailable();
+			if (meters == null) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".enabled", true,
+						"needs a Micrometer MeterRegistry to record the deltas in: add spring-boot-starter-actuator, "
+								+ "or set " + PREFIX + ".enabled=false");
+			}
+			return meters;
+		}
+
+		/**
+		 * The counter files of the devices' ports, reading none of them; empty when they
+		 * cannot be listed within the read deadline.
+		 */
+		private static Set<String> listCounters(RdmaBackend backend, Path root, Predicate<String> devices,
+				Duration readDeadline) {
+			Set<String> listed = new ConcurrentSkipListSet<>();
+			HostPortCountersSource source = backend.hostPortCounters(root, devices, (counter) -> {
+				listed.add(counter);
+				return false;
+			}, Duration.ZERO, readDeadline);
+			try {
+				if (source.snapshot().stall() != null) {
+					return Set.of();
+				}
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Cannot list the port counters to check the counter names of " + PREFIX, ex);
+				return Set.of();
+			}
+			finally {
+				if (source instanceof SysfsHostPortCountersSource sysfs) {
+					sysfs.close();
+				}
+			}
+			return new TreeSet<>(listed);
+		}
+
+		private static List<String> portCounters(List<String> written, Set<String> listed, Set<String> devices) {
+			List<String> counters = new ArrayList<>();
+			for (int i = 0; i < written.size(); i++) {
+				String name = written.get(i);
+				if (name == null || name.isBlank()) {
+					throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
+							"must be the file name of a port counter such as out_of_sequence, not blank");
+				}
+				if (!listed.isEmpty() && !listed.contains(name)) {
+					throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
+							"must be the file name of a counter under counters/ or hw_counters/ of the ports of "
+									+ devices + " (the devices of " + PREFIX + ".sets); closest: "
+									+ String.join(", ", NameFilter.closest(name, listed, 3)));
+				}
+				if (!counters.contains(name)) {
+					counters.add(name);
+				}
+			}
+			if (listed.isEmpty()) {
+				logger.warn(PREFIX + ".port-counters=" + String.join(",", written) + " cannot be checked: the port "
+						+ "counters of " + devices + " could not be listed under rdma.port-counters.sysfs-root within "
+						+ "rdma.read-deadline; a name that is no counter file records no delta and counts "
+						+ PortCounterDeltaObservationHandler.READ_FAILURES);
+			}
+			return counters;
+		}
+
+		private static Set<String> names(List<String> written) {
+			if (written.isEmpty()) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".names", "",
+						"must name the observations to record counter deltas for, e.g. checkpoint (the name given "
+								+ "to @Observed or Observation.createNotStarted), or set " + PREFIX + ".enabled=false");
+			}
+			Set<String> names = new LinkedHashSet<>();
+			for (int i = 0; i < written.size(); i++) {
+				String name = written.get(i);
+				if (name == null || name.isBlank()) {
+					throw new InvalidConfigurationPropertyValueException(PREFIX + ".names[" + i + "]", name,
+							"must be an observation name such as checkpoint, not blank");
+				}
+				if (!name.equals(name.strip())) {
+					throw new InvalidConfigurationPropertyValueException(PREFIX + ".names[" + i + "]", name,
+							"must be an observation name without leading or trailing spaces: '" + name.strip() + "'");
+				}
+				for (String prefix : PER_REQUEST_PREFIXES) {
+					if (name.startsWith(prefix)) {
+						logger.warn(PREFIX + ".names[" + i + "]=" + name + " looks like an observation of every "
+								+ "request, message or query: each costs two fresh reads of every set in " + PREFIX
+								+ ".sets (a firmware command each on mlx5), and concurrent ones overlap, so their "
+								+ "deltas are marked overlapped=true; name the observations of the work to measure "
+								+ "instead");
+						break;
+					}
+				}
+				names.add(name);
+			}
+			return names;
+		}
+
+		private static List<CounterSet> sets(List<String> written, RdmaRegistry registry) {
+			List<String> existing = registry.counterSets().stream().map(CounterSet::name).toList();
+			if (written.isEmpty()) {
+				throw new InvalidConfigurationPropertyValueException(PREFIX + ".sets", "",
+						"must name the counter sets to read around each observation, of " + describe(existing)
+								+ ", or set " + PREFIX + ".enabled=false");
+			}
+			List<CounterSet> sets = new ArrayList<>();
+			for (int i = 0; i < written.size(); i++) {
+				String name = written.get(i);
+				CounterSet set = (name != null) ? registry.counterSet(name) : null;
+				if (set == null) {
+					throw new InvalidConfigurationPropertyValueException(PREFIX + ".sets[" + i + "]", name,
+							"must be the name of a counter set under rdma.counter-sets, of " + describe(existing));
+				}
+				if (!sets.contains(set)) {
+					sets.add(set);
+				}
+			}
+			return sets;
+		}
+
+		private static String describe(List<String> existing) {
+			return existing.isEmpty() ? "which there are none: configure one first"
+					: "which there are " + String.join(", ", existing);
+		}
+
 	}
 
 	/**
