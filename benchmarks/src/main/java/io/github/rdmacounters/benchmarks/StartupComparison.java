@@ -9,6 +9,8 @@ import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.rdmacounters.core.Counters;
+
 /**
  * Startup time added by the starter, with and without it started alternately in the same
  * JVM, so that both meet the same JIT state, heap and machine load: JMH runs each
@@ -24,7 +26,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * ratio.
  * {@code cold <true|false> <devices> <ports> <sets per device> [property=value...]}: one
  * start in this new JVM, class loading included, with the given properties added; prints
- * its time ({@code benchmarks/scripts/startup.sh} runs it alternately).
+ * its time and the number of {@link Counters} beans, which shows that a start in Spring's
+ * AOT mode registered the same counter sets ({@code benchmarks/scripts/startup.sh} and
+ * {@code startup-modes.sh} run it alternately).
  *
  * @author rdma-counters
  */
@@ -51,9 +55,10 @@ public final class StartupComparison {
 			ConfigurableApplicationContext context = MultiDeviceBenchmark.start(devices, ports, sets, starter,
 					WebApplicationType.SERVLET, more);
 			double millis = (System.nanoTime() - start) / 1e6;
+			int counters = context.getBeanNamesForType(Counters.class).length;
 			context.close();
-			System.out.printf("cold devices=%d starter=%s %.1f ports=%d sets=%d%n", devices, starter, millis, ports,
-					sets);
+			System.out.printf("cold devices=%d starter=%s %.1f ports=%d sets=%d counters=%d%n", devices, starter,
+					millis, ports, sets, counters);
 			return;
 		}
 		if (args.length < 4 || !args[0].equals("warm")) {
