@@ -5,9 +5,11 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +32,8 @@ import io.github.rdmacounters.core.NameFilter;
  */
 final class RdmaPropertyKeys {
 
+	private static final Map<Class<?>, Map<String, ResolvableType>> KEYS = new ConcurrentHashMap<>();
+
 	private RdmaPropertyKeys() {
 	}
 
@@ -40,10 +44,14 @@ final class RdmaPropertyKeys {
 	 */
 	static Map<String, ResolvableType> of(ResolvableType type) {
 		Class<?> raw = type.resolve(Object.class);
+		return isGroup(raw) ? KEYS.computeIfAbsent(raw, RdmaPropertyKeys::read) : Map.of();
+	}
+
+	/**
+	 * The keys of a group, read once: reflection on a record is not cached by the JVM.
+	 */
+	private static Map<String, ResolvableType> read(Class<?> raw) {
 		Map<String, ResolvableType> keys = new LinkedHashMap<>();
-		if (!isGroup(raw)) {
-			return keys;
-		}
 		if (raw.isRecord()) {
 			RecordComponent[] components = raw.getRecordComponents();
 			Parameter[] parameters = canonical(raw).getParameters();
@@ -53,7 +61,7 @@ final class RdmaPropertyKeys {
 				keys.put(DataObjectPropertyName.toDashedForm(key),
 						ResolvableType.forMethodReturnType(components[i].getAccessor(), raw));
 			}
-			return keys;
+			return Collections.unmodifiableMap(keys);
 		}
 		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(raw)) {
 			if (property.getWriteMethod() != null && property.getReadMethod() != null) {
@@ -61,7 +69,7 @@ final class RdmaPropertyKeys {
 						ResolvableType.forMethodReturnType(property.getReadMethod(), raw));
 			}
 		}
-		return keys;
+		return Collections.unmodifiableMap(keys);
 	}
 
 	/**
