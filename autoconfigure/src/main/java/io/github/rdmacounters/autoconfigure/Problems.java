@@ -78,15 +78,10 @@ final class Problems {
 	 * converted (a YAML number).
 	 */
 	void addAsWritten(String property, String written, String requirement) {
-		this.refusedAsWritten.add(property);
-		this.problems.add(new Problem(property, written, requirement));
-	}
-
-	/**
-	 * Whether a property was refused for how it was written, e.g. a YAML octal number.
-	 */
-	boolean isRefusedAsWritten(String property) {
-		return this.refusedAsWritten.contains(property);
+		if (this.refusedAsWritten.add(property)) {
+			// the first reason stands, e.g. a YAML octal number that is also a duration
+			this.problems.add(new Problem(property, written, requirement));
+		}
 	}
 
 	/**

@@ -55,8 +55,8 @@ final class WrittenRdmaProperties {
 			new NamedMap(PREFIX + ".optional-counters.devices", "(?i)rdma\\.optional-?counters\\.devices", DEVICE_KEY,
 					DEVICE_NAME_RULE));
 
-	/** A whole number alone, which Boot binds to a duration as milliseconds. */
-	private static final Pattern NUMBER_ALONE = Pattern.compile("[-+]?[0-9]+");
+	/** A whole number but zero alone, which Boot binds to a duration as milliseconds. */
+	private static final Pattern NUMBER_ALONE = Pattern.compile("[-+]?0*[1-9][0-9]*");
 
 	private final RdmaPropertyScan scan;
 
@@ -140,15 +140,14 @@ final class WrittenRdmaProperties {
 				value = tracked.getValue();
 			}
 			String text = String.valueOf(value).strip();
-			String name = property.getName().toString();
-			if (!NUMBER_ALONE.matcher(text).matches() || text.matches("[-+]?0+")
-					|| this.problems.isRefusedAsWritten(name)) {
+			if (!NUMBER_ALONE.matcher(text).matches()) {
 				continue;
 			}
 			ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
 			if (type == null || type.resolve() != Duration.class) {
 				continue;
 			}
+			String name = property.getName().toString();
 			String range = RdmaPropertiesChecks.RANGES.get(name);
 			String number = text.replace("+", "");
 			this.problems.addAsWritten(name, text,

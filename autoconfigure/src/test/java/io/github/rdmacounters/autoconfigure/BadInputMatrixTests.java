@@ -1000,25 +1000,24 @@ class BadInputMatrixTests {
 	private static List<Case> queuePairCounterNames() {
 		String observations = "rdma.observations.";
 		return List.of(
-				new Case(observations + "queue-pair-counters", "out_of_sequence,out_of_sequnce",
+				queuePairObservations(new Case(observations + "queue-pair-counters", "out_of_sequence,out_of_sequnce",
 						"must be the name of a hardware counter", "closest: out_of_sequence")
-					.reportedAs(observations + "queue-pair-counters[1]", "out_of_sequnce")
-					.with("rdma.queue-pairs.enabled=true")
-					.with(observations + "enabled=true")
-					.with(observations + "names=checkpoint")
-					.with(observations + "sets=roce")
-					.with(FLOW + "protocol=tcp")
-					.with(FLOW + "destination-port=4420")
-					.withMeters(),
-				new Case(observations + "queue-pair-counters", "out_of_sequence,,packet_seq_err", "not blank")
-					.reportedAs(observations + "queue-pair-counters[1]", "")
-					.with("rdma.queue-pairs.enabled=true")
-					.with(observations + "enabled=true")
-					.with(observations + "names=checkpoint")
-					.with(observations + "sets=roce")
-					.with(FLOW + "protocol=tcp")
-					.with(FLOW + "destination-port=4420")
-					.withMeters());
+					.reportedAs(observations + "queue-pair-counters[1]", "out_of_sequnce")),
+				queuePairObservations(
+						new Case(observations + "queue-pair-counters", "out_of_sequence,,packet_seq_err", "not blank")
+							.reportedAs(observations + "queue-pair-counters[1]", "")));
+	}
+
+	/** A case with queue pair counter deltas on the observation checkpoint of a set. */
+	private static Case queuePairObservations(Case input) {
+		String observations = "rdma.observations.";
+		return input.with("rdma.queue-pairs.enabled=true")
+			.with(observations + "enabled=true")
+			.with(observations + "names=checkpoint")
+			.with(observations + "sets=roce")
+			.with(FLOW + "protocol=tcp")
+			.with(FLOW + "destination-port=4420")
+			.withMeters();
 	}
 
 	private static List<Case> nativeOnly() {
