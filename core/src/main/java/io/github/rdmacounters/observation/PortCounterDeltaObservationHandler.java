@@ -24,7 +24,7 @@ import io.github.rdmacounters.core.PortStatus;
  * {@code hw_counters/} files of a port), which see the RoCEv2 traffic that no flow
  * counter sees. It takes one snapshot of the given source when an observation starts and
  * one when it stops, and records the difference of each chosen counter of each chosen
- * port as {@code rdma.observation.port.counter} tagged observation, device, port, counter
+ * port as {@code rdma.observation.port.delta} tagged observation, device, port, counter
  * and {@code overlapped=true} when another selected observation was active on the same
  * port at any time during this one. The deltas are also added to the observation as
  * high-cardinality key values ({@code rdma.<device>.<port>.<counter>} and
@@ -49,7 +49,7 @@ public class PortCounterDeltaObservationHandler implements ObservationHandler<Ob
 	 * The difference of one port counter over one observation, tagged observation,
 	 * device, port, counter and overlapped.
 	 */
-	public static final String COUNTER = "rdma.observation.port.counter";
+	public static final String COUNTER = "rdma.observation.port.delta";
 
 	/** The port deltas not recorded because a read failed, stalled or went back. */
 	public static final String READ_FAILURES = "rdma.observation.port.read.failures";

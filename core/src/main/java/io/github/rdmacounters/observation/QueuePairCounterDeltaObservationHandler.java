@@ -28,10 +28,10 @@ import io.github.rdmacounters.netlink.QueuePairCounters.CounterBinding;
  * counters that count only them, read with an {@code RDMA_NLDEV_CMD_STAT_GET} dump). It
  * reads them fresh when an observation starts and when it stops, and records the
  * difference of each chosen counter, summed over the process's counters of a port, as
- * {@code rdma.observation.queue.pair.counter} tagged observation, device, port, counter
- * and {@code overlapped=true} when another selected observation was active at any time
- * during this one (the counters count every queue pair of the process). The deltas are
- * also added to the observation as high-cardinality key values
+ * {@code rdma.observation.queue.pair.delta} tagged observation, device, port, counter and
+ * {@code overlapped=true} when another selected observation was active at any time during
+ * this one (the counters count every queue pair of the process). The deltas are also
+ * added to the observation as high-cardinality key values
  * ({@code rdma.qp.<device>.<port>.<counter>} and
  * {@code rdma.qp.<device>.<port>.overlapped}) for its span. Queue pair numbers are in
  * neither.
@@ -54,7 +54,7 @@ public class QueuePairCounterDeltaObservationHandler implements ObservationHandl
 	 * The difference of one counter of this process's queue pairs over one observation,
 	 * tagged observation, device, port, counter and overlapped.
 	 */
-	public static final String COUNTER = "rdma.observation.queue.pair.counter";
+	public static final String COUNTER = "rdma.observation.queue.pair.delta";
 
 	/**
 	 * The observations or ports that recorded no delta, tagged observation and reason.

@@ -26,9 +26,9 @@ import io.github.rdmacounters.simulated.SimulatedBackend;
  * checkpoint records its packets and bytes as {@code rdma.observation.packets} and
  * {@code rdma.observation.bytes} (and on its span with tracing on), and with
  * {@code rdma.observations.port-counters=rx_write_requests} the writes as
- * {@code rdma.observation.port.counter}. The traffic generator's NVMe/TCP packets during
- * a checkpoint count too: a counter counts all the traffic that matches it. Only active
- * on the simulated backend with {@code rdma.observations.enabled=true}.
+ * {@code rdma.observation.port.delta}. The traffic generator's NVMe/TCP packets during a
+ * checkpoint count too: a counter counts all the traffic that matches it. Only active on
+ * the simulated backend with {@code rdma.observations.enabled=true}.
  *
  * @author rdma-counters
  */

@@ -45,7 +45,7 @@ class SimulatedCheckpointTests {
 			Pattern.MULTILINE);
 
 	private static final Pattern WRITES = Pattern.compile(
-			"^rdma_observation_port_counter_sum\\{counter=\"rx_write_requests\",device=\"sim_mlx5_0\",observation=\"sample.checkpoint\",overlapped=\"false\",port=\"1\"} (\\S+)$",
+			"^rdma_observation_port_delta_sum\\{counter=\"rx_write_requests\",device=\"sim_mlx5_0\",observation=\"sample.checkpoint\",overlapped=\"false\",port=\"1\"} (\\S+)$",
 			Pattern.MULTILINE);
 
 	@Autowired

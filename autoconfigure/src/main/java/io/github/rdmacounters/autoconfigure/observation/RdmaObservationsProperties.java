@@ -18,15 +18,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param portCounters File names of port counters (under counters/ or hw_counters/, such
  * as out_of_sequence, local_ack_timeout_err, np_cnp_sent) of the ports of the chosen sets
  * to read fresh around each selected observation, recorded as
- * rdma.observation.port.counter; RoCEv2 traffic is in no flow counter but in these. Each
+ * rdma.observation.port.delta; RoCEv2 traffic is in no flow counter but in these. Each
  * costs two fresh reads of these files per selected observation.
  * @param queuePairCounters Names of hardware counters (as under hw_counters/, such as
  * out_of_sequence, local_ack_timeout_err, roce_adp_retrans) of this process's queue pairs
  * to read fresh around each selected observation, recorded as
- * rdma.observation.queue.pair.counter per device and port: what the observed work cost
- * the queue pairs this process created (UCX, libfabric, verbs), which no flow counter
- * sees. Needs rdma.queue-pairs.enabled=true. Each costs two fresh reads of this process's
- * queue pairs and counters per selected observation (netlink dumps of each device).
+ * rdma.observation.queue.pair.delta per device and port: what the observed work cost the
+ * queue pairs this process created (UCX, libfabric, verbs), which no flow counter sees.
+ * Needs rdma.queue-pairs.enabled=true. Each costs two fresh reads of this process's queue
+ * pairs and counters per selected observation (netlink dumps of each device).
  * @since 0.1.0
  * @author rdma-counters
  */
