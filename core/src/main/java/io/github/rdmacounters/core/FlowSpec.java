@@ -403,20 +403,26 @@ public final class FlowSpec {
 
 		/**
 		 * Match a source prefix.
-		 * @param prefix the prefix
+		 * @param prefix the prefix, without host bits (see {@link #destinationIp})
 		 * @return this builder
 		 */
 		public Builder sourceIp(@Nullable IpPrefix prefix) {
+			checkNoHostBits("sourceIp", prefix);
 			this.sourceIp = prefix;
 			return this;
 		}
 
 		/**
-		 * Match a destination prefix.
-		 * @param prefix the prefix
+		 * Match a destination prefix. A prefix with bits set after its length, e.g.
+		 * {@code 10.0.0.1/24}, is refused: mlx5 copies the address and the mask into the
+		 * rule as given ({@code mlx5_ib}'s {@code parse_flow_attr}) and
+		 * {@code mlx5_core}'s {@code check_valid_spec} fails the rule with {@code EINVAL}
+		 * when the value has a bit outside the mask.
+		 * @param prefix the prefix, without host bits
 		 * @return this builder
 		 */
 		public Builder destinationIp(@Nullable IpPrefix prefix) {
+			checkNoHostBits("destinationIp", prefix);
 			this.destinationIp = prefix;
 			return this;
 		}
@@ -544,6 +550,20 @@ public final class FlowSpec {
 							String.format("must match the %s prefix %s: leave it unset or use 0x%04x",
 									prefix.isIpv4() ? "IPv4" : "IPv6", prefix, implied));
 				}
+			}
+		}
+
+		private void checkNoHostBits(String name, @Nullable IpPrefix prefix) {
+			if (prefix == null) {
+				return;
+			}
+			IpPrefix network = prefix.network();
+			if (!network.equals(prefix)) {
+				fail(name, prefix,
+						"has host bits set beyond its /" + prefix.prefixLength() + " prefix: write the network "
+								+ network + ", or " + IpPrefix.format(prefix.address()) + "/"
+								+ (prefix.isIpv4() ? 32 : 128) + " for that one address; mlx5 refuses a flow "
+								+ "whose value has bits outside its mask (check_valid_spec, EINVAL)");
 			}
 		}
 

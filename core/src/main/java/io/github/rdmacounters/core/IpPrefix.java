@@ -7,7 +7,8 @@ import java.net.UnknownHostException;
 /**
  * An IPv4 or IPv6 address with a prefix length, e.g. {@code 192.168.10.0/24}.
  *
- * @param address the address; host bits beyond the prefix are kept as given
+ * @param address the address; host bits beyond the prefix are kept as given (a flow
+ * refuses them, see {@link FlowSpec.Builder#destinationIp})
  * @param prefixLength the prefix length (0 to 32 for IPv4, 0 to 128 for IPv6)
  * @since 0.1.0
  */
@@ -132,6 +133,30 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 			mask[i / 8] |= (byte) (0x80 >>> (i % 8));
 		}
 		return mask;
+	}
+
+	/**
+	 * Return the network of this prefix: its address with the bits after the prefix
+	 * cleared, e.g. {@code 10.0.0.0/24} for {@code 10.0.0.1/24}.
+	 * @return the network, equal to this prefix if it has no host bits
+	 */
+	public IpPrefix network() {
+		byte[] bytes = this.address.getAddress();
+		byte[] mask = mask();
+		boolean hostBits = false;
+		for (int i = 0; i < bytes.length; i++) {
+			hostBits |= (bytes[i] & ~mask[i]) != 0;
+			bytes[i] &= mask[i];
+		}
+		if (!hostBits) {
+			return this;
+		}
+		try {
+			return new IpPrefix(InetAddress.getByAddress(bytes), this.prefixLength);
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/**

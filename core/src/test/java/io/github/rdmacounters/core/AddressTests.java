@@ -56,6 +56,16 @@ class AddressTests {
 	}
 
 	@Test
+	void networkClearsTheHostBits() {
+		assertThat(IpPrefix.parse("10.0.0.1/24").network()).hasToString("10.0.0.0/24");
+		assertThat(IpPrefix.parse("10.0.0.1/0").network()).hasToString("0.0.0.0/0");
+		assertThat(IpPrefix.parse("192.168.1.255/25").network()).hasToString("192.168.1.128/25");
+		assertThat(IpPrefix.parse("fd00::1/64").network()).hasToString("fd00::/64");
+		IpPrefix network = IpPrefix.parse("10.0.0.0/24");
+		assertThat(network.network()).isSameAs(network);
+	}
+
+	@Test
 	void ipv6IsFormattedCompactly() {
 		assertThat(IpPrefix.parse("fd00:0:0:0:0:0:0:1/64")).hasToString("fd00::1/64");
 		assertThat(IpPrefix.parse("::/0")).hasToString("::/0");

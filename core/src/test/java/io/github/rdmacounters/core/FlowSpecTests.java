@@ -109,6 +109,32 @@ class FlowSpecTests {
 	}
 
 	@Test
+	void prefixesWithHostBitsAreRefusedNamingTheNetworkAndTheHost() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> FlowSpec.builder().destinationIp(IpPrefix.parse("10.0.0.1/24")))
+			.withMessage("destinationIp has host bits set beyond its /24 prefix: write the network 10.0.0.0/24, "
+					+ "or 10.0.0.1/32 for that one address; mlx5 refuses a flow whose value has bits outside its "
+					+ "mask (check_valid_spec, EINVAL), but was 10.0.0.1/24");
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().sourceIp(IpPrefix.parse("fd00::1/64")))
+			.withMessageStartingWith("sourceIp has host bits set beyond its /64 prefix: write the network "
+					+ "fd00::/64, or fd00::1/128 for that one address");
+		String flow = "rdma.counter-sets.web.flow";
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder(flow).sourceIp(IpPrefix.parse("192.168.10.7/24")).build())
+			.satisfies((ex) -> assertThat(ex.problems()).singleElement()
+				.satisfies((problem) -> assertThat(problem.property()).isEqualTo(flow + ".source-ip")));
+	}
+
+	@Test
+	void prefixesWithoutHostBitsAreKept() {
+		for (String prefix : new String[] { "10.0.0.0/24", "10.0.0.1/32", "0.0.0.0/0", "fd00::/64", "fd00::1/128",
+				"192.168.1.128/25" }) {
+			assertThat(FlowSpec.builder().destinationIp(IpPrefix.parse(prefix)).build().destinationIp())
+				.hasToString(prefix);
+		}
+	}
+
+	@Test
 	void equalSpecsAreEqual() {
 		FlowSpec a = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
 		FlowSpec b = FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(443).build();
