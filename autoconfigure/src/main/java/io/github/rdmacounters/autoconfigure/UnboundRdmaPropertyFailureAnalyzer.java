@@ -187,7 +187,7 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 	 * The values of an enum or a boolean, e.g. {@code : native or simulated}, the form of
 	 * a duration or the range of a number.
 	 */
-	private static String allowed(ConfigurationPropertyName name) {
+	static String allowed(ConfigurationPropertyName name) {
 		ResolvableType type = RdmaPropertyKeys.typeOf(name);
 		Class<?> raw = (type != null) ? type.resolve(Object.class) : Object.class;
 		if (raw == Boolean.class || raw == boolean.class) {

@@ -110,6 +110,7 @@ final class WrittenRdmaProperties {
 			}
 			RdmaPropertyKeys.Unknown unknown = RdmaPropertyKeys.unknown(property.getName());
 			if (unknown == null) {
+				checkBlank(variable, property);
 				continue;
 			}
 			String reason = "sets no rdma property: an environment variable turns each '_' into '.', so it names "
@@ -125,6 +126,23 @@ final class WrittenRdmaProperties {
 				logger.warn("The environment variable " + variable + "=" + property.getValue() + " " + reason
 						+ "; remove it if it is not meant for rdma-counters");
 			}
+		}
+	}
+
+	/**
+	 * Refuse an empty variable of a number, a duration, a boolean or one of a few words:
+	 * Spring converts a blank text to nothing for those, and Boot, which reports such a
+	 * property left unbound, leaves the environment out of that check; a counter set's
+	 * key would then bind no set at all.
+	 */
+	private void checkBlank(String variable, ConfigurationProperty property) {
+		if (!(property.getValue() instanceof CharSequence text) || !text.toString().isBlank()) {
+			return;
+		}
+		String allowed = UnboundRdmaPropertyFailureAnalyzer.allowed(property.getName());
+		if (!allowed.isEmpty()) {
+			this.problems.add(variable, property.getValue(), "must have a value" + allowed + ", or be removed for the "
+					+ "default: an empty variable sets " + property.getName() + " to nothing");
 		}
 	}
 

@@ -16,6 +16,7 @@ import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.boot.origin.TextResourceOrigin;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.io.Resource;
 
 /**
@@ -51,6 +52,10 @@ final class YamlNumberForms {
 			if (value instanceof OriginTrackedValue tracked) {
 				value = tracked.getValue();
 			}
+			if (value instanceof Double || value instanceof Float) {
+				checkWhole(property, (Number) value, files, problems);
+				continue;
+			}
 			if (!(value instanceof Integer || value instanceof Long)) {
 				continue;
 			}
@@ -61,6 +66,27 @@ final class YamlNumberForms {
 						+ value + "; write the number in decimal (or hex with 0x), or quote it");
 			}
 		}
+	}
+
+	/**
+	 * Refuse a YAML decimal number ({@code destination-port: 4791.5}) for a whole-number
+	 * property: Spring's {@code NumberUtils} converts a {@code Double} to an
+	 * {@code Integer} by cutting the fraction, where the same text in a
+	 * {@code .properties} file is refused.
+	 */
+	private static void checkWhole(ConfigurationProperty property, Number value, Map<Resource, List<String>> files,
+			Problems problems) {
+		ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
+		Class<?> raw = (type != null) ? type.resolve() : null;
+		if (raw != Integer.class && raw != int.class && raw != Long.class && raw != long.class) {
+			return;
+		}
+		String text = textAt(Origin.from(property), files);
+		String written = (text != null) ? text : String.valueOf(value);
+		String rule = RdmaBindFailureAnalyzer.rule(property.getName());
+		problems.addAsWritten(property.getName().toString(), written,
+				"must be a whole number" + ((rule != null) ? " (it " + rule + ")" : "") + ": YAML reads " + written
+						+ " as a decimal number, of which Boot would keep only " + value.longValue());
 	}
 
 	/**

@@ -455,6 +455,19 @@ class BadInputMatrixTests {
 				"rdma:\n  counter-sets:\n    x:\n      flow:\n        protocol: tcp\n        destination-port: 04420",
 				"an octal number, 2320", "decimal"));
 		cases.add(Case.yaml("rdma.read-cache-ttl", "1:30", "rdma:\n  read-cache-ttl: 1:30", "base 60", "90"));
+		// a YAML decimal number, which Spring's NumberUtils cuts to a whole one
+		cases.add(Case.yaml("rdma.counter-sets.x.flow.destination-port", "4791.5",
+				"rdma:\n  counter-sets:\n    x:\n      flow:\n        protocol: udp\n        destination-port: 4791.5",
+				"must be a whole number", "0 to 65535", "keep only 4791"));
+		cases.add(Case.yaml("rdma.counter-sets.x.port", "1.0",
+				"rdma:\n  counter-sets:\n    x:\n      port: 1.0\n      flow:\n        protocol: udp",
+				"must be a whole number", "1 to 255"));
+		// an empty variable, which binds as nothing and Boot does not report for the
+		// environment
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_PROTOCOL", "", NO_VALUE, "tcp or udp"));
+		cases.add(Case.environment("RDMA_READCACHETTL", "", NO_VALUE, "a duration"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_DESTINATIONPORT", "", NO_VALUE, "a number"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_SOURCEPORT", " ", "must be a whole number", "0 to 65535"));
 		cases.add(new Case("rdma.queue-pairs.counters.per-queue-pair", "true", "has no effect")
 			.with("rdma.queue-pairs.enabled=true")
 			.with("rdma.queue-pairs.counters.binding=none")
