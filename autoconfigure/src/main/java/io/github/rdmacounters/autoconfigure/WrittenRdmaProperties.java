@@ -78,6 +78,7 @@ final class WrittenRdmaProperties {
 		checkEnvironmentVariables(written);
 		YamlNumberForms.check(written, this.problems);
 		checkDurationUnits(written);
+		checkDigits(written);
 		warnIgnoredByBackend(backend, written);
 		return checkWrittenKeys(written);
 	}
@@ -173,6 +174,34 @@ final class WrittenRdmaProperties {
 							+ "s: Boot would read a number alone as milliseconds"
 							+ ((range != null) ? "; it " + range : ""));
 		}
+	}
+
+	/**
+	 * Refuse a whole number written with digits other than 0 to 9, e.g. the fullwidth
+	 * {@code ４７９１}: Java's {@code Integer.valueOf} reads the decimal digits of every
+	 * script, so it would bind 4791 without a word.
+	 */
+	private void checkDigits(List<ConfigurationProperty> written) {
+		for (ConfigurationProperty property : written) {
+			Object value = property.getValue();
+			if (value instanceof OriginTrackedValue tracked) {
+				value = tracked.getValue();
+			}
+			if (!(value instanceof CharSequence text) || text.chars().noneMatch(WrittenRdmaProperties::otherDigit)) {
+				continue;
+			}
+			ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
+			Class<?> raw = (type != null) ? type.resolve() : null;
+			if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {
+				this.problems.addAsWritten(Problems.written(property, property.getName()), text.toString(),
+						"must be written with the digits 0 to 9: Java would read the digits of another script "
+								+ "as a number without a word");
+			}
+		}
+	}
+
+	private static boolean otherDigit(int c) {
+		return Character.isDigit(c) && (c < '0' || c > '9');
 	}
 
 	/**

@@ -32,8 +32,11 @@ import org.springframework.core.io.Resource;
  */
 final class YamlNumberForms {
 
-	/** YAML 1.1's octal and base 60 integers ({@code Resolver.INT}). */
-	private static final Pattern SURPRISING = Pattern.compile("[-+]?(0[0-7_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)");
+	/** YAML 1.1's binary, octal and base 60 integers ({@code Resolver.INT}). */
+	private static final Pattern SURPRISING = Pattern.compile("[-+]?(0b[0-1_]+|0[0-7_]+|[1-9][0-9_]*(:[0-5]?[0-9])+)");
+
+	/** YAML 1.1's booleans other than true and false ({@code Resolver.BOOL}). */
+	private static final Pattern WORD_BOOLEAN = Pattern.compile("(?i)y|n|yes|no|on|off");
 
 	private YamlNumberForms() {
 	}
@@ -56,15 +59,38 @@ final class YamlNumberForms {
 				checkWhole(property, (Number) value, files, problems);
 				continue;
 			}
+			if (value instanceof Boolean bool) {
+				checkText(property, bool, files, problems);
+				continue;
+			}
 			if (!(value instanceof Integer || value instanceof Long)) {
 				continue;
 			}
 			String text = textAt(Origin.from(property), files);
 			if (text != null && SURPRISING.matcher(text).matches()) {
-				String form = text.contains(":") ? "a base 60 number (each ':' a factor of 60)" : "an octal number";
+				String form = text.contains(":") ? "a base 60 number (each ':' a factor of 60)"
+						: text.matches("[-+]?0b.*") ? "a binary number" : "an octal number";
 				problems.addAsWritten(property.getName().toString(), text, "YAML reads " + text + " as " + form + ", "
 						+ value + "; write the number in decimal (or hex with 0x), or quote it");
 			}
+		}
+	}
+
+	/**
+	 * Refuse a YAML 1.1 boolean word ({@code yes}, {@code on}, ...) for a property of
+	 * text, e.g. {@code device: yes}, which would bind as the text {@code true}.
+	 */
+	private static void checkText(ConfigurationProperty property, Boolean value, Map<Resource, List<String>> files,
+			Problems problems) {
+		ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
+		if (type == null || type.resolve() != String.class) {
+			return;
+		}
+		String text = textAt(Origin.from(property), files);
+		if (text != null && WORD_BOOLEAN.matcher(text).matches()) {
+			problems.addAsWritten(Problems.written(property, property.getName()), text,
+					"YAML reads " + text + " as the boolean " + value + ", which would bind as the text " + value
+							+ "; quote it ('" + text + "') to mean the name");
 		}
 	}
 
@@ -84,20 +110,21 @@ final class YamlNumberForms {
 		String text = textAt(Origin.from(property), files);
 		String written = (text != null) ? text : String.valueOf(value);
 		String rule = RdmaBindFailureAnalyzer.rule(property.getName());
-		problems.addAsWritten(property.getName().toString(), written,
+		problems.addAsWritten(Problems.written(property, property.getName()), written,
 				"must be a whole number" + ((rule != null) ? " (it " + rule + ")" : "") + ": YAML reads " + written
 						+ " as a decimal number, of which Boot would keep only " + value.longValue());
 	}
 
 	/**
-	 * Return a property's value as written: a number read from a YAML file as its text
-	 * there ({@code 04420}, not 2320), any other value as it is.
+	 * Return a property's value as written: a number or a boolean read from a YAML file
+	 * as its text there ({@code 04420}, not 2320; {@code yes}, not true), any other value
+	 * as it is.
 	 * @param property the property, if found
 	 * @param value its value
 	 * @return the value as written
 	 */
 	static @Nullable Object asWritten(@Nullable ConfigurationProperty property, @Nullable Object value) {
-		if (property == null || !(value instanceof Integer || value instanceof Long)) {
+		if (property == null || !(value instanceof Number || value instanceof Boolean)) {
 			return value;
 		}
 		String text = textAt(Origin.from(property));

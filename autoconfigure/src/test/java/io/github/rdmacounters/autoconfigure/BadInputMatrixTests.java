@@ -462,6 +462,26 @@ class BadInputMatrixTests {
 		cases.add(Case.yaml("rdma.counter-sets.x.port", "1.0",
 				"rdma:\n  counter-sets:\n    x:\n      port: 1.0\n      flow:\n        protocol: udp",
 				"must be a whole number", "1 to 255"));
+		// digits of other scripts, which Integer.valueOf reads without a word
+		cases.add(new Case("rdma.counter-sets.x.flow.destination-port", "\uff14\uff14\uff12\uff10", "digits 0 to 9")
+			.with("rdma.counter-sets.x.flow.protocol=tcp"));
+		cases.add(new Case("rdma.counter-sets.x.port", "\u0661", "digits 0 to 9"));
+		cases.add(new Case("rdma.counter-sets.x.flow.ether-type", "0x\uff10800", "digits 0 to 9"));
+		// YAML 1.1 forms: a boolean word for a name, a binary number, a float in exponent
+		// form
+		cases.add(Case.yaml("rdma.counter-sets.x.device", "yes",
+				"rdma:\n  counter-sets:\n    x:\n      device: yes\n      flow:\n        protocol: udp",
+				"as the boolean true", "quote it"));
+		cases.add(Case.yaml("rdma.ui.path", "no", "rdma:\n  ui:\n    enabled: true\n    path: no",
+				"as the boolean false", "quote it"));
+		cases.add(Case.yaml("rdma.counter-sets.x.flow.destination-port", "0b1",
+				"rdma:\n  counter-sets:\n    x:\n      flow:\n        protocol: tcp\n        destination-port: 0b1",
+				"a binary number, 1", "decimal"));
+		cases.add(Case.yaml("rdma.counter-sets.x.flow.destination-port", "4.42e3",
+				"rdma:\n  counter-sets:\n    x:\n      flow:\n        protocol: tcp\n        destination-port: 4.42e3",
+				"must be a whole number", "keep only 4420"));
+		cases.add(Case.yaml("rdma.ethtool.pause-storm.pause-share", ".inf",
+				"rdma:\n  ethtool:\n    pause-storm:\n      pause-share: .inf", "above 0 and at most 1"));
 		// an empty variable, which binds as nothing and Boot does not report for the
 		// environment
 		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_PROTOCOL", "", NO_VALUE, "tcp or udp"));
