@@ -3,6 +3,7 @@ package io.github.rdmacounters.autoconfigure;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -238,12 +239,29 @@ final class WrittenRdmaProperties {
 		for (NamedMap map : NAMED_MAPS) {
 			ConfigurationPropertyName root = ConfigurationPropertyName.of(map.property());
 			int key = root.getNumberOfElements();
+			// the names as written of each name as Boot compares them
+			Map<String, Set<String>> spellings = new LinkedHashMap<>();
 			for (ConfigurationProperty property : written) {
 				if (root.isAncestorOf(property.getName()) && property.getName().getNumberOfElements() > key
 						&& property.getOrigin() instanceof PropertySourceOrigin origin) {
 					checkWrittenKey(map, property.getName(), key, origin.getPropertyName(), refused);
+					spellings
+						.computeIfAbsent(property.getName().getElement(key, ConfigurationPropertyName.Form.UNIFORM),
+								(uniform) -> new LinkedHashSet<>())
+						.add(property.getName().getElement(key, ConfigurationPropertyName.Form.ORIGINAL));
 				}
 			}
+			spellings.values().stream().filter((names) -> names.size() > 1).forEach((names) -> {
+				List<String> all = List.copyOf(names);
+				for (String other : all.subList(1, all.size())) {
+					if (refused.add(map.property() + "." + other)) {
+						this.problems.add(map.property() + "." + other, other, "names the same entry as "
+								+ map.property() + "." + all.get(0) + " for Spring Boot, which compares these names "
+								+ "without case, '-' and '_': the keys of both would be bound to each; write the name "
+								+ "the same way everywhere (an environment variable writes it in lowercase)");
+					}
+				}
+			});
 		}
 		return refused;
 	}

@@ -462,6 +462,19 @@ class BadInputMatrixTests {
 		cases.add(Case.yaml("rdma.counter-sets.x.port", "1.0",
 				"rdma:\n  counter-sets:\n    x:\n      port: 1.0\n      flow:\n        protocol: udp",
 				"must be a whole number", "1 to 255"));
+		// two spellings of one name, whose keys Boot binds to both
+		cases.add(new Case("rdma.counter-sets.ROCE.flow.destination-port", "4420", "names the same entry as",
+				"rdma.counter-sets.roce", "the same way everywhere")
+			.with("rdma.counter-sets.roce.flow.protocol=tcp")
+			.reportedAs("rdma.counter-sets.ROCE", "ROCE"));
+		cases.add(new Case("rdma.counter-sets.nvmetcp.flow.protocol", "tcp", "names the same entry as",
+				"rdma.counter-sets.nvme-tcp")
+			.with("rdma.counter-sets.nvme-tcp.flow.protocol=udp")
+			.reportedAs("rdma.counter-sets.nvmetcp", "nvmetcp"));
+		cases.add(new Case("rdma.devices.MLX5_0.fail-on-unavailable", "false", "names the same entry as",
+				"rdma.devices.mlx5_0")
+			.with("rdma.devices.mlx5_0.fail-on-unavailable=true")
+			.reportedAs("rdma.devices.MLX5_0", "MLX5_0"));
 		// digits of other scripts, which Integer.valueOf reads without a word
 		cases.add(new Case("rdma.counter-sets.x.flow.destination-port", "\uff14\uff14\uff12\uff10", "digits 0 to 9")
 			.with("rdma.counter-sets.x.flow.protocol=tcp"));
