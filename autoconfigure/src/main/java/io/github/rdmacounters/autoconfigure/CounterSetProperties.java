@@ -49,7 +49,7 @@ public record CounterSetProperties(@Nullable String device, @Nullable String net
 	 * @param protocol transport protocol to match; required when a port is matched
 	 * @param sourcePort source TCP or UDP port to match
 	 * @param destinationPort destination TCP or UDP port to match, e.g. 4420 for NVMe/TCP
-	 * @param priority priority of the flow, 0 to 65535; lower wins
+	 * @param priority priority of the flow, 0 to 15 (mlx5's user priorities); lower wins
 	 * @param dontTrap whether matched packets still reach the kernel and other flows
 	 */
 	public record Flow(@Nullable Integer etherType, @Nullable MacAddress sourceMac, @Nullable MacAddress destinationMac,
