@@ -1,12 +1,5 @@
 package io.github.rdmacounters.sample;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
-
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -14,7 +7,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The observation families (flow, port counter and queue pair counter deltas of the
@@ -34,27 +26,15 @@ class ObservationScrapeLintTests {
 
 	@Test
 	void observationFamiliesPassPromtoolCheckMetricsWithNoFinding() throws Exception {
-		Path promtool = PrometheusTools.require(PrometheusTools.PROMTOOL);
-		HttpClient client = HttpClient.newHttpClient();
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/prometheus"))
-			.build();
-		String[] scrape = new String[1];
-		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-			scrape[0] = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-			assertThat(scrape[0])
-				.containsPattern("rdma_observation_packets_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]")
-				.containsPattern("rdma_observation_port_delta_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]")
-				.containsPattern("rdma_observation_queue_pair_delta_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]");
-		});
-		String families = PrometheusTools.rdmaFamilies(scrape[0]);
+		String scrape = PrometheusTools.scrapeUntil(this.port, (text) -> assertThat(text)
+			.containsPattern("rdma_observation_packets_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]")
+			.containsPattern("rdma_observation_port_delta_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]")
+			.containsPattern("rdma_observation_queue_pair_delta_count\\{[^}]*overlapped=\"false\"[^}]*} [1-9]"));
+		String families = PrometheusTools.rdmaFamilies(scrape);
 		assertThat(families).contains("# TYPE rdma_observation_port_delta summary")
 			.contains("# TYPE rdma_observation_queue_pair_delta summary")
 			.doesNotContain("_counter_count");
-		PrometheusTools.Result result = PrometheusTools.run(families, Path.of("."), promtool.toString(), "check",
-				"metrics");
-		assertThat(result.output()).as("promtool check metrics findings").isEmpty();
-		assertThat(result.exitCode()).isZero();
+		PrometheusTools.assertPromtoolFindsNothing(families);
 	}
 
 }

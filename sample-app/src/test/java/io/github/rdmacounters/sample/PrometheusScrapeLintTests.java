@@ -1,11 +1,6 @@
 package io.github.rdmacounters.sample;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +9,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The rdma families of the sample's scrape, with the simulated traffic running, pass
@@ -29,25 +23,14 @@ class PrometheusScrapeLintTests {
 
 	@Test
 	void rdmaFamiliesOfTheSampleScrapePassPromtoolCheckMetricsWithNoFinding() throws Exception {
-		Path promtool = PrometheusTools.require(PrometheusTools.PROMTOOL);
-		HttpClient client = HttpClient.newHttpClient();
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/prometheus"))
-			.build();
-		String[] scrape = new String[1];
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-			scrape[0] = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
-			assertThat(scrape[0]).containsPattern("rdma_flow_packets_total\\{[^}]*set=\"nvme-tcp\"} [1-9]");
-		});
-		String families = PrometheusTools.rdmaFamilies(scrape[0]);
+		String scrape = PrometheusTools.scrapeUntil(this.port,
+				(text) -> assertThat(text).containsPattern("rdma_flow_packets_total\\{[^}]*set=\"nvme-tcp\"} [1-9]"));
+		String families = PrometheusTools.rdmaFamilies(scrape);
 		assertThat(families).contains("# TYPE rdma_port_data_received_bytes_total counter")
 			.contains("# TYPE rdma_out_of_buffer_drops_total counter")
 			.contains("# TYPE rdma_state_id gauge")
 			.doesNotContain("rdma_port_hw_counter_total");
-		PrometheusTools.Result result = PrometheusTools.run(families, Path.of("."), promtool.toString(), "check",
-				"metrics");
-		assertThat(result.output()).as("promtool check metrics findings").isEmpty();
-		assertThat(result.exitCode()).isZero();
+		PrometheusTools.assertPromtoolFindsNothing(families);
 	}
 
 	@Test

@@ -4,15 +4,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Runs Debian's {@code promtool} and {@code prometheus} (package {@code prometheus}) for
@@ -107,6 +114,37 @@ final class PrometheusTools {
 			.filter((line) -> line.startsWith("rdma_") || line.startsWith("# HELP rdma_")
 					|| line.startsWith("# TYPE rdma_"))
 			.collect(Collectors.joining("\n", "", "\n"));
+	}
+
+	/**
+	 * Scrape an application's {@code /actuator/prometheus} until the scrape satisfies the
+	 * assertion (at most 20 seconds).
+	 * @param port the application's port
+	 * @param assertion what the scrape must show
+	 * @return the scrape that satisfied it
+	 */
+	static String scrapeUntil(int port, Consumer<String> assertion) {
+		HttpClient client = HttpClient.newHttpClient();
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+			.build();
+		String[] scrape = new String[1];
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			scrape[0] = client.send(request, HttpResponse.BodyHandlers.ofString()).body();
+			assertion.accept(scrape[0]);
+		});
+		return scrape[0];
+	}
+
+	/**
+	 * Assert that {@code promtool check metrics} finds nothing in these families.
+	 * @param families the families, e.g. from {@link #rdmaFamilies}
+	 * @throws Exception if promtool cannot be run
+	 */
+	static void assertPromtoolFindsNothing(String families) throws Exception {
+		Path promtool = require(PROMTOOL);
+		Result result = run(families, Path.of("."), promtool.toString(), "check", "metrics");
+		assertThat(result.output()).as("promtool check metrics findings").isEmpty();
+		assertThat(result.exitCode()).isZero();
 	}
 
 	/**
