@@ -114,6 +114,17 @@ final class RdmaPropertyKeys {
 	}
 
 	/**
+	 * Return whether a property under {@code rdma} holds a whole number.
+	 * @param name the name, e.g. {@code rdma.counter-sets.x.port}
+	 * @return {@code true} for an {@code int}, {@code long} or their boxes
+	 */
+	static boolean isWholeNumber(ConfigurationPropertyName name) {
+		ResolvableType type = typeOf(name);
+		Class<?> raw = (type != null) ? type.resolve() : null;
+		return raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class;
+	}
+
+	/**
 	 * Return the type of a property under {@code rdma}.
 	 * @param name the name, e.g. {@code rdma.backend}
 	 * @return its type, or {@code null} when it is no property

@@ -191,9 +191,7 @@ final class WrittenRdmaProperties {
 			if (!(value instanceof CharSequence text) || text.chars().noneMatch(WrittenRdmaProperties::otherDigit)) {
 				continue;
 			}
-			ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
-			Class<?> raw = (type != null) ? type.resolve() : null;
-			if (raw == Integer.class || raw == int.class || raw == Long.class || raw == long.class) {
+			if (RdmaPropertyKeys.isWholeNumber(property.getName())) {
 				this.problems.addAsWritten(Problems.written(property, property.getName()), text.toString(),
 						"must be written with the digits 0 to 9: Java would read the digits of another script "
 								+ "as a number without a word");

@@ -102,9 +102,7 @@ final class YamlNumberForms {
 	 */
 	private static void checkWhole(ConfigurationProperty property, Number value, Map<Resource, List<String>> files,
 			Problems problems) {
-		ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
-		Class<?> raw = (type != null) ? type.resolve() : null;
-		if (raw != Integer.class && raw != int.class && raw != Long.class && raw != long.class) {
+		if (!RdmaPropertyKeys.isWholeNumber(property.getName())) {
 			return;
 		}
 		String text = textAt(Origin.from(property), files);

@@ -189,30 +189,14 @@ public final class RdmaObservationsAutoConfiguration {
 
 		private static List<String> queuePairCounters(List<String> written, Set<String> listed) {
 			String property = PREFIX + ".queue-pair-counters";
-			List<String> counters = new ArrayList<>();
-			for (int i = 0; i < written.size(); i++) {
-				String name = written.get(i);
-				if (name == null || name.isBlank()) {
-					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
-							"must be the name of a hardware counter such as out_of_sequence, not blank");
-				}
-				if (!listed.isEmpty() && !listed.contains(name)) {
-					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
-							"must be the name of a hardware counter of the host's ports (a file under hw_counters/, "
-									+ "as 'rdma statistic qp show' lists them); closest: "
-									+ String.join(", ", NameFilter.closest(name, listed, 3)));
-				}
-				if (!counters.contains(name)) {
-					counters.add(name);
-				}
-			}
-			if (listed.isEmpty()) {
-				logger.warn(property + "=" + String.join(",", written) + " cannot be checked: the port counters could "
-						+ "not be listed under rdma.port-counters.sysfs-root within rdma.read-deadline; a name that is no "
-						+ "counter of the queue pairs records no delta and counts "
-						+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read}");
-			}
-			return counters;
+			return counterNames(property, written, listed,
+					"must be the name of a hardware counter such as out_of_sequence, not blank",
+					"must be the name of a hardware counter of the host's ports (a file under hw_counters/, "
+							+ "as 'rdma statistic qp show' lists them)",
+					property + "=" + String.join(",", written) + " cannot be checked: the port counters could "
+							+ "not be listed under rdma.port-counters.sysfs-root within rdma.read-deadline; a name "
+							+ "that is no counter of the queue pairs records no delta and counts "
+							+ QueuePairCounterDeltaObservationHandler.MISSED + "{reason=read}");
 		}
 
 		private static MeterRegistry meterRegistry(ObjectProvider<MeterRegistry> meterRegistry) {
@@ -254,28 +238,39 @@ public final class RdmaObservationsAutoConfiguration {
 		}
 
 		private static List<String> portCounters(List<String> written, Set<String> listed, Set<String> devices) {
+			return counterNames(PREFIX + ".port-counters", written, listed,
+					"must be the file name of a port counter such as out_of_sequence, not blank",
+					"must be the file name of a counter under counters/ or hw_counters/ of the ports of " + devices
+							+ " (the devices of " + PREFIX + ".sets)",
+					PREFIX + ".port-counters=" + String.join(",", written) + " cannot be checked: the port "
+							+ "counters of " + devices + " could not be listed under rdma.port-counters.sysfs-root "
+							+ "within rdma.read-deadline; a name that is no counter file records no delta and counts "
+							+ PortCounterDeltaObservationHandler.READ_FAILURES);
+		}
+
+		/**
+		 * The counter names written under a list property, each once: a blank one or one
+		 * the host does not list refused naming its index; where nothing could be listed,
+		 * one warning instead.
+		 */
+		private static List<String> counterNames(String property, List<String> written, Set<String> listed,
+				String blank, String unknown, String unchecked) {
 			List<String> counters = new ArrayList<>();
 			for (int i = 0; i < written.size(); i++) {
 				String name = written.get(i);
 				if (name == null || name.isBlank()) {
-					throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
-							"must be the file name of a port counter such as out_of_sequence, not blank");
+					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name, blank);
 				}
 				if (!listed.isEmpty() && !listed.contains(name)) {
-					throw new InvalidConfigurationPropertyValueException(PREFIX + ".port-counters[" + i + "]", name,
-							"must be the file name of a counter under counters/ or hw_counters/ of the ports of "
-									+ devices + " (the devices of " + PREFIX + ".sets); closest: "
-									+ String.join(", ", NameFilter.closest(name, listed, 3)));
+					throw new InvalidConfigurationPropertyValueException(property + "[" + i + "]", name,
+							unknown + "; closest: " + String.join(", ", NameFilter.closest(name, listed, 3)));
 				}
 				if (!counters.contains(name)) {
 					counters.add(name);
 				}
 			}
 			if (listed.isEmpty()) {
-				logger.warn(PREFIX + ".port-counters=" + String.join(",", written) + " cannot be checked: the port "
-						+ "counters of " + devices + " could not be listed under rdma.port-counters.sysfs-root within "
-						+ "rdma.read-deadline; a name that is no counter file records no delta and counts "
-						+ PortCounterDeltaObservationHandler.READ_FAILURES);
+				logger.warn(unchecked);
 			}
 			return counters;
 		}
