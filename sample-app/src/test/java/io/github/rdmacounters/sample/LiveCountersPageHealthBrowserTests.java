@@ -104,8 +104,14 @@ class LiveCountersPageHealthBrowserTests {
 		driver.executeCdpCommand("Network.setBlockedURLs",
 				Map.of("urls", List.of("*/actuator/rdma*", "*/actuator/health*")));
 		driver.get(url("/rdma-ui/"));
-		assertThat(driver.findElements(By.cssSelector("section[data-device]"))).as("device cards")
-			.hasSizeGreaterThanOrEqualTo(4);
+		// with the polls blocked, cards can only come from the reading the page came
+		// with;
+		// waited for, not read at once, as the browser may return from the navigation
+		// before the page's script ran
+		new WebDriverWait(driver, TIMEOUT)
+			.withMessage(() -> "four device cards from the reading the page came with; the page: " + pageState()
+					+ ", console: " + chromium.consoleProblems())
+			.until((d) -> d.findElements(By.cssSelector("section[data-device]")).size() >= 4);
 		assertThat(text("tr[data-set='nvme-tcp']")).contains("nvme-tcp").containsPattern("[0-9],?[0-9]*");
 		assertThat(healthOf(DEVICE)).isEqualTo("UP");
 	}
@@ -130,6 +136,14 @@ class LiveCountersPageHealthBrowserTests {
 			.isLessThanOrEqualTo(390);
 		assertThat(((Number) widths.get("widest")).intValue()).as("right edge of the widest element: %s", widths)
 			.isLessThanOrEqualTo(390);
+	}
+
+	private static Object pageState() {
+		// whether the reading came with the page, what the page says and shows
+		return driver.executeScript("const initial = document.getElementById('rdma-initial');"
+				+ " return { state: document.body.dataset.state, banner: document.getElementById('banner').innerText,"
+				+ " initial: initial ? initial.textContent.slice(0, 300) : null,"
+				+ " main: document.getElementById('devices').innerText.slice(0, 300) }");
 	}
 
 	private static String healthOf(String device) {
