@@ -47,8 +47,9 @@ public record CounterSetProperties(@Nullable String device, @Nullable String net
 	 * @param sourceIp source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64
 	 * @param destinationIp destination IP address or prefix to match
 	 * @param protocol transport protocol to match; required when a port is matched
-	 * @param sourcePort source TCP or UDP port to match
-	 * @param destinationPort destination TCP or UDP port to match, e.g. 4420 for NVMe/TCP
+	 * @param sourcePort source TCP or UDP port to match, 1 to 65535
+	 * @param destinationPort destination TCP or UDP port to match, 1 to 65535, e.g. 4420
+	 * for NVMe/TCP
 	 * @param priority priority of the flow, 0 to 15 (mlx5's user priorities); lower wins
 	 * @param dontTrap whether matched packets still reach the kernel and other flows
 	 */

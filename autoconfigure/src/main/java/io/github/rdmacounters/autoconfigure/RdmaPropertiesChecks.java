@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,6 +64,9 @@ final class RdmaPropertiesChecks {
 
 	private Problems problems;
 
+	/** Settings in part without effect, warned about once the properties are valid. */
+	private final List<String> warnings = new ArrayList<>();
+
 	RdmaPropertiesChecks(Environment environment) {
 		this(environment, null);
 	}
@@ -87,6 +92,7 @@ final class RdmaPropertiesChecks {
 	 */
 	List<CounterSetTarget> check(RdmaProperties properties) {
 		this.problems = new Problems(this.environment);
+		this.warnings.clear();
 		RdmaPropertyScan written = (this.scan != null) ? this.scan : RdmaPropertyScan.of(this.environment);
 		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
@@ -105,6 +111,7 @@ final class RdmaPropertiesChecks {
 			this.problems.addAll(properties.simulated().problems(properties.counterSets().keySet(), refusedKeys));
 		}
 		this.problems.throwIfAny();
+		this.warnings.forEach(logger::warn);
 		DependentSettings.warn(properties, this.problems::raw);
 		sets.forEach((set) -> warnIfRoce(PREFIX + ".counter-sets." + set.definition().name() + ".flow",
 				set.definition().spec()));
@@ -206,6 +213,7 @@ final class RdmaPropertiesChecks {
 	 * is none.
 	 */
 	private void checkOptionalCounters(List<String> names, String property) {
+		warnIfRepeated(names, property, "enabled once");
 		for (int i = 0; i < names.size(); i++) {
 			String name = names.get(i).trim();
 			if ((name.isEmpty() && names.size() > 1)
@@ -219,6 +227,29 @@ final class RdmaPropertiesChecks {
 
 	private void checkGlobs(List<String> globs, String property, String what, String example) {
 		this.problems.addAll(NameFilter.problems(globs, property, what, example));
+		warnIfRepeated(globs, property, "matched once");
+	}
+
+	/**
+	 * Warn about a name written twice in a list: the second has no effect, and is likely
+	 * a slip for another name.
+	 */
+	private void warnIfRepeated(List<String> names, String property, String effect) {
+		Set<String> seen = new HashSet<>();
+		Set<String> repeated = new LinkedHashSet<>();
+		for (String name : names) {
+			String trimmed = name.trim();
+			if (!trimmed.isEmpty() && !seen.add(trimmed)) {
+				repeated.add(trimmed);
+			}
+		}
+		if (!repeated.isEmpty()) {
+			Object raw = this.problems.raw(property);
+			String written = (raw != null) ? raw.toString() : String.join(",", names);
+			this.warnings.add(property + "=" + written + " names " + String.join(", ", repeated)
+					+ " more than once; each is " + effect + ", so the repetition has no effect: write each "
+					+ "name once (did you mean another name?)");
+		}
 	}
 
 	private @Nullable CounterSetTarget checkSet(String name, CounterSetProperties set) {

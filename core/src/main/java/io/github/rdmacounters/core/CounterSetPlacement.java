@@ -19,6 +19,13 @@ final class CounterSetPlacement {
 	/** {@code MLX5_IB_FLOW_LAST_PRIO}, checked by {@code mlx5_ib_create_flow}. */
 	static final int LAST_PRIORITY = 15;
 
+	/**
+	 * What a counter set's priority must be, also stated for one that is not a number.
+	 */
+	static final String PRIORITY_RULE = "must be 0 to " + LAST_PRIORITY
+			+ ": mlx5, the only provider with flow counters, has 16 user priorities (beyond them ibv_create_flow "
+			+ "fails with ENOMEM)";
+
 	private CounterSetPlacement() {
 	}
 
@@ -41,9 +48,8 @@ final class CounterSetPlacement {
 			}
 			int priority = set.spec().priority();
 			if (priority > LAST_PRIORITY) {
-				problems.add(new InvalidRdmaConfigurationException.Problem(flow + ".priority", priority,
-						"must be 0 to " + LAST_PRIORITY + ": mlx5, the only provider with flow counters, has 16 user "
-								+ "priorities (beyond them ibv_create_flow fails with ENOMEM)"));
+				problems
+					.add(new InvalidRdmaConfigurationException.Problem(flow + ".priority", priority, PRIORITY_RULE));
 				continue;
 			}
 			List<String> shadowed = new ArrayList<>();

@@ -369,11 +369,18 @@ public final class FlowSpec {
 		}
 
 		/**
-		 * Match a source MAC.
-		 * @param mac the MAC
+		 * Match a source MAC. A group address (multicast or broadcast: the first octet is
+		 * odd) is refused: IEEE 802 never sends a frame from one, so the flow would count
+		 * nothing.
+		 * @param mac the MAC, an individual address
 		 * @return this builder
 		 */
 		public Builder sourceMac(@Nullable MacAddress mac) {
+			if (mac != null && (mac.octets()[0] & 1) != 0) {
+				fail("sourceMac", mac, "is a group (multicast or broadcast) address, its first octet odd, which is "
+						+ "never a frame's source (IEEE 802), so the set would count nothing: write the sender's "
+						+ "unicast address, or match the group with " + name("destinationMac"));
+			}
 			this.sourceMac = mac;
 			return this;
 		}
@@ -402,12 +409,18 @@ public final class FlowSpec {
 		}
 
 		/**
-		 * Match a source prefix.
+		 * Match a source prefix. A prefix within the multicast range (224.0.0.0/4,
+		 * ff00::/8) is refused: no packet comes from a multicast address.
 		 * @param prefix the prefix, without host bits (see {@link #destinationIp})
 		 * @return this builder
 		 */
 		public Builder sourceIp(@Nullable IpPrefix prefix) {
 			checkNoHostBits("sourceIp", prefix);
+			if (prefix != null && isMulticast(prefix)) {
+				fail("sourceIp", prefix, "is a multicast prefix, and a multicast address is never a packet's source "
+						+ "(RFC 1112 for IPv4, RFC 4291 2.7 for IPv6), so the set would count nothing: write the "
+						+ "senders' unicast prefix, or match the group with " + name("destinationIp"));
+			}
 			this.sourceIp = prefix;
 			return this;
 		}
@@ -439,12 +452,12 @@ public final class FlowSpec {
 
 		/**
 		 * Match a source port; needs a protocol.
-		 * @param port the port, 0 to 65535
+		 * @param port the port, 1 to 65535 (TCP and UDP reserve 0)
 		 * @return this builder
 		 */
 		public Builder sourcePort(@Nullable Integer port) {
 			if (port != null) {
-				checkRange("sourcePort", port, 0, 0xFFFF);
+				checkPort("sourcePort", port);
 			}
 			this.sourcePort = port;
 			return this;
@@ -452,24 +465,34 @@ public final class FlowSpec {
 
 		/**
 		 * Match a destination port; needs a protocol.
-		 * @param port the port, 0 to 65535
+		 * @param port the port, 1 to 65535 (TCP and UDP reserve 0)
 		 * @return this builder
 		 */
 		public Builder destinationPort(@Nullable Integer port) {
 			if (port != null) {
-				checkRange("destinationPort", port, 0, 0xFFFF);
+				checkPort("destinationPort", port);
 			}
 			this.destinationPort = port;
 			return this;
 		}
 
 		/**
-		 * Set the flow priority.
+		 * Set the flow priority. A counter set's builder
+		 * ({@link FlowSpec#builder(String)}) takes 0 to 15, mlx5's user priorities, among
+		 * which the sets are placed.
 		 * @param priority the priority, 0 to 65535
 		 * @return this builder
 		 */
 		public Builder priority(int priority) {
-			checkRange("priority", priority, 0, 0xFFFF);
+			if (this.property != null) {
+				// a set's priority is placed among mlx5's user priorities
+				if (priority < 0 || priority > CounterSetPlacement.LAST_PRIORITY) {
+					fail("priority", priority, CounterSetPlacement.PRIORITY_RULE);
+				}
+			}
+			else {
+				checkRange("priority", priority, 0, 0xFFFF);
+			}
 			this.priority = priority;
 			return this;
 		}
@@ -565,6 +588,24 @@ public final class FlowSpec {
 								+ (prefix.isIpv4() ? 32 : 128) + " for that one address; mlx5 refuses a flow "
 								+ "whose value has bits outside its mask (check_valid_spec, EINVAL)");
 			}
+		}
+
+		private void checkPort(String name, int port) {
+			if (port == 0) {
+				// a rule with port 0 under a full mask matches only port 0
+				// (parse_flow_attr copies value and mask), which no service uses
+				fail(name, port, "must be 1 to 65535: port 0 is reserved in TCP and UDP, so a flow matching it counts "
+						+ "nothing; to count every port, leave " + name(name) + " out");
+				return;
+			}
+			checkRange(name, port, 1, 0xFFFF);
+		}
+
+		private static boolean isMulticast(IpPrefix prefix) {
+			// the whole prefix within 224.0.0.0/4 or ff00::/8
+			int first = prefix.address().getAddress()[0] & 0xFF;
+			return prefix.isIpv4() ? prefix.prefixLength() >= 4 && (first & 0xF0) == 0xE0
+					: prefix.prefixLength() >= 8 && first == 0xFF;
 		}
 
 		private void checkRange(String name, int value, int min, int max) {

@@ -41,6 +41,12 @@ public record IpPrefix(InetAddress address, int prefixLength) {
 			address = IpLiterals.parse(addressText);
 		}
 		catch (IllegalArgumentException ex) {
+			if (addressText.startsWith("[") && addressText.endsWith("]")) {
+				// the brackets of an IPv6 address in a URL
+				throw new IllegalArgumentException("'" + text + "' is not an IP address or prefix: write it without "
+						+ "the brackets of a URL, e.g. " + addressText.substring(1, addressText.length() - 1)
+						+ ((slash >= 0) ? text.substring(slash) : ""));
+			}
 			throw new IllegalArgumentException("'" + text + "' is not an IP address or prefix: " + ex.getMessage()
 					+ "; expected e.g. 192.168.10.0/24 or fd00::/64 (no host names)");
 		}

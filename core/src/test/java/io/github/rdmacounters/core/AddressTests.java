@@ -81,6 +81,17 @@ class AddressTests {
 	}
 
 	@Test
+	void bracketsOfAUrlAreRefusedWithTheAddressWithoutThem() {
+		assertThatIllegalArgumentException().isThrownBy(() -> IpPrefix.parse("[fd00::1]"))
+			.withMessage("'[fd00::1]' is not an IP address or prefix: write it without the brackets of a URL, "
+					+ "e.g. fd00::1");
+		assertThatIllegalArgumentException().isThrownBy(() -> IpPrefix.parse("[fd00::]/64"))
+			.withMessageEndingWith("e.g. fd00::/64");
+		assertThatIllegalArgumentException().isThrownBy(() -> IpPrefix.parse("[fd00::1"))
+			.withMessageContaining("no host names");
+	}
+
+	@Test
 	void guidIsFormattedAsSysfsPrintsIt() {
 		assertThat(Guids.format(0x0c42a10300650f2cL)).isEqualTo("0c42:a103:0065:0f2c");
 		assertThat(new DeviceId("mlx5_0", 1L).formattedGuid()).isEqualTo("0000:0000:0000:0001");

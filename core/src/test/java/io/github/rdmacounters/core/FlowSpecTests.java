@@ -103,7 +103,7 @@ class FlowSpecTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().vlanId(4096))
 			.withMessage("vlanId must be 0 to 4095, but was 4096");
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().destinationPort(70000))
-			.withMessage("destinationPort must be 0 to 65535, but was 70000");
+			.withMessage("destinationPort must be 1 to 65535, but was 70000");
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().priority(-1))
 			.withMessage("priority must be 0 to 65535, but was -1");
 	}
@@ -150,8 +150,70 @@ class FlowSpecTests {
 			.isThrownBy(() -> FlowSpec.builder(flow).vlanId(5000).sourcePort(70000).priority(-1).build())
 			.satisfies((ex) -> assertThat(ex.problems()).containsExactly(
 					new InvalidRdmaConfigurationException.Problem(flow + ".vlan-id", 5000, "must be 0 to 4095"),
-					new InvalidRdmaConfigurationException.Problem(flow + ".source-port", 70000, "must be 0 to 65535"),
-					new InvalidRdmaConfigurationException.Problem(flow + ".priority", -1, "must be 0 to 65535")));
+					new InvalidRdmaConfigurationException.Problem(flow + ".source-port", 70000, "must be 1 to 65535"),
+					new InvalidRdmaConfigurationException.Problem(flow + ".priority", -1,
+							CounterSetPlacement.PRIORITY_RULE)));
+	}
+
+	@Test
+	void counterSetPriorityIsOneOfMlx5sUserPrioritiesWhateverItsValue() {
+		// the same rule for 16 (which the placement refuses) as for 65536 and -1
+		String flow = "rdma.counter-sets.web.flow";
+		for (int priority : new int[] { -1, 16, 65535, 65536 }) {
+			assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+				.isThrownBy(() -> FlowSpec.builder(flow).priority(priority).build())
+				.satisfies((ex) -> assertThat(ex.problems()).singleElement()
+					.satisfies((problem) -> assertThat(problem.requirement()).startsWith("must be 0 to 15:")));
+		}
+		assertThat(FlowSpec.builder(flow).priority(15).build().priority()).isEqualTo(15);
+		// the API keeps the verbs' u16, for the provider to refuse
+		assertThat(FlowSpec.builder().priority(16).build().priority()).isEqualTo(16);
+	}
+
+	@Test
+	void portZeroIsRefusedSayingHowToCountEveryPort() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> FlowSpec.builder().protocol(L4Protocol.TCP).destinationPort(0))
+			.withMessageStartingWith("destinationPort must be 1 to 65535: port 0 is reserved in TCP and UDP")
+			.withMessageContaining("to count every port, leave destinationPort out");
+		String flow = "rdma.counter-sets.web.flow";
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder(flow).protocol(L4Protocol.UDP).sourcePort(0).build())
+			.satisfies((ex) -> assertThat(ex.problems()).singleElement().satisfies((problem) -> {
+				assertThat(problem.property()).isEqualTo(flow + ".source-port");
+				assertThat(problem.requirement()).contains("leave " + flow + ".source-port out");
+			}));
+		assertThat(FlowSpec.builder().protocol(L4Protocol.UDP).sourcePort(1).build().sourcePort()).isEqualTo(1);
+	}
+
+	@Test
+	void groupSourceMacIsRefusedPointingToTheDestination() {
+		for (String mac : new String[] { "ff:ff:ff:ff:ff:ff", "01:00:5e:00:00:01", "33:33:00:00:00:01" }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().sourceMac(MacAddress.parse(mac)))
+				.withMessageStartingWith("sourceMac is a group (multicast or broadcast) address")
+				.withMessageContaining("destinationMac")
+				.withMessageEndingWith("but was " + mac);
+		}
+		// individual addresses, locally administered ones too
+		for (String mac : new String[] { "02:00:5e:10:00:01", "00:00:00:00:00:00", "fe:ff:ff:ff:ff:ff" }) {
+			assertThat(FlowSpec.builder().sourceMac(MacAddress.parse(mac)).build().sourceMac()).hasToString(mac);
+		}
+	}
+
+	@Test
+	void multicastSourcePrefixIsRefusedPointingToTheDestination() {
+		for (String prefix : new String[] { "224.0.0.1", "239.0.0.0/8", "224.0.0.0/4", "ff02::1", "ff00::/8" }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().sourceIp(IpPrefix.parse(prefix)))
+				.withMessageStartingWith("sourceIp is a multicast prefix")
+				.withMessageContaining("destinationIp");
+			assertThat(FlowSpec.builder().destinationIp(IpPrefix.parse(prefix)).build().destinationIp())
+				.isEqualTo(IpPrefix.parse(prefix));
+		}
+		// prefixes that also hold unicast senders
+		for (String prefix : new String[] { "0.0.0.0/0", "192.0.0.0/2", "::/0", "fe00::/7", "223.255.255.255" }) {
+			assertThat(FlowSpec.builder().sourceIp(IpPrefix.parse(prefix)).build().sourceIp())
+				.isEqualTo(IpPrefix.parse(prefix));
+		}
 	}
 
 	@Test
