@@ -43,7 +43,7 @@ public record CounterSetProperties(@Nullable String device, @Nullable String net
 	 * @param sourceMac source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in
 	 * YAML)
 	 * @param destinationMac destination MAC address to match (quoted in YAML)
-	 * @param vlanId VLAN id to match, 0 to 4095
+	 * @param vlanId VLAN id to match, 0 to 4094 (4095 is reserved)
 	 * @param sourceIp source IP address or prefix to match, e.g. 10.0.0.0/24 or fd00::/64
 	 * @param destinationIp destination IP address or prefix to match
 	 * @param protocol transport protocol to match; required when a port is matched

@@ -97,6 +97,7 @@ final class RdmaPropertiesChecks {
 		Set<String> refusedKeys = new WrittenRdmaProperties(written, this.problems).check(properties.backend());
 		checkCommon(properties);
 		checkPortCounters(properties);
+		checkFeatureLists(properties);
 		List<CounterSetTarget> sets = new ArrayList<>();
 		properties.counterSets().forEach((name, set) -> {
 			if (refusedKeys.contains(PREFIX + ".counter-sets." + name)) {
@@ -205,6 +206,22 @@ final class RdmaPropertiesChecks {
 		checkGlobs(portCounters.exclude(), prefix + ".exclude", "a port counter file name", "port_*");
 		checkGlobs(portCounters.devices().include(), prefix + ".devices.include", "an RDMA device name", "mlx5_*");
 		checkGlobs(portCounters.devices().exclude(), prefix + ".devices.exclude", "an RDMA device name", "mlx5_*");
+	}
+
+	/** The lists of the features that are on, each name once. */
+	private void checkFeatureLists(RdmaProperties properties) {
+		if (properties.ethtool().enabled()) {
+			warnIfRepeated(properties.ethtool().include(), PREFIX + ".ethtool.include", "matched once");
+			warnIfRepeated(properties.ethtool().exclude(), PREFIX + ".ethtool.exclude", "matched once");
+		}
+		if (properties.observations().enabled()) {
+			warnIfRepeated(properties.observations().names(), PREFIX + ".observations.names", "observed once");
+			warnIfRepeated(properties.observations().sets(), PREFIX + ".observations.sets", "read once");
+			warnIfRepeated(properties.observations().portCounters(), PREFIX + ".observations.port-counters",
+					"read once");
+			warnIfRepeated(properties.observations().queuePairCounters(), PREFIX + ".observations.queue-pair-counters",
+					"read once");
+		}
 	}
 
 	/**

@@ -205,11 +205,27 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "destination-ip", "[fd00::]/64", "without the brackets", "e.g. fd00::/64"));
 		cases.add(Case.environment("RDMA_COUNTERSETS_X_FLOW_SOURCEMAC", "ff:ff:ff:ff:ff:ff",
 				"group (multicast or broadcast) address"));
+		// addresses no packet on the NIC carries
+		for (String ip : List.of("127.0.0.1", "127.0.0.0/8", "::1")) {
+			cases.add(new Case(FLOW + "destination-ip", ip, "loopback", "never reaches the NIC"));
+		}
+		cases.add(new Case(FLOW + "source-ip", "127.0.0.1", "loopback", "never reaches the NIC"));
+		cases.add(new Case(FLOW + "destination-ip", "0.0.0.0", "unspecified address",
+				"leave " + FLOW + "destination-ip out"));
+		cases.add(new Case(FLOW + "destination-ip", "::", "unspecified address"));
+		cases.add(new Case(FLOW + "source-ip", "255.255.255.255", "limited broadcast", FLOW + "destination-ip"));
+		cases.add(new Case(FLOW + "vlan-id", "4095", "0 to 4094", "reserved").with(FLOW + "protocol=tcp"));
 		// a name twice in a list
 		cases.add(new Case("rdma.optional-counters.enable", "cc_rx_ce_pkts,cc_rx_ce_pkts", "more than once").warns());
 		cases.add(
 				new Case("rdma.port-counters.include", "port_rcv_data,port_*,port_rcv_data", "more than once").warns());
 		cases.add(new Case("rdma.port-counters.devices.include", "*mlx5_0,*mlx5_0", "more than once").warns());
+		cases.add(new Case("rdma.ethtool.exclude", "tx_pause,rx_pause,tx_pause", "more than once").warns());
+		cases.add(new Case("rdma.observations.names", "checkpoint,checkpoint", "more than once").warns()
+			.with("rdma.observations.enabled=true")
+			.with("rdma.observations.sets=roce")
+			.with(FLOW + "protocol=tcp")
+			.withMeters());
 		return cases;
 	}
 
@@ -285,7 +301,7 @@ class BadInputMatrixTests {
 		// whole numbers of a set
 		for (String number : List.of("1.5", "1e3", huge, "", "+", "0x")) {
 			cases.add(new Case(SET + "port", number, "1 to 255"));
-			cases.add(new Case(FLOW + "vlan-id", number, "0 to 4095"));
+			cases.add(new Case(FLOW + "vlan-id", number, "0 to 4094"));
 			cases.add(new Case(FLOW + "priority", number, "0 to 15"));
 			cases.add(new Case(FLOW + "destination-port", number, "1 to 65535").with(FLOW + "protocol=tcp"));
 			cases.add(new Case(SET + "counters.packets", number, "0 to 255"));
@@ -442,7 +458,7 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "source-ip", "10.0.0.1/32,10.0.0.2/32", "must be one value, not a list"));
 		cases.add(new Case(FLOW + "protocol", "\uff55\uff44\uff50", "tcp or udp"));
 		cases.add(new Case(FLOW + "priority", "1e2", "0 to 15"));
-		cases.add(new Case(FLOW + "vlan-id", "0x1000", "0 to 4095"));
+		cases.add(new Case(FLOW + "vlan-id", "0x1000", "0 to 4094"));
 		cases.add(new Case(FLOW + "destination-mac", "02:00:5e:10:00:01,02:00:5e:10:00:02",
 				"must be one value, not a list"));
 		cases.add(new Case("rdma.ethtool.pause-storm.pause-share", "0,5", "a number"));
@@ -865,7 +881,7 @@ class BadInputMatrixTests {
 				new Case(FLOW + "destination-port", "70000", "1 to 65535").with(FLOW + "protocol=tcp"),
 				new Case(FLOW + "destination-port", "http", "must be a whole number", "1 to 65535")
 					.with(FLOW + "protocol=tcp"),
-				new Case(FLOW + "vlan-id", "4096", "0 to 4095"), new Case(FLOW + "ether-type", "0x10000", "0 to 65535"),
+				new Case(FLOW + "vlan-id", "4096", "0 to 4094"), new Case(FLOW + "ether-type", "0x10000", "0 to 65535"),
 				new Case(FLOW + "ether-type", "0x86dd", "leave it unset or use 0x0800")
 					.with(FLOW + "source-ip=10.0.0.0/8"),
 				new Case(FLOW + "source-ip", "10.0.0.0/33", "0 to 32"),

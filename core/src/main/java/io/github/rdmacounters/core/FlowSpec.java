@@ -21,6 +21,8 @@ public final class FlowSpec {
 	/** The tag protocol identifiers of 802.1Q, 802.1ad and the older QinQ. */
 	private static final List<Integer> VLAN_TAG_TYPES = List.of(0x8100, 0x88A8, 0x9100);
 
+	private static final IpPrefix LIMITED_BROADCAST = IpPrefix.parse("255.255.255.255");
+
 	private static final FlowSpec ANY = builder().build();
 
 	private final @Nullable Integer etherType;
@@ -397,12 +399,18 @@ public final class FlowSpec {
 
 		/**
 		 * Match a VLAN id.
-		 * @param vlanId the id, 0 to 4095
+		 * @param vlanId the id, 0 to 4094 (4095 is reserved)
 		 * @return this builder
 		 */
 		public Builder vlanId(@Nullable Integer vlanId) {
 			if (vlanId != null) {
-				checkRange("vlanId", vlanId, 0, 4095);
+				if (vlanId == 4095) {
+					fail("vlanId", vlanId, "must be 0 to 4094: VLAN id 4095 is reserved (IEEE 802.1Q) and no frame "
+							+ "carries it, so the set would count nothing");
+				}
+				else {
+					checkRange("vlanId", vlanId, 0, 4094);
+				}
 			}
 			this.vlanId = vlanId;
 			return this;
@@ -416,6 +424,14 @@ public final class FlowSpec {
 		 */
 		public Builder sourceIp(@Nullable IpPrefix prefix) {
 			checkNoHostBits("sourceIp", prefix);
+			if (prefix != null && isLoopback(prefix)) {
+				failLoopback("sourceIp", prefix);
+			}
+			else if (prefix != null && prefix.equals(LIMITED_BROADCAST)) {
+				fail("sourceIp", prefix, "is the limited broadcast address, which is never a packet's source "
+						+ "(RFC 1122 3.2.1.3), so the set would count nothing: write the senders' unicast prefix, or "
+						+ "match broadcasts with " + name("destinationIp"));
+			}
 			if (prefix != null && isMulticast(prefix)) {
 				fail("sourceIp", prefix, "is a multicast prefix, and a multicast address is never a packet's source "
 						+ "(RFC 1112 for IPv4, RFC 4291 2.7 for IPv6), so the set would count nothing: write the "
@@ -436,6 +452,16 @@ public final class FlowSpec {
 		 */
 		public Builder destinationIp(@Nullable IpPrefix prefix) {
 			checkNoHostBits("destinationIp", prefix);
+			if (prefix != null && isLoopback(prefix)) {
+				failLoopback("destinationIp", prefix);
+			}
+			else if (prefix != null && prefix.prefixLength() == (prefix.isIpv4() ? 32 : 128)
+					&& prefix.address().isAnyLocalAddress()) {
+				fail("destinationIp", prefix,
+						"is the unspecified address, to which no packet is sent, so the set "
+								+ "would count nothing: to count every destination, leave " + name("destinationIp")
+								+ " out (an address of " + prefix + " means any only where a socket is bound)");
+			}
 			this.destinationIp = prefix;
 			return this;
 		}
@@ -599,6 +625,19 @@ public final class FlowSpec {
 				return;
 			}
 			checkRange(name, port, 1, 0xFFFF);
+		}
+
+		private void failLoopback(String field, IpPrefix prefix) {
+			fail(field, prefix, "is a loopback prefix: the host's loopback traffic stays on the kernel's lo "
+					+ "interface and never reaches the NIC (and the kernel drops such an address arriving on the "
+					+ "wire, RFC 1122 3.2.1.3), so the set would count nothing: match the NIC's own addresses");
+		}
+
+		private static boolean isLoopback(IpPrefix prefix) {
+			// the whole prefix within 127.0.0.0/8, or ::1/128
+			byte[] address = prefix.address().getAddress();
+			return prefix.isIpv4() ? prefix.prefixLength() >= 8 && address[0] == 127
+					: prefix.prefixLength() == 128 && prefix.address().isLoopbackAddress();
 		}
 
 		private static boolean isMulticast(IpPrefix prefix) {

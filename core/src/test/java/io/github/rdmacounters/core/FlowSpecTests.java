@@ -101,7 +101,7 @@ class FlowSpecTests {
 	@Test
 	void outOfRangeValuesNameTheField() {
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().vlanId(4096))
-			.withMessage("vlanId must be 0 to 4095, but was 4096");
+			.withMessage("vlanId must be 0 to 4094, but was 4096");
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().destinationPort(70000))
 			.withMessage("destinationPort must be 1 to 65535, but was 70000");
 		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().priority(-1))
@@ -149,7 +149,7 @@ class FlowSpecTests {
 		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
 			.isThrownBy(() -> FlowSpec.builder(flow).vlanId(5000).sourcePort(70000).priority(-1).build())
 			.satisfies((ex) -> assertThat(ex.problems()).containsExactly(
-					new InvalidRdmaConfigurationException.Problem(flow + ".vlan-id", 5000, "must be 0 to 4095"),
+					new InvalidRdmaConfigurationException.Problem(flow + ".vlan-id", 5000, "must be 0 to 4094"),
 					new InvalidRdmaConfigurationException.Problem(flow + ".source-port", 70000, "must be 1 to 65535"),
 					new InvalidRdmaConfigurationException.Problem(flow + ".priority", -1,
 							CounterSetPlacement.PRIORITY_RULE)));
@@ -198,6 +198,56 @@ class FlowSpecTests {
 		for (String mac : new String[] { "02:00:5e:10:00:01", "00:00:00:00:00:00", "fe:ff:ff:ff:ff:ff" }) {
 			assertThat(FlowSpec.builder().sourceMac(MacAddress.parse(mac)).build().sourceMac()).hasToString(mac);
 		}
+	}
+
+	@Test
+	void loopbackPrefixesAreRefusedEitherWay() {
+		for (String prefix : new String[] { "127.0.0.1", "127.0.0.0/8", "127.1.0.0/16", "::1" }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().sourceIp(IpPrefix.parse(prefix)))
+				.withMessageStartingWith("sourceIp is a loopback prefix")
+				.withMessageContaining("never reaches the NIC");
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> FlowSpec.builder().destinationIp(IpPrefix.parse(prefix)))
+				.withMessageStartingWith("destinationIp is a loopback prefix");
+		}
+		// wider prefixes that hold other addresses too
+		for (String prefix : new String[] { "0.0.0.0/0", "64.0.0.0/2", "::/0", "::/127" }) {
+			assertThat(FlowSpec.builder().destinationIp(IpPrefix.parse(prefix)).build().destinationIp())
+				.isEqualTo(IpPrefix.parse(prefix));
+		}
+	}
+
+	@Test
+	void unspecifiedDestinationIsRefusedSayingHowToCountEveryDestination() {
+		for (String address : new String[] { "0.0.0.0", "::" }) {
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> FlowSpec.builder().destinationIp(IpPrefix.parse(address)))
+				.withMessageStartingWith("destinationIp is the unspecified address")
+				.withMessageContaining("leave destinationIp out");
+			// a DHCP client's source before it has an address
+			assertThat(FlowSpec.builder().sourceIp(IpPrefix.parse(address)).build().sourceIp())
+				.isEqualTo(IpPrefix.parse(address));
+		}
+	}
+
+	@Test
+	void limitedBroadcastIsADestinationOnly() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> FlowSpec.builder().sourceIp(IpPrefix.parse("255.255.255.255")))
+			.withMessageStartingWith("sourceIp is the limited broadcast address");
+		assertThat(FlowSpec.builder().destinationIp(IpPrefix.parse("255.255.255.255")).build().destinationIp())
+			.hasToString("255.255.255.255/32");
+	}
+
+	@Test
+	void reservedVlanIdIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> FlowSpec.builder().vlanId(4095))
+			.withMessageStartingWith("vlanId must be 0 to 4094: VLAN id 4095 is reserved (IEEE 802.1Q)");
+		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+			.isThrownBy(() -> FlowSpec.builder("rdma.counter-sets.v.flow").vlanId(4095).build())
+			.satisfies((ex) -> assertThat(ex.problems()).hasSize(1));
+		assertThat(FlowSpec.builder().vlanId(4094).build().vlanId()).isEqualTo(4094);
+		assertThat(FlowSpec.builder().vlanId(0).build().vlanId()).isZero();
 	}
 
 	@Test
