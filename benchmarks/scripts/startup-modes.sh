@@ -3,6 +3,9 @@
 # and large (8 x 2 x 8) web applications of StartupComparison / startup.sh, with the
 # starter and with rdma.enabled=false, each started in a new JVM in these modes:
 #   jdk17                  plain JVM (as startup.sh)
+#   jdk17-cds              JDK 17 with a dynamic CDS archive of a training run of the same
+#                          start (-XX:ArchiveClassesAtExit, then -Xshare:on), as Boot's CDS
+#                          documentation trains one
 #   jdk17-spring-aot       Spring's AOT mode (-Dspring.aot.enabled=true) with the code that
 #                          Boot's SpringApplicationAotProcessor generated for that application
 #                          and those properties (one processing per application and starter)
@@ -33,7 +36,7 @@ report() { # the tables of the starts in $OUT
 import statistics, sys
 work, jdk17, jdk25 = sys.argv[1:4]
 apps = (("typical", "1 × 1 × 2", 2), ("large", "8 × 2 × 8", 64))
-modes = ("jdk17", "jdk17-spring-aot", "jdk25", "jdk25-aot-cache", "jdk25-spring-aot-cache")
+modes = ("jdk17", "jdk17-cds", "jdk17-spring-aot", "jdk25", "jdk25-aot-cache", "jdk25-spring-aot-cache")
 starts = [line.split() for line in open(f"{work}/starts.txt")]
 for app, shape, sets in apps:
     for line in starts:
@@ -61,7 +64,7 @@ def paired(app, mode, column):
 
 loads = [line.split()[1:] for line in open(f"{work}/load.txt")]
 one_minute = [float(load[0]) for load in loads]
-print(f"\n{jdk17}; {jdk25}; {len(starts) // 20} rounds; load average (1 min) {loads[0][0]} at the start, "
+print(f"\n{jdk17}; {jdk25}; {len(starts) // (4 * len(modes))} rounds; load average (1 min) {loads[0][0]} at the start, "
       f"{loads[-1][0]} at the end, {min(one_minute)} to {max(one_minute)} at the rounds' starts.\n")
 print("In-process start (`StartupComparison cold`: `SpringApplicationBuilder.run()` until the context is")
 print("refreshed and the web server started), ms:\n")
@@ -89,7 +92,7 @@ for line in open(f"{work}/classes.txt"):
     _, app, mode, starter, loaded, cached = line.split()
     classes[(app, mode, starter)] = (int(loaded), int(cached))
 def cell(loaded, cached, mode):
-    return f"{loaded} ({cached} cached)" if "cache" in mode else f"{loaded}"
+    return f"{loaded} ({cached} cached)" if "cache" in mode or "cds" in mode else f"{loaded}"
 for app, shape, _ in apps:
     for mode in modes:
         without, with_ = classes[(app, mode, "starter=false")], classes[(app, mode, "starter=true")]
@@ -106,7 +109,7 @@ trap 'rm -rf "$WORK"' EXIT
 rm -rf "$OUT"
 mkdir -p "$OUT"
 APPS=("typical 1 1 2" "large 8 2 8")
-MODES=(jdk17 jdk17-spring-aot jdk25 jdk25-aot-cache jdk25-spring-aot-cache)
+MODES=(jdk17 jdk17-cds jdk17-spring-aot jdk25 jdk25-aot-cache jdk25-spring-aot-cache)
 MAIN=io.github.rdmacounters.benchmarks.StartupComparison
 
 echo "== build"
@@ -151,6 +154,9 @@ for app in "${APPS[@]}"; do
 		declare -g "opts_${name}_${starter}_jdk17=-cp $CP $MAIN ${shape[*]}"
 		declare -g "opts_${name}_${starter}_jdk17_spring_aot=-Dspring.aot.enabled=true -cp $WORK/$id-spring-aot.jar:$CP $MAIN ${shape[*]}"
 		declare -g "opts_${name}_${starter}_jdk25=-cp $CP $MAIN ${shape[*]}"
+		# JDK 17's dynamic CDS archive; -Xshare:on: a start that cannot map it fails
+		run "$WORK/$id-train-cds.log" "$java17" -XX:ArchiveClassesAtExit="$WORK/$id.jsa" -cp "$CP" "$MAIN" "${shape[@]}"
+		declare -g "opts_${name}_${starter}_jdk17_cds=-Xshare:on -XX:SharedArchiveFile=$WORK/$id.jsa -cp $CP $MAIN ${shape[*]}"
 		# training runs: the same start, recording its classes into the cache
 		run "$WORK/$id-train-jvm.log" "$java25" -XX:AOTCacheOutput="$WORK/$id-jvm.aot" -cp "$CP" "$MAIN" "${shape[@]}"
 		run "$WORK/$id-train-spring.log" "$java25" -XX:AOTCacheOutput="$WORK/$id-spring.aot" \
