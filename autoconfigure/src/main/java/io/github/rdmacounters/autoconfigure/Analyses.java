@@ -1,5 +1,8 @@
 package io.github.rdmacounters.autoconfigure;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -16,6 +19,9 @@ import org.springframework.boot.origin.PropertySourceOrigin;
 final class Analyses {
 
 	static final String REVIEW = "Review the value of the property with the provided reason.";
+
+	/** A placeholder left as written: Boot's binder keeps one that nothing resolves. */
+	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}:]+)}");
 
 	private Analyses() {
 	}
@@ -39,8 +45,22 @@ final class Analyses {
 		return new FailureAnalysis(
 				"Invalid value '" + ((written != null) ? written : "") + "' for configuration property '" + name + "'"
 						+ ((origin != null) ? " (originating from '" + origin + "')" : "")
-						+ ". Validation failed for the following reason:\n\n" + reason,
+						+ ". Validation failed for the following reason:\n\n" + reason + unresolved(written),
 				REVIEW, cause);
+	}
+
+	/**
+	 * Say that a value holds a placeholder that nothing resolved, e.g. {@code ${PORT}}
+	 * where no property or environment variable {@code PORT} exists.
+	 */
+	private static String unresolved(@Nullable Object written) {
+		Matcher placeholder = PLACEHOLDER.matcher(String.valueOf(written));
+		if (written == null || !placeholder.find()) {
+			return "";
+		}
+		return "; " + placeholder.group() + " is a placeholder that no property and no environment variable "
+				+ "resolved: define " + placeholder.group(1) + ", give it a default (" + "${" + placeholder.group(1)
+				+ ":<value>}), or write the value itself";
 	}
 
 }

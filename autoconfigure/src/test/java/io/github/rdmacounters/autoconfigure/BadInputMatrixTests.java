@@ -215,6 +215,10 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "destination-ip", "::", "unspecified address"));
 		cases.add(new Case(FLOW + "source-ip", "255.255.255.255", "limited broadcast", FLOW + "destination-ip"));
 		cases.add(new Case(FLOW + "vlan-id", "4095", "0 to 4094", "reserved").with(FLOW + "protocol=tcp"));
+		// a placeholder that nothing resolved, which Boot's binder keeps as written
+		cases.add(new Case(FLOW + "destination-port", "${NVME_PORT}", "placeholder", "define NVME_PORT", "1 to 65535")
+			.with(FLOW + "protocol=tcp"));
+		cases.add(new Case("rdma.read-deadline", "${RDMA_DEADLINE}", "placeholder", "${RDMA_DEADLINE:<value>}"));
 		// a name twice in a list
 		cases.add(new Case("rdma.optional-counters.enable", "cc_rx_ce_pkts,cc_rx_ce_pkts", "more than once").warns());
 		cases.add(
