@@ -1553,6 +1553,18 @@ FAKE_EXPORT int fake_nldev_held(void)
 	return ret;
 }
 
+/* whether the fake still serves the connection of a client socket, named by its inode */
+FAKE_EXPORT int fake_nldev_serving(uint64_t client_ino)
+{
+	int serving = 0;
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < FK_MAX_CONNS; i++)
+		if (conns[i] && (uint64_t)conns[i]->client_ino == client_ino)
+			serving = 1;
+	pthread_mutex_unlock(&lock);
+	return serving;
+}
+
 FAKE_EXPORT long fake_nldev_count(const char *what)
 {
 	long ret = -1;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.LongConsumer;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
@@ -160,9 +161,44 @@ public final class FakeNldev {
 	}
 
 	NetlinkSocket connect(Duration timeout) {
+		return connect(timeout, (inode) -> {
+		});
+	}
+
+	/**
+	 * Open a socket to the fake, telling its inode, which names its connection in
+	 * {@link #serves(long)} (its descriptor's number may be another socket's once it is
+	 * closed).
+	 * @param timeout the socket's receive timeout
+	 * @param inodes told the socket's inode
+	 * @return the socket
+	 */
+	NetlinkSocket connect(Duration timeout, LongConsumer inodes) {
 		int fd = this.control.fake_nldev_connect();
 		check(fd >= 0, "connect");
+		inodes.accept(inode(fd));
 		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", timeout);
+	}
+
+	/**
+	 * Return whether the fake still serves the connection of a socket: it stops when the
+	 * socket is closed.
+	 * @param inode the socket's inode
+	 * @return {@code true} while the connection is open
+	 */
+	boolean serves(long inode) {
+		return this.control.fake_nldev_serving(inode) == 1;
+	}
+
+	private static long inode(int fd) {
+		try {
+			// "socket:[<inode>]"
+			String link = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+			return Long.parseLong(link.substring(link.indexOf('[') + 1, link.length() - 1));
+		}
+		catch (IOException | RuntimeException ex) {
+			throw new IllegalStateException("Cannot read the inode of descriptor " + fd + " in /proc/self/fd", ex);
+		}
 	}
 
 	public RdmaNetlink client() {
@@ -184,8 +220,20 @@ public final class FakeNldev {
 	 * @return the socket
 	 */
 	public NetlinkSocket connectForEvents() {
+		return connectForEvents((inode) -> {
+		});
+	}
+
+	/**
+	 * Open a socket for events, telling its inode, as
+	 * {@link #connect(Duration, LongConsumer)} does.
+	 * @param inodes told the socket's inode
+	 * @return the socket
+	 */
+	NetlinkSocket connectForEvents(LongConsumer inodes) {
 		int fd = this.control.fake_nldev_connect();
 		check(fd >= 0, "connect");
+		inodes.accept(inode(fd));
 		return NetlinkSocket.attach(fd, (int) ProcessHandle.current().pid(), "NETLINK_RDMA", Duration.ofSeconds(10),
 				(group) -> this.control.fake_nldev_join(fd, group));
 	}
@@ -324,6 +372,8 @@ public final class FakeNldev {
 		int fake_nldev_inject(String fault);
 
 		long fake_nldev_count(String what);
+
+		int fake_nldev_serving(long clientInode);
 
 		int fake_nldev_connect();
 
