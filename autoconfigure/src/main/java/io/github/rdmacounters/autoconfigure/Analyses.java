@@ -54,13 +54,13 @@ final class Analyses {
 	 * where no property or environment variable {@code PORT} exists.
 	 */
 	private static String unresolved(@Nullable Object written) {
-		Matcher placeholder = PLACEHOLDER.matcher(String.valueOf(written));
-		if (written == null || !placeholder.find()) {
+		Matcher placeholder = PLACEHOLDER.matcher((written != null) ? written.toString() : "");
+		if (!placeholder.find()) {
 			return "";
 		}
+		String key = placeholder.group(1);
 		return "; " + placeholder.group() + " is a placeholder that no property and no environment variable "
-				+ "resolved: define " + placeholder.group(1) + ", give it a default (" + "${" + placeholder.group(1)
-				+ ":<value>}), or write the value itself";
+				+ "resolved: define " + key + ", give it a default (${" + key + ":<value>}), or write the value itself";
 	}
 
 }

@@ -424,18 +424,8 @@ public final class FlowSpec {
 		 */
 		public Builder sourceIp(@Nullable IpPrefix prefix) {
 			checkNoHostBits("sourceIp", prefix);
-			if (prefix != null && isLoopback(prefix)) {
-				failLoopback("sourceIp", prefix);
-			}
-			else if (prefix != null && prefix.equals(LIMITED_BROADCAST)) {
-				fail("sourceIp", prefix, "is the limited broadcast address, which is never a packet's source "
-						+ "(RFC 1122 3.2.1.3), so the set would count nothing: write the senders' unicast prefix, or "
-						+ "match broadcasts with " + name("destinationIp"));
-			}
-			if (prefix != null && isMulticast(prefix)) {
-				fail("sourceIp", prefix, "is a multicast prefix, and a multicast address is never a packet's source "
-						+ "(RFC 1112 for IPv4, RFC 4291 2.7 for IPv6), so the set would count nothing: write the "
-						+ "senders' unicast prefix, or match the group with " + name("destinationIp"));
+			if (prefix != null) {
+				checkSource(prefix);
 			}
 			this.sourceIp = prefix;
 			return this;
@@ -627,6 +617,22 @@ public final class FlowSpec {
 			checkRange(name, port, 1, 0xFFFF);
 		}
 
+		private void checkSource(IpPrefix prefix) {
+			if (isLoopback(prefix)) {
+				failLoopback("sourceIp", prefix);
+			}
+			else if (prefix.equals(LIMITED_BROADCAST)) {
+				fail("sourceIp", prefix, "is the limited broadcast address, which is never a packet's source "
+						+ "(RFC 1122 3.2.1.3), so the set would count nothing: write the senders' unicast prefix, or "
+						+ "match broadcasts with " + name("destinationIp"));
+			}
+			else if (isMulticast(prefix)) {
+				fail("sourceIp", prefix, "is a multicast prefix, and a multicast address is never a packet's source "
+						+ "(RFC 1112 for IPv4, RFC 4291 2.7 for IPv6), so the set would count nothing: write the "
+						+ "senders' unicast prefix, or match the group with " + name("destinationIp"));
+			}
+		}
+
 		private void failLoopback(String field, IpPrefix prefix) {
 			fail(field, prefix, "is a loopback prefix: the host's loopback traffic stays on the kernel's lo "
 					+ "interface and never reaches the NIC (and the kernel drops such an address arriving on the "
@@ -635,16 +641,12 @@ public final class FlowSpec {
 
 		private static boolean isLoopback(IpPrefix prefix) {
 			// the whole prefix within 127.0.0.0/8, or ::1/128
-			byte[] address = prefix.address().getAddress();
-			return prefix.isIpv4() ? prefix.prefixLength() >= 8 && address[0] == 127
-					: prefix.prefixLength() == 128 && prefix.address().isLoopbackAddress();
+			return prefix.address().isLoopbackAddress() && prefix.prefixLength() >= (prefix.isIpv4() ? 8 : 128);
 		}
 
 		private static boolean isMulticast(IpPrefix prefix) {
 			// the whole prefix within 224.0.0.0/4 or ff00::/8
-			int first = prefix.address().getAddress()[0] & 0xFF;
-			return prefix.isIpv4() ? prefix.prefixLength() >= 4 && (first & 0xF0) == 0xE0
-					: prefix.prefixLength() >= 8 && first == 0xFF;
+			return prefix.address().isMulticastAddress() && prefix.prefixLength() >= (prefix.isIpv4() ? 4 : 8);
 		}
 
 		private void checkRange(String name, int value, int min, int max) {
