@@ -11,8 +11,9 @@
  * a UD or raw packet QP in any state, as the kernel does (ib_uverbs_ex_create_flow checks the QP
  * type and CAP_NET_RAW, never the state). Steering follows drivers/infiniband/hw/mlx5/fs.c: one
  * table per (priority, don't-trap), one match per table, don't-trap continues to lower priorities,
- * a trapping rule ends the walk; RoCEv2 traffic (UDP 4791) on a RoCE-enabled Ethernet port goes to
- * the HCA's RoCE path and is seen by port and hw counters only.
+ * a trapping rule ends the walk; RoCE traffic (RoCEv2's UDP 4791, RoCEv1's Ethernet type 0x8915)
+ * on a RoCE-enabled Ethernet port goes to the HCA's RoCE path and is seen by port and hw counters
+ * only.
  *
  * Every handle is remembered in a registry and never freed, so a call on a destroyed or
  * unknown handle, or on a child of a closed context (ibv_close_device frees them all), is
@@ -45,6 +46,7 @@
  * include/linux/mlx5/device.h): mlx5_ib_create_flow fails with ENOMEM beyond it. */
 #define FAKE_LAST_PRIO 15
 #define FAKE_ROCE_V2_PORT 4791
+#define FAKE_ROCE_V1_ETHER_TYPE 0x8915
 
 enum fake_type {
 	FAKE_LIST = 1,
@@ -1506,8 +1508,10 @@ static void count_packet(struct fake_flow *f, const struct fake_packet *pkt)
 
 /*
  * Deliver a packet to a port; return the number of flows that counted it, or -1. An inactive
- * port drops it. The port counters count every packet received. RoCEv2 on a RoCE-enabled
- * Ethernet port is taken by the HCA's RoCE path (mlx5 devlink enable_roce): it moves the
+ * port drops it. The port counters count every packet received. RoCE (RoCEv2's UDP 4791 and
+ * RoCEv1's Ethernet type 0x8915) on a RoCE-enabled Ethernet port is taken by the HCA's RoCE
+ * path (mlx5 devlink enable_roce; Linux commit 0de60af64953: only on a port not enabled for
+ * RoCE are incoming RoCE packets plain Ethernet packets to the NIC): it moves the
  * responder's hw_counters and no flow sees it. Other packets walk the BYPASS tables in
  * ib_prio_to_core_prio order (2 * priority, +1 without don't-trap): in each table the oldest
  * matching rule counts the packet; a don't-trap rule lets it go on, a trapping rule ends the walk.
@@ -1531,8 +1535,9 @@ FAKE_EXPORT int fake_deliver(const char *device, int port, const struct fake_pac
 	pc = &dev->counters[port];
 	pc->rcv_packets++;
 	pc->rcv_bytes += (uint64_t)pkt->length;
-	if (pkt->ip_version != 0 && pkt->ip_protocol == 17 && pkt->dst_port == FAKE_ROCE_V2_PORT && !dev->roce_disabled
-			&& dev->ports[port].link_layer == IBV_LINK_LAYER_ETHERNET) {
+	if ((pkt->ether_type == FAKE_ROCE_V1_ETHER_TYPE
+				|| (pkt->ip_version != 0 && pkt->ip_protocol == 17 && pkt->dst_port == FAKE_ROCE_V2_PORT))
+			&& !dev->roce_disabled && dev->ports[port].link_layer == IBV_LINK_LAYER_ETHERNET) {
 		if (pkt->roce_op == 1)
 			pc->rx_write_requests++;
 		else if (pkt->roce_op == 2)

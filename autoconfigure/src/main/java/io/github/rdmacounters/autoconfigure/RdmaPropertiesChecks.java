@@ -286,19 +286,26 @@ final class RdmaPropertiesChecks {
 	}
 
 	/**
-	 * RoCEv2 traffic is taken by the adapter's RoCE path before steering while RoCE is
+	 * RoCE traffic is taken by the adapter's RoCE path before steering while RoCE is
 	 * enabled on the port (the default; mlx5 devlink {@code enable_roce}): a flow on UDP
-	 * 4791 counts nothing there.
+	 * 4791 (RoCEv2) or on Ethernet type 0x8915 (RoCEv1) counts nothing there.
 	 */
 	private void warnIfRoce(String flow, FlowSpec spec) {
 		if (spec.protocol() == L4Protocol.UDP && Objects.equals(spec.destinationPort(), Packet.ROCE_V2_PORT)) {
-			Object written = this.problems.raw(flow + ".destination-port");
-			logger.warn(flow + ".destination-port=" + ((written != null) ? written : Packet.ROCE_V2_PORT)
-					+ " with udp is RoCEv2, which the adapter takes before its flow steering while RoCE is enabled on "
-					+ "the port (the default): this flow counts nothing there, and RoCE traffic shows in the port "
-					+ "counters (port_rcv_data, port_xmit_data); count another port, or disable RoCE on the device "
-					+ "(devlink enable_roce=false) to count it as plain Ethernet traffic");
+			warnRoce(flow + ".destination-port", Packet.ROCE_V2_PORT, " with udp is RoCEv2", "another port");
 		}
+		if (Objects.equals(spec.etherType(), Packet.ETHERTYPE_ROCE_V1)) {
+			warnRoce(flow + ".ether-type", "0x8915", " is RoCEv1", "another Ethernet type");
+		}
+	}
+
+	private void warnRoce(String property, Object value, String what, String other) {
+		Object written = this.problems.raw(property);
+		logger.warn(property + "=" + ((written != null) ? written : value) + what
+				+ ", which the adapter takes before its flow steering while RoCE is enabled on the port (the default): "
+				+ "this flow counts nothing there, and RoCE traffic shows in the port counters (port_rcv_data, "
+				+ "port_xmit_data); count " + other
+				+ ", or disable RoCE on the device (devlink enable_roce=false) to count it as plain Ethernet traffic");
 	}
 
 	/**

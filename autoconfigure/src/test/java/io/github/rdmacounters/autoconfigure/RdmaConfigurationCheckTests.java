@@ -117,6 +117,15 @@ class RdmaConfigurationCheckTests {
 				assertThat(context).hasNotFailed();
 				assertThat(output.getOut().split("with udp is RoCEv2", -1)).hasSize(2);
 			});
+		own.withPropertyValues("rdma.counter-sets.rocev1.flow.ether-type=35093").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut().split("rdma.counter-sets.rocev1.flow.ether-type=35093 is RoCEv1", -1))
+				.hasSize(2);
+		});
+		own.withPropertyValues("rdma.counter-sets.arp.flow.ether-type=0x0806").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut()).doesNotContain("ether-type=0x0806");
+		});
 	}
 
 	@Test

@@ -29,6 +29,10 @@ public record Packet(MacAddress sourceMac, MacAddress destinationMac, @Nullable 
 
 	public static final int ETHERTYPE_IPV6 = 0x86DD;
 
+	/** The Ethernet type of RoCEv1 (the InfiniBand transport over Ethernet). */
+	public static final int ETHERTYPE_ROCE_V1 = 0x8915;
+
+	/** The UDP destination port of RoCEv2. */
 	public static final int ROCE_V2_PORT = 4791;
 
 	private static final MacAddress DEFAULT_SOURCE_MAC = new MacAddress(0x02_00_00_00_00_01L);

@@ -25,8 +25,9 @@ import io.github.rdmacounters.core.PortState;
  * @param managedFlowSteering whether the device reports
  * {@code IBV_DEVICE_MANAGED_FLOW_STEERING}; without, flows cannot be created
  * @param roceEnabled whether RoCE is enabled (mlx5 devlink {@code enable_roce}, the
- * default): then RoCEv2 traffic (UDP 4791) on an Ethernet port is taken by the RoCE path,
- * seen by the port counters and {@code hw_counters/} but by no flow
+ * default): then RoCE traffic (RoCEv2's UDP 4791, RoCEv1's Ethernet type 0x8915) on an
+ * Ethernet port is taken by the RoCE path, seen by the port counters and
+ * {@code hw_counters/} but by no flow
  * @param linuxBefore58 whether the device behaves like Linux before 5.8, where a
  * don't-trap flow with a count action fails with {@code EINVAL}
  * @param netdevs the network interfaces of the device's function, listed in sysfs under
@@ -275,8 +276,8 @@ public record SimulatedDeviceSpec(String name, long nodeGuid, String firmwareVer
 		/**
 		 * Set whether RoCE is enabled (the default), like mlx5's devlink
 		 * {@code enable_roce}.
-		 * @param roceEnabled {@code false} to make UDP 4791 plain Ethernet traffic that
-		 * flows count
+		 * @param roceEnabled {@code false} to make RoCE traffic (UDP 4791, Ethernet type
+		 * 0x8915) plain Ethernet traffic that flows count
 		 * @return this builder
 		 */
 		public Builder roceEnabled(boolean roceEnabled) {

@@ -144,12 +144,17 @@ final class SimulatedHardware {
 		return 2 * flow.spec().priority() + (flow.spec().dontTrap() ? 0 : 1);
 	}
 
-	// UDP 4791 on an Ethernet port with RoCE enabled (devlink enable_roce) takes the RoCE
-	// path before Ethernet steering
+	// RoCE on an Ethernet port with RoCE enabled (devlink enable_roce) takes the RoCE
+	// path
+	// before Ethernet steering: RoCEv2 (UDP 4791) and RoCEv1 (Ethernet type 0x8915)
+	// alike.
+	// Linux commit 0de60af64953 (net/mlx5_core: enable/disable RoCE): only on a port not
+	// enabled for RoCE are incoming RoCE packets plain Ethernet packets to the NIC
 	private boolean takenByRoce(int port, Packet packet) {
 		return this.spec.roceEnabled() && this.ports[port - 1].linkLayer() == LinkLayer.ETHERNET
-				&& packet.ipProtocol() == L4Protocol.UDP.ipProtocol()
-				&& packet.destinationPort() == Packet.ROCE_V2_PORT;
+				&& (packet.etherType() == Packet.ETHERTYPE_ROCE_V1
+						|| (packet.ipProtocol() == L4Protocol.UDP.ipProtocol()
+								&& packet.destinationPort() == Packet.ROCE_V2_PORT));
 	}
 
 	synchronized int deliver(int port, Packet packet) {

@@ -33,6 +33,7 @@ import io.github.rdmacounters.core.FlowSpec;
 import io.github.rdmacounters.core.IpPrefix;
 import io.github.rdmacounters.core.L4Protocol;
 import io.github.rdmacounters.core.LinkLayer;
+import io.github.rdmacounters.core.MacAddress;
 import io.github.rdmacounters.core.ManagedDevice;
 import io.github.rdmacounters.core.ManagedDeviceFactory;
 import io.github.rdmacounters.core.Packet;
@@ -77,6 +78,8 @@ public abstract class RdmaBackendContractTests {
 		.protocol(L4Protocol.UDP)
 		.destinationPort(Packet.ROCE_V2_PORT)
 		.build();
+
+	private static final FlowSpec ROCE_V1 = FlowSpec.builder().etherType(Packet.ETHERTYPE_ROCE_V1).build();
 
 	private final List<RdmaDevice> opened = new ArrayList<>();
 
@@ -146,6 +149,12 @@ public abstract class RdmaBackendContractTests {
 
 	static Packet udp(int destinationPort, int length) {
 		return Packet.udp(CLIENT, 49152, SERVER, destinationPort, length);
+	}
+
+	// a RoCEv1 frame: the InfiniBand headers right after the Ethernet header, no IP
+	static Packet roceV1(int length) {
+		return new Packet(MacAddress.parse("02:00:00:00:00:01"), MacAddress.parse("02:00:00:00:00:02"), null,
+				Packet.ETHERTYPE_ROCE_V1, null, null, 0, 0, 0, length);
 	}
 
 	static Packet tcp(String source, String destination, int destinationPort, int length) {
@@ -623,6 +632,29 @@ public abstract class RdmaBackendContractTests {
 			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_write_requests")).isEqualTo(2);
 			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_read_requests")).isEqualTo(1);
 			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_atomic_requests")).isEqualTo(1);
+		}
+
+		@Test
+		void onARocePortRoceV1FramesReachNoFlowButMovePortAndRoceCounters() {
+			RdmaDevice device = open();
+			Counters roceV1 = countFlow(device, 1, ROCE_V1);
+			Counters all = countFlow(device, 1, FlowSpec.builder().priority(1).build());
+			assertThat(control().deliverRoce(DEVICE, 1, roceV1(1024), RoceOperation.WRITE)).isZero();
+			assertThat(control().deliverRoce(DEVICE, 1, roceV1(64), RoceOperation.READ)).isZero();
+			assertThat(values(roceV1)).containsExactly(0, 0);
+			assertThat(values(all)).containsExactly(0, 0);
+			assertThat(control().portCounter(DEVICE, 1, "counters/port_rcv_packets")).isEqualTo(2);
+			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_write_requests")).isOne();
+			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_read_requests")).isOne();
+		}
+
+		@Test
+		void withRoceDisabledRoceV1FramesArePlainEthernetTrafficThatFlowsCount() {
+			control(TestDevice.mlx5(DEVICE).withRoceDisabled());
+			Counters roceV1 = countFlow(open(), 1, ROCE_V1);
+			assertThat(control().deliverRoce(DEVICE, 1, roceV1(1024), RoceOperation.WRITE)).isOne();
+			assertThat(values(roceV1)).containsExactly(1, 1024);
+			assertThat(control().portCounter(DEVICE, 1, "hw_counters/rx_write_requests")).isZero();
 		}
 
 		@Test

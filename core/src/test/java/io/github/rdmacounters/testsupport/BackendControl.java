@@ -32,10 +32,10 @@ public interface BackendControl {
 	int deliver(String device, int port, Packet packet);
 
 	/**
-	 * Make a RoCEv2 packet of an operation arrive at a port.
+	 * Make a RoCE packet of an operation arrive at a port.
 	 * @param device the device name
 	 * @param port the port number
-	 * @param packet the packet, UDP to 4791
+	 * @param packet the packet: UDP to 4791 (RoCEv2) or of Ethernet type 0x8915 (RoCEv1)
 	 * @param operation the operation
 	 * @return the number of flows that counted it
 	 */

@@ -142,11 +142,12 @@ public final class FakeVerbs {
 	}
 
 	/**
-	 * Deliver a RoCEv2 packet of the given operation to a port: on a RoCE-enabled port it
+	 * Deliver a RoCE packet of the given operation to a port: on a RoCE-enabled port it
 	 * moves the port counters and the operation's {@code hw_counters/} file, no flow.
 	 * @param device the device name
 	 * @param port the port number
-	 * @param packet the packet, UDP to port 4791
+	 * @param packet the packet: UDP to port 4791 (RoCEv2) or of Ethernet type 0x8915
+	 * (RoCEv1)
 	 * @param operation the RoCE operation
 	 * @return the number of flows that counted it
 	 */
@@ -167,7 +168,8 @@ public final class FakeVerbs {
 	/**
 	 * Turn RoCE on or off on a device, like mlx5's devlink {@code enable_roce}.
 	 * @param device the device name
-	 * @param enabled {@code false} to make UDP 4791 plain Ethernet traffic flows see
+	 * @param enabled {@code false} to make RoCE traffic (UDP 4791, Ethernet type 0x8915)
+	 * plain Ethernet traffic flows see
 	 */
 	public void roceEnabled(String device, boolean enabled) {
 		if (this.control.fake_set_roce(device, enabled ? 1 : 0) != 0) {
