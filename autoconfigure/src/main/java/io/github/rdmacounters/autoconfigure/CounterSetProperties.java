@@ -38,9 +38,9 @@ public record CounterSetProperties(@Nullable String device, @Nullable String net
 	/**
 	 * The traffic a counter set counts. Fields left unset match anything.
 	 *
-	 * @param etherType Ethernet type to match, e.g. 0x0806 for ARP; implied by the IP
-	 * prefixes. RoCEv1 (0x8915) is taken by the adapter before steering while RoCE is
-	 * enabled
+	 * @param etherType Ethernet type to match, 0x0600 to 0xffff, e.g. 0x0806 for ARP;
+	 * implied by the IP prefixes. RoCEv1 (0x8915) is taken by the adapter before steering
+	 * while RoCE is enabled
 	 * @param sourceMac source MAC address to match, e.g. 02:00:5e:10:00:01 (quoted in
 	 * YAML)
 	 * @param destinationMac destination MAC address to match (quoted in YAML)

@@ -1,6 +1,7 @@
 package io.github.rdmacounters.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.convert.ConversionFailedException;
@@ -228,6 +230,20 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 					cause);
 		}
 		Class<?> type = cause.getTarget().getType().toClass();
+		Object value = (property != null) ? property.getValue() : null;
+		if (value instanceof Boolean bool && RdmaPropertyKeys.names(type).isEmpty() && !Map.class.isAssignableFrom(type)
+				&& !Collection.class.isAssignableFrom(type)) {
+			// YAML 1.1 reads yes, no, on, off, true and false as booleans, which Boot
+			// cannot convert to a number or a duration
+			String rule = rule(name);
+			String text = YamlNumberForms.textAt(Origin.from(property));
+			// a boolean of a YAML file as written there; one of JSON
+			// (SPRING_APPLICATION_JSON)
+			// or of code as it is
+			String read = (text != null) ? "YAML reads " + text + " as the boolean " + bool : "it is a boolean";
+			return Analyses.invalidValue(property, written, value,
+					read + ", but " + kind(type) + " belongs here" + ((rule != null) ? ": it " + rule : ""), cause);
+		}
 		String setKey = (SETS.isAncestorOf(name) && name.getNumberOfElements() > 3) ? Problems.original(name, 3) : null;
 		String shape;
 		if ("counters".equals(setKey)) {
@@ -256,6 +272,20 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 		}
 		return Analyses.invalidValue(property, written, (property != null) ? property.getValue() : "",
 				shape + "; it cannot be a single value or a list item", cause);
+	}
+
+	/** What a value of a scalar type is, e.g. {@code a whole number}. */
+	private static String kind(Class<?> type) {
+		if (WHOLE_NUMBERS.contains(type)) {
+			return "a whole number";
+		}
+		if (type == Duration.class) {
+			return "a duration such as 500ms";
+		}
+		if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
+			return "a number";
+		}
+		return "a value";
 	}
 
 	/** What names an entry of a map, and an example, e.g. an RDMA device name, mlx5_0. */

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,12 +79,13 @@ final class YamlNumberForms {
 
 	/**
 	 * Refuse a YAML 1.1 boolean word ({@code yes}, {@code on}, ...) for a property of
-	 * text, e.g. {@code device: yes}, which would bind as the text {@code true}.
+	 * text or a list of text, e.g. {@code device: yes}, which would bind as the text
+	 * {@code true}.
 	 */
 	private static void checkText(ConfigurationProperty property, Boolean value, Map<Resource, List<String>> files,
 			Problems problems) {
 		ResolvableType type = RdmaPropertyKeys.typeOf(property.getName());
-		if (type == null || type.resolve() != String.class) {
+		if (type == null || !isText(type)) {
 			return;
 		}
 		String text = textAt(Origin.from(property), files);
@@ -92,6 +94,16 @@ final class YamlNumberForms {
 					"YAML reads " + text + " as the boolean " + value + ", which would bind as the text " + value
 							+ "; quote it ('" + text + "') to mean the name");
 		}
+	}
+
+	/**
+	 * Whether a type is text or a collection of text, e.g. {@code rdma.ethtool.include},
+	 * where {@code include: off} would bind as the one name {@code false}.
+	 */
+	private static boolean isText(ResolvableType type) {
+		Class<?> raw = type.resolve(Object.class);
+		return raw == String.class || (Collection.class.isAssignableFrom(raw)
+				&& type.asCollection().getGeneric(0).resolve() == String.class);
 	}
 
 	/**

@@ -317,6 +317,29 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "ether-type", "-1", "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", huge, "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", "0xZZ", "0 to 65535"));
+		// below 0x0600 the field is an IEEE 802.3 frame's length, no protocol's type
+		cases.add(new Case(FLOW + "ether-type", "1500", "not an Ethernet type", "start at 0x0600"));
+		cases.add(new Case(FLOW + "ether-type", "0x05ff", "not an Ethernet type", "start at 0x0600"));
+		cases.add(new Case(FLOW + "ether-type", "0", "not an Ethernet type", "start at 0x0600"));
+		// a YAML 1.1 boolean word where a number, a duration or names belong
+		String tcpSet = "rdma:\n  counter-sets:\n    roce:\n      flow:\n        protocol: tcp\n";
+		cases.add(Case.yaml(FLOW + "destination-port", "off", tcpSet + "        destination-port: off",
+				"as the boolean false", "a whole number", "1 to 65535"));
+		cases.add(Case.yaml(FLOW + "priority", "yes", tcpSet + "        priority: yes", "as the boolean true",
+				"a whole number", "0 to 15"));
+		cases.add(Case.yaml(SET + "counters.packets", "on", tcpSet + "      counters:\n        packets: on",
+				"as the boolean true", "a whole number", "0 to 255"));
+		cases.add(Case.yaml("rdma.read-deadline", "on", "rdma:\n  read-deadline: on", "as the boolean true",
+				"a duration", "10ms to 5s"));
+		cases.add(Case.yaml("rdma.ethtool.pause-storm.pause-share", "on",
+				"rdma:\n  ethtool:\n    pause-storm:\n      pause-share: on", "as the boolean true", "a number",
+				"at most 1"));
+		cases.add(Case.yaml("rdma.ethtool.include", "off", "rdma:\n  ethtool:\n    include: off",
+				"as the boolean false", "quote it ('off')"));
+		cases.add(Case.yaml("rdma.port-counters.include", "no", "rdma:\n  port-counters:\n    include: no",
+				"as the boolean false", "quote it ('no')"));
+		cases.add(Case.yaml("rdma.optional-counters.enable", "on", "rdma:\n  optional-counters:\n    enable: on",
+				"as the boolean true", "quote it ('on')"));
 		cases.add(new Case(SET + "port[0]", "1", NOT_A_LIST));
 		cases.add(new Case(SET + "counters.pkts", "0", "packets or bytes"));
 		cases.add(new Case(SET + "counters[0]", "packets", NOT_A_LIST, "packets, bytes"));

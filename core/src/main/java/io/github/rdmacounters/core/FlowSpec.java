@@ -21,6 +21,9 @@ public final class FlowSpec {
 	/** The tag protocol identifiers of 802.1Q, 802.1ad and the older QinQ. */
 	private static final List<Integer> VLAN_TAG_TYPES = List.of(0x8100, 0x88A8, 0x9100);
 
+	/** The lowest Ethernet type: below it the field is an IEEE 802.3 frame's length. */
+	private static final int FIRST_ETHER_TYPE = 0x0600;
+
 	private static final IpPrefix LIMITED_BROADCAST = IpPrefix.parse("255.255.255.255");
 
 	private static final FlowSpec ANY = builder().build();
@@ -558,6 +561,17 @@ public final class FlowSpec {
 					&& this.sourceIp.isIpv4() != this.destinationIp.isIpv4()) {
 				fail("destinationIp", this.destinationIp, "must be of the same IP family as " + name("sourceIp") + " ("
 						+ this.sourceIp + "): both IPv4 or both IPv6");
+			}
+			if (this.etherType != null && this.etherType < FIRST_ETHER_TYPE) {
+				// IEEE 802.3 clause 3.2.6: in that field a value up to 1500 is the length
+				// of an 802.3 frame (whose LLC header names the protocol), 1501 to 1535
+				// is undefined, and Ethernet types start at 1536
+				fail("etherType", String.format("0x%04x", this.etherType),
+						"is not an Ethernet type: below 0x0600 (1536) that field names no protocol (up to 1500 it "
+								+ "is the length of an IEEE 802.3 frame), so the flow would count no protocol's "
+								+ "traffic; Ethernet types start at 0x0600, e.g. 0x0800 (IPv4), 0x86dd (IPv6) or "
+								+ "0x0806 (ARP)");
+				return;
 			}
 			if (this.etherType != null && VLAN_TAG_TYPES.contains(this.etherType)) {
 				// mlx5 matches a VLAN with the eth spec's vlan_tag (first_vid, cvlan_tag

@@ -297,6 +297,24 @@ class FlowSpecTests {
 	}
 
 	@Test
+	void etherTypesBelow0x0600AreRefusedAsIeee8023Lengths() {
+		for (int length : new int[] { 0, 46, 1500, 0x05FF }) {
+			assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
+				.isThrownBy(() -> FlowSpec.builder("f").etherType(length).build())
+				.satisfies((ex) -> assertThat(ex.problems()).singleElement().satisfies((problem) -> {
+					assertThat(problem.property()).isEqualTo("f.ether-type");
+					assertThat(problem.value()).isEqualTo(String.format("0x%04x", length));
+					assertThat(problem.requirement()).contains("not an Ethernet type", "IEEE 802.3", "start at 0x0600");
+				}));
+		}
+		assertThatExceptionOfType(FlowSpec.InvalidFieldException.class)
+			.isThrownBy(() -> FlowSpec.builder().etherType(1500).build())
+			.withMessageContaining("etherType");
+		assertThat(FlowSpec.builder().etherType(0x0600).build().etherType()).isEqualTo(0x0600);
+		assertThat(FlowSpec.builder().etherType(0x0806).build().etherType()).isEqualTo(0x0806);
+	}
+
+	@Test
 	void protocolOrPortsUnderANonIpEtherTypeAreRefused() {
 		assertThatExceptionOfType(InvalidRdmaConfigurationException.class)
 			.isThrownBy(
