@@ -2,6 +2,7 @@ package io.github.rdmacounters.netlink;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -165,7 +166,11 @@ class NetlinkReadDeadlineTests {
 
 	@Test
 	void closingTheClientDoesNotWaitForAHeldRequestAndItsSocketIsClosedOnce() throws Exception {
-		RdmaNetlink client = this.fake.client();
+		// the client's socket is named by its inode: the fake is shared with the threads
+		// other tests left, which open and close connections meanwhile, so its count of
+		// open connections could fall though this socket leaked, or never fall back
+		List<Long> inodes = new CopyOnWriteArrayList<>();
+		RdmaNetlink client = new RdmaNetlink(() -> this.fake.connect(Duration.ofSeconds(10), inodes::add));
 		this.fake.hold("get");
 		CompletableFuture<Object> request = CompletableFuture.supplyAsync(() -> {
 			try {
@@ -176,9 +181,11 @@ class NetlinkReadDeadlineTests {
 			}
 		});
 		awaitTrue(() -> this.fake.held() == 1);
-		// the connections open with the client's; one of an earlier test may still close
-		// during this one, so the test waits for one fewer, not for the count before
-		long open = this.fake.count("open");
+		assertThat(inodes).hasSize(1);
+		long own = inodes.get(0);
+		// named while open: the fake names 64 connections at most, and one it does not
+		// name would read as closed
+		assertThat(this.fake.serves(own)).isTrue();
 		long start = System.nanoTime();
 		client.close();
 		assertThat(millisSince(start)).isLessThan(WITHIN_MILLIS);
@@ -186,7 +193,15 @@ class NetlinkReadDeadlineTests {
 		// kernel's sendmsg would return when the device answers, and close the socket
 		assertThat(request.get()).isInstanceOf(RdmaClosedException.class);
 		this.fake.release();
-		awaitTrue(() -> this.fake.count("open") < open);
+		awaitTrue(() -> !this.fake.serves(own));
+		// the socket opened now likely takes the descriptor number just freed, which a
+		// second close of the same number would close
+		List<Long> others = new ArrayList<>();
+		try (NetlinkSocket other = this.fake.connect(Duration.ofSeconds(10), others::add)) {
+			client.close();
+			assertThat(other.isClosed()).isFalse();
+			assertThat(this.fake.serves(others.get(0))).as("the connection opened between the two closes").isTrue();
+		}
 	}
 
 	private static int readerThreads() {

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +39,12 @@ class NetlinkSocketCloseTests {
 		.builder(RdmaNldev.type(NldevMonitor.CMD_SYS_GET), "RDMA_NLDEV_CMD_SYS_GET")
 		.build();
 
+	/**
+	 * The fake names 64 connections at most: sockets left open fill its table, and it
+	 * does not name those opened after.
+	 */
+	private static final String SERVED = "the fake serves (names) the socket of round %d";
+
 	private final FakeNldev fake = FakeNldev.get();
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -56,11 +64,16 @@ class NetlinkSocketCloseTests {
 	void closeWhileAnotherThreadIsInRecvEndsTheRequestAtOnceAndClosesTheSocket() {
 		long openFiles = openFiles();
 		for (int round = 0; round < 50; round++) {
-			long open = this.fake.count("open");
 			// the fake receives the request and never answers: the requester waits in
 			// recv
 			this.fake.inject("silent");
-			NetlinkSocket socket = this.fake.connect(Duration.ofSeconds(60));
+			// the socket is named by its inode: the fake is shared with the threads other
+			// tests left, which open and close connections meanwhile, so its count of
+			// open connections could fall though this socket leaked, or never fall back
+			List<Long> inodes = new ArrayList<>(1);
+			NetlinkSocket socket = this.fake.connect(Duration.ofSeconds(60), inodes::add);
+			long own = inodes.get(0);
+			assertThat(this.fake.serves(own)).as(SERVED, round).isTrue();
 			long requests = this.fake.count("requests");
 			CompletableFuture<RuntimeException> request = CompletableFuture.supplyAsync(() -> failure(socket),
 					this.threads);
@@ -71,9 +84,8 @@ class NetlinkSocketCloseTests {
 				.succeedsWithin(Duration.ofSeconds(5))
 				.isInstanceOf(RdmaClosedException.class);
 			assertThat(socket.isClosed()).isTrue();
-			// at most as many as before: a socket of an earlier test may close meanwhile
-			await("the fake sees the socket closed").atMost(Duration.ofSeconds(10))
-				.until(() -> this.fake.count("open"), (now) -> now <= open);
+			await("the fake sees the socket of round " + round + " closed").atMost(Duration.ofSeconds(10))
+				.until(() -> !this.fake.serves(own));
 		}
 		assertThat(openFiles()).as("open files, within a few of the %d before", openFiles)
 			.isLessThanOrEqualTo(openFiles + 5);
@@ -82,9 +94,14 @@ class NetlinkSocketCloseTests {
 	@Test
 	void closeRacingRequestsEndsThemOnlyWithRdmaClosedException() throws Exception {
 		long openFiles = openFiles();
-		long open = this.fake.count("open");
 		for (int round = 0; round < 300; round++) {
-			NetlinkSocket socket = this.fake.connect(Duration.ofSeconds(10));
+			// the socket is named by its inode: the fake is shared with the threads other
+			// tests left, which open and close connections meanwhile, so its count of
+			// open connections could fall though this socket leaked, or never fall back
+			List<Long> inodes = new ArrayList<>(1);
+			NetlinkSocket socket = this.fake.connect(Duration.ofSeconds(10), inodes::add);
+			long own = inodes.get(0);
+			assertThat(this.fake.serves(own)).as(SERVED, round).isTrue();
 			CountDownLatch answered = new CountDownLatch(1);
 			Future<RuntimeException> requests = this.threads.submit(() -> {
 				while (true) {
@@ -102,10 +119,12 @@ class NetlinkSocketCloseTests {
 			socket.close();
 			assertThat(requests.get(10, TimeUnit.SECONDS)).as("how the requests of round %d ended", round)
 				.isInstanceOf(RdmaClosedException.class);
+			// each round, not once at the end: the fake names 64 connections at most
+			await("the fake sees the socket of round " + round + " closed").atMost(Duration.ofSeconds(10))
+				.pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofMillis(1))
+				.until(() -> !this.fake.serves(own));
 		}
-		// at most as many as before: a socket of an earlier test may close meanwhile
-		await("the fake sees every socket closed").atMost(Duration.ofSeconds(10))
-			.until(() -> this.fake.count("open"), (now) -> now <= open);
 		assertThat(openFiles()).as("open files, within a few of the %d before", openFiles)
 			.isLessThanOrEqualTo(openFiles + 5);
 	}
