@@ -75,6 +75,15 @@ final class PortCounterNames {
 			return;
 		}
 		warnUnmatched(PREFIX + ".exclude", portCounters.exclude(), names);
+		if (!portCounters.include().isEmpty() && NameFilter.unmatched(portCounters.include(), names).isEmpty()
+				&& names.stream().noneMatch(NameFilter.of(portCounters.include(), portCounters.exclude()))) {
+			// each include entry names counters, and exclude takes every one of them back
+			logger.warn(PREFIX + ".include=" + String.join(",", portCounters.include()) + " and " + PREFIX + ".exclude="
+					+ String.join(",", portCounters.exclude())
+					+ " leave none of the port counters of this host's devices: every counter included is excluded, "
+					+ "so no port counter is read; remove from exclude what include names, or set " + PREFIX
+					+ ".enabled=false");
+		}
 	}
 
 	private static void warnUnmatched(String property, List<String> entries, Set<String> names) {

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -37,6 +38,17 @@ import io.github.rdmacounters.core.InvalidRdmaConfigurationException.Problem;
  * @author rdma-counters
  */
 final class Problems {
+
+	/** The counter types, the keys under a set's {@code counters}. */
+	private static final List<String> COUNTER_TYPES = List.of("packets", "bytes");
+
+	/** Short words of packet filter tools for those of the flow keys. */
+	private static final Map<String, String> FLOW_WORDS = Map.ofEntries(Map.entry("dst", "destination"),
+			Map.entry("dest", "destination"), Map.entry("src", "source"), Map.entry("proto", "protocol"),
+			Map.entry("eth", "ether"), Map.entry("ethertype", "ether-type"), Map.entry("vlan", "vlan-id"),
+			Map.entry("dport", "destination-port"), Map.entry("sport", "source-port"),
+			Map.entry("dmac", "destination-mac"), Map.entry("smac", "source-mac"), Map.entry("dip", "destination-ip"),
+			Map.entry("sip", "source-ip"));
 
 	/** The keys of a set, e.g. {@code flow.destination-port}, read off its fields. */
 	static final List<String> SET_KEYS = keys(CounterSetProperties.class).stream()
@@ -154,12 +166,40 @@ final class Problems {
 	static @Nullable String closest(String key) {
 		int dot = key.indexOf('.');
 		String head = closestField((dot < 0) ? key : key.substring(0, dot), CounterSetProperties.class);
+		if (dot < 0 && head == null) {
+			// a flow key written without flow., e.g. protocol or dst-port
+			String flow = closestFlowKey(key);
+			return (flow != null) ? "flow." + flow : null;
+		}
 		if (dot < 0 || head == null) {
 			return head;
 		}
-		String tail = "flow".equals(head) ? closestField(key.substring(dot + 1), CounterSetProperties.Flow.class)
-				: null;
+		String rest = key.substring(dot + 1);
+		String tail = switch (head) {
+			case "flow" -> closestFlowKey(rest);
+			case "counters" -> RdmaPropertyKeys.closest(rest.toLowerCase(Locale.ROOT), COUNTER_TYPES);
+			default -> null;
+		};
 		return (tail != null) ? head + "." + tail : null;
+	}
+
+	/**
+	 * The flow key meant, also by the short words of tc flower, ethtool's n-tuple filters
+	 * and iptables, e.g. {@code destination-ip} for {@code dst-ip} and
+	 * {@code destination-port} for {@code dport}.
+	 */
+	private static @Nullable String closestFlowKey(String key) {
+		String expanded = expand(key);
+		String field = closestField(expanded, CounterSetProperties.Flow.class);
+		return (expanded.equals(field)) ? field : closestField(key, CounterSetProperties.Flow.class);
+	}
+
+	private static String expand(String key) {
+		String expanded = Arrays.stream(key.toLowerCase(Locale.ROOT).split("[-_]"))
+			.map((word) -> FLOW_WORDS.getOrDefault(word, word))
+			.collect(Collectors.joining("-"));
+		// tc flower's ip_proto
+		return "ip-protocol".equals(expanded) ? "protocol" : expanded;
 	}
 
 	static @Nullable String closestField(String key, Class<?> type) {

@@ -119,9 +119,17 @@ public final class RdmaAutoConfiguration {
 			return;
 		}
 		if (host.stream().noneMatch(filter)) {
-			logger.warn("rdma.port-counters.devices.include=" + String.join(",", devices.include())
-					+ " and rdma.port-counters.devices.exclude=" + String.join(",", devices.exclude())
-					+ " leave none of this host's RDMA devices " + host
+			// name only what was written: an exclude alone is not "include= and
+			// exclude=..."
+			List<String> written = new ArrayList<>();
+			if (!devices.include().isEmpty()) {
+				written.add("rdma.port-counters.devices.include=" + String.join(",", devices.include()));
+			}
+			if (!devices.exclude().isEmpty()) {
+				written.add("rdma.port-counters.devices.exclude=" + String.join(",", devices.exclude()));
+			}
+			logger.warn(String.join(" and ", written) + ((written.size() > 1) ? " leave" : " leaves")
+					+ " none of this host's RDMA devices " + host
 					+ ", so no port counters are read; correct the names or globs, or remove the filter");
 			return;
 		}

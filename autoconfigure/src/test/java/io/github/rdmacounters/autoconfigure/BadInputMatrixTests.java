@@ -435,6 +435,20 @@ class BadInputMatrixTests {
 		}
 		cases.add(new Case(FLOW + "protocl", "udp", "did you mean flow.protocol?"));
 		cases.add(new Case(FLOW + "vlan", "10", "did you mean flow.vlan-id?"));
+		// the short words of tc flower, ethtool's n-tuple filters and iptables
+		cases.add(new Case(FLOW + "dst-ip", "10.0.0.0/8", "did you mean flow.destination-ip?"));
+		cases.add(new Case(FLOW + "dest-port", "4420", "did you mean flow.destination-port?")
+			.with(FLOW + "protocol=tcp"));
+		cases.add(new Case(FLOW + "src_port", "4420", "did you mean flow.source-port?").with(FLOW + "protocol=tcp"));
+		cases.add(new Case(FLOW + "dport", "4420", "did you mean flow.destination-port?").with(FLOW + "protocol=tcp"));
+		cases.add(new Case(FLOW + "ip-proto", "tcp", "did you mean flow.protocol?"));
+		cases.add(new Case(FLOW + "eth-type", "0x0806", "did you mean flow.ether-type?"));
+		// a flow key without flow., and a counter type under counter
+		cases.add(new Case(SET + "protocol", "tcp", "did you mean flow.protocol?"));
+		cases
+			.add(new Case(SET + "dst-port", "4420", "did you mean flow.destination-port?").with(FLOW + "protocol=tcp"));
+		cases.add(new Case(SET + "priorty", "1", "did you mean flow.priority?").with(FLOW + "protocol=tcp"));
+		cases.add(new Case(SET + "counter.packets", "0", "did you mean counters.packets?").with(FLOW + "protocol=tcp"));
 		cases.add(new Case(FLOW + "destination-port.value", "1", "flow.destination-port"));
 		cases.add(new Case(FLOW + "protocol.x", "udp", "flow.protocol"));
 		// environment variables
@@ -1031,12 +1045,14 @@ class BadInputMatrixTests {
 					.reportedAs("rdma.simulated.traffic.sets.storage", "storage"),
 				Case.environment("RDMA_SIMULATED_DEVICES_SIMA_PORTS", "0", "1 to 255")
 					.reportedAs("rdma.simulated.devices.sima.ports"),
-				new Case("rdma.port-counters.devices.include", "nomatch*", "leave none of this host's RDMA devices")
+				new Case("rdma.port-counters.devices.include", "nomatch*",
+						"rdma.port-counters.devices.include=nomatch* leaves none of this host's RDMA devices")
 					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
 					.with(SET + "netdev=ens1f0np0")
 					.with(FLOW + "protocol=udp")
 					.warns(),
-				new Case("rdma.port-counters.devices.exclude", "*", "leave none of this host's RDMA devices")
+				new Case("rdma.port-counters.devices.exclude", "*",
+						"rdma.port-counters.devices.exclude=* leaves none of this host's RDMA devices")
 					.with("rdma.simulated.devices.sim_mlx5_0.netdevs=ens1f0np0")
 					.with(SET + "netdev=ens1f0np0")
 					.with(FLOW + "protocol=udp")
@@ -1057,6 +1073,10 @@ class BadInputMatrixTests {
 					.warns(),
 				new Case("rdma.port-counters.exclude", "*", "removes every port counter",
 						"rdma.port-counters.enabled=false")
+					.warns(),
+				new Case("rdma.port-counters.exclude", "port_*", "rdma.port-counters.include=port_rcv_*",
+						"leave none of the port counters", "remove from exclude what include names")
+					.with("rdma.port-counters.include=port_rcv_*")
 					.warns(),
 				new Case("rdma.ethtool.include", "rx_no_such_statistic", "matches none of the",
 						"driver statistics of this host's netdevs (closest: ", "correct the name or glob")
@@ -1162,6 +1182,11 @@ class BadInputMatrixTests {
 				new Case("rdma.port-counters.exclude", "*", "removes every port counter")
 					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
 					.warns(),
+				new Case("rdma.port-counters.exclude", "port_rcv_data", "rdma.port-counters.include=port_rcv_data",
+						"leave none of the port counters", "remove from exclude what include names")
+					.with("rdma.port-counters.include=port_rcv_data")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.warns(),
 				new Case("rdma.port-counters.sysfs-root", "/nonexistent/infiniband", "does not exist"),
 				new Case("rdma.port-counters.sysfs-root", REGULAR_FILE.toString(), "is not a directory"),
 				new Case("rdma.port-counters.sysfs-root", "", "must be a directory"),
@@ -1181,12 +1206,14 @@ class BadInputMatrixTests {
 				Case.environment("RDMA_BACKEND", "", NO_VALUE, "native or simulated"),
 				Case.environment("RDMA_PORTCOUNTERS_SYSFSROOT", "/nonexistent/infiniband", "does not exist")
 					.reportedAs("rdma.port-counters.sysfs-root"),
-				new Case("rdma.port-counters.devices.include", "nomatch*", "leave none of this host's RDMA devices")
+				new Case("rdma.port-counters.devices.include", "nomatch*",
+						"rdma.port-counters.devices.include=nomatch* leaves none of this host's RDMA devices")
 					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
 					.with(SET + "netdev=" + FakeDeviceSets.MLX5_0_NETDEV)
 					.with(FLOW + "protocol=udp")
 					.warns(),
-				new Case("rdma.port-counters.devices.exclude", "*", "leave none of this host's RDMA devices")
+				new Case("rdma.port-counters.devices.exclude", "*",
+						"rdma.port-counters.devices.exclude=* leaves none of this host's RDMA devices")
 					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
 					.with(SET + "netdev=" + FakeDeviceSets.MLX5_0_NETDEV)
 					.with(FLOW + "protocol=udp")

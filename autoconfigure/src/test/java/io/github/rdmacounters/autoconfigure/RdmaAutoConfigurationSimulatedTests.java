@@ -807,13 +807,13 @@ class RdmaAutoConfigurationSimulatedTests {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=mlx5_*").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(output)
-				.contains("rdma.port-counters.devices.include=mlx5_* and rdma.port-counters.devices.exclude= leave "
-						+ "none of this host's RDMA devices [sim_mlx5_0], so no port counters are read");
+				.contains("rdma.port-counters.devices.include=mlx5_* leaves "
+						+ "none of this host's RDMA devices [sim_mlx5_0], so no port counters are read")
+				.doesNotContain("devices.exclude=");
 		});
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.exclude=*")
 			.run((context) -> assertThat(output)
-				.contains("rdma.port-counters.devices.include= and rdma.port-counters.devices.exclude=* leave none "
-						+ "of this host's RDMA devices [sim_mlx5_0]"));
+				.contains("rdma.port-counters.devices.exclude=* leaves none of this host's RDMA devices [sim_mlx5_0]"));
 	}
 
 	@Test
@@ -883,11 +883,42 @@ class RdmaAutoConfigurationSimulatedTests {
 	}
 
 	@Test
+	void includeThatExcludeTakesBackEntirelyIsWarnedAbout(CapturedOutput output) {
+		this.simulatedRunner
+			.withPropertyValues("rdma.port-counters.include=port_rcv_*", "rdma.port-counters.exclude=port_*")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).containsOnlyOnce("rdma.port-counters.include=port_rcv_* and "
+						+ "rdma.port-counters.exclude=port_* leave none of the port counters of this host's devices");
+			});
+	}
+
+	@Test
+	void includeThatExcludeTakesBackInPartDoesNotWarn(CapturedOutput output) {
+		this.simulatedRunner
+			.withPropertyValues("rdma.port-counters.include=port_rcv_*", "rdma.port-counters.exclude=port_rcv_data")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("leave none of the port counters");
+			});
+	}
+
+	@Test
+	void deviceExcludeAloneThatLeavesNoDeviceNamesOnlyTheExclude(CapturedOutput output) {
+		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.exclude=sim_*").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output)
+				.containsOnlyOnce("rdma.port-counters.devices.exclude=sim_* leaves none of this host's RDMA devices")
+				.doesNotContain("devices.include=");
+		});
+	}
+
+	@Test
 	void deviceFilterThatKeepsADeviceDoesNotWarn(CapturedOutput output) {
 		this.simulatedRunner.withPropertyValues("rdma.port-counters.devices.include=sim_*").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(HostPortCountersSource.class).snapshot().devices()).hasSize(1);
-			assertThat(output).doesNotContain("leave none of this host's RDMA devices");
+			assertThat(output).doesNotContain("none of this host's RDMA devices");
 		});
 	}
 
