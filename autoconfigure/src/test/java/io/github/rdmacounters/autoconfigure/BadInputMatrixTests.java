@@ -789,88 +789,87 @@ class BadInputMatrixTests {
 	}
 
 	private static List<Case> general() {
-		return List
-			.of(new Case("rdma.enabled", "maybe", "true or false"),
-					new Case("rdma.backend", "", NO_VALUE, "native or simulated", "leave rdma.backend out"),
-					new Case("rdma.backend", "rdma", "native or simulated"),
-					new Case("rdma.read-cache-ttl", "10ms", "100ms to 10m"),
-					new Case("rdma.read-cache-ttl", "-1s", "100ms to 10m"),
-					new Case("rdma.read-cache-ttl", "100000d", "100ms to 10m", "stale"),
-					new Case("rdma.read-cache-ttl", "soon", "must be a duration"),
-					new Case("rdma.events.reopen-backoff.initial", "0ms", "at least 1ms"),
-					new Case("rdma.events.reopen-backoff.initial", "-1s", "at least 1ms"),
-					new Case("rdma.events.reopen-backoff.initial", "soon", "must be a duration"),
-					new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
-					new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
-					new Case("rdma.ui.poll-interval", "1ms", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-					new Case("rdma.ui.poll-interval", "-5s", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-					new Case("rdma.ui.poll-interval", "1000d", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
-					new Case("rdma.ui.path", "/actuator/rdma", "below the Actuator base path")
-						.with("rdma.ui.enabled=true"),
-					new Case("rdma.ui.path", "/a/../rdma-ui", "no '.' or '..' segment").with("rdma.ui.enabled=true"),
-					new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*",
-							"character classes and regular expressions"),
-					new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
-					new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
-					new Case("rdma.devices.nope_0.fail-on-unavailable", "true", "this host does not have it",
-							"Devices found", "rdma.devices.nope_0.fail-on-unavailable=false"),
-					new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have",
-							"devices found", "correct the device name, or remove rdma.devices.nope_0")
-						.warns(),
-					new Case("rdma.ethtool.pause-storm.window", "1000d", "must be positive and at most 1h"),
-					new Case("rdma.ethtool.pause-storm.window", "0s", "must be positive and at most 1h"),
-					new Case(FLOW + "protocol", "udp", "rdma.enabled=false switches RDMA counters off",
-							"set rdma.enabled=true")
-						.with("rdma.enabled=false")
-						.warns(),
-					new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
-					new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
-					new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id")
-						.with(FLOW + "vlan-id=10"),
-					new Case(FLOW + "ether-type", "0x8915", "is not IP (0x0800 or 0x86dd)",
-							"remove the protocol and ports")
-						.with(FLOW + "protocol=udp"),
-					new Case(FLOW + "ether-type", "0x88b5", "is not IP (0x0800 or 0x86dd)").with(FLOW + "protocol=tcp")
-						.with(FLOW + "destination-port=4420"),
-					new Case(FLOW + "destination-port", "4791", "is RoCEv2", "port counters", "count another port")
-						.with(FLOW + "protocol=udp")
-						.warns(),
-					new Case("rdma.ui.path", "/counters", "rdma.ui.enabled=false", "set rdma.ui.enabled=true").warns(),
-					new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
-							"management.endpoints.web.exposure.include=rdma", "or set rdma.ui.enabled=false")
-						.overHttp(),
-					// NONE: a context runner's environment has no lenient enum conversion
-					new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
-							"management.endpoint.rdma.access")
-						.with("management.endpoints.web.exposure.include=rdma")
-						.with("management.endpoint.rdma.access=NONE")
-						.overHttp(),
-					new Case("rdma.ui.poll-interval", "5s", "rdma.ui.enabled=false", "remove it").warns(),
-					new Case("rdma.port-counters.include", "port_*", "rdma.port-counters.enabled=false",
-							"set rdma.port-counters.enabled=true")
-						.with("rdma.port-counters.enabled=false")
-						.warns(),
-					new Case("rdma.port-counters.devices.exclude", "mlx5_1", "rdma.port-counters.enabled=false")
-						.with("rdma.port-counters.enabled=false")
-						.warns(),
-					new Case("rdma.events.reopen-backoff.max", "50ms",
-							"at least rdma.events.reopen-backoff.initial (100ms)"),
-					new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
-						.with("rdma.events.reopen-backoff.initial=5s"),
-					new Case("rdma.events.port-down-readiness", "sometimes", "none or refuse-traffic"),
-					new Case("rdma.fail-on-unavailable", "perhaps", NOT_BOOLEAN),
-					new Case("rdma.devices.mlx5_0.fail-on-unavailable", "perhaps", NOT_BOOLEAN),
-					new Case("rdma.devices[mlx5/0].fail-on-unavailable", "false", "an RDMA device name such as mlx5_0")
-						.reportedAs("rdma.devices.mlx5/0", "mlx5/0"),
-					new Case("rdma.port-counters.enabled", "sometimes", NOT_BOOLEAN),
-					new Case("rdma.port-counters.include", "[", "'*' (any run) and '?'")
-						.reportedAs("rdma.port-counters.include[0]"),
-					new Case("rdma.port-counters.exclude", "port_{a}", "'*' (any run) and '?'")
-						.reportedAs("rdma.port-counters.exclude[0]"),
-					new Case("rdma.port-counters.devices.include", "mlx5/0", "an RDMA device name or a glob")
-						.reportedAs("rdma.port-counters.devices.include[0]"),
-					new Case("rdma.port-counters.devices.exclude", "mlx5_{1}", "an RDMA device name or a glob")
-						.reportedAs("rdma.port-counters.devices.exclude[0]"));
+		return List.of(new Case("rdma.enabled", "maybe", "true or false"),
+				new Case("rdma.backend", "", NO_VALUE, "native or simulated", "leave rdma.backend out"),
+				new Case("rdma.backend", "rdma", "native or simulated"),
+				new Case("rdma.read-cache-ttl", "10ms", "100ms to 10m"),
+				new Case("rdma.read-cache-ttl", "-1s", "100ms to 10m"),
+				new Case("rdma.read-cache-ttl", "100000d", "100ms to 10m", "stale"),
+				new Case("rdma.read-cache-ttl", "soon", "must be a duration"),
+				new Case("rdma.events.reopen-backoff.initial", "0ms", "at least 1ms"),
+				new Case("rdma.events.reopen-backoff.initial", "-1s", "at least 1ms"),
+				new Case("rdma.events.reopen-backoff.initial", "soon", "must be a duration"),
+				new Case("rdma.events.reopen-backoff.max", "2h", "at most 1h"),
+				new Case("rdma.events.reopen-backoff.initial", "1000d", "at most 1h"),
+				new Case("rdma.ui.poll-interval", "1ms", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "-5s", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.poll-interval", "1000d", "must be 250ms to 1h").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.path", "/actuator/rdma", "below the Actuator base path").with("rdma.ui.enabled=true"),
+				new Case("rdma.ui.path", "/health", "the Actuator endpoint 'health'", "base-path is '/'",
+						"such as /rdma-ui")
+					.with("rdma.ui.enabled=true")
+					.with("management.endpoints.web.base-path=/"),
+				new Case("rdma.ui.path", "/a/../rdma-ui", "no '.' or '..' segment").with("rdma.ui.enabled=true"),
+				new Case("rdma.ethtool.exclude", "rx_prio[0-9]_pause*", "character classes and regular expressions"),
+				new Case("rdma.ethtool.include", "rx_prio.*_bytes", "character classes and regular expressions"),
+				new Case(FLOW + "destination-ip", "::ffff:10.0.0.1/128", "write the IPv4 prefix 10.0.0.1/32"),
+				new Case("rdma.devices.nope_0.fail-on-unavailable", "true", "this host does not have it",
+						"Devices found", "rdma.devices.nope_0.fail-on-unavailable=false"),
+				new Case("rdma.devices.nope_0.fail-on-unavailable", "false", "this host does not have", "devices found",
+						"correct the device name, or remove rdma.devices.nope_0")
+					.warns(),
+				new Case("rdma.ethtool.pause-storm.window", "1000d", "must be positive and at most 1h"),
+				new Case("rdma.ethtool.pause-storm.window", "0s", "must be positive and at most 1h"),
+				new Case(FLOW + "protocol", "udp", "rdma.enabled=false switches RDMA counters off",
+						"set rdma.enabled=true")
+					.with("rdma.enabled=false")
+					.warns(),
+				new Case(FLOW + "ether-type", "0x8100", "VLAN tag type", FLOW + "vlan-id"),
+				new Case(FLOW + "ether-type", "0x88a8", "VLAN tag type", FLOW + "vlan-id"),
+				new Case(FLOW + "ether-type", "0x9100", "VLAN tag type", FLOW + "vlan-id").with(FLOW + "vlan-id=10"),
+				new Case(FLOW + "ether-type", "0x8915", "is not IP (0x0800 or 0x86dd)", "remove the protocol and ports")
+					.with(FLOW + "protocol=udp"),
+				new Case(FLOW + "ether-type", "0x88b5", "is not IP (0x0800 or 0x86dd)").with(FLOW + "protocol=tcp")
+					.with(FLOW + "destination-port=4420"),
+				new Case(FLOW + "destination-port", "4791", "is RoCEv2", "port counters", "count another port")
+					.with(FLOW + "protocol=udp")
+					.warns(),
+				new Case("rdma.ui.path", "/counters", "rdma.ui.enabled=false", "set rdma.ui.enabled=true").warns(),
+				new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
+						"management.endpoints.web.exposure.include=rdma", "or set rdma.ui.enabled=false")
+					.overHttp(),
+				// NONE: a context runner's environment has no lenient enum conversion
+				new Case("rdma.ui.enabled", "true", "which Actuator does not serve over HTTP",
+						"management.endpoint.rdma.access")
+					.with("management.endpoints.web.exposure.include=rdma")
+					.with("management.endpoint.rdma.access=NONE")
+					.overHttp(),
+				new Case("rdma.ui.poll-interval", "5s", "rdma.ui.enabled=false", "remove it").warns(),
+				new Case("rdma.port-counters.include", "port_*", "rdma.port-counters.enabled=false",
+						"set rdma.port-counters.enabled=true")
+					.with("rdma.port-counters.enabled=false")
+					.warns(),
+				new Case("rdma.port-counters.devices.exclude", "mlx5_1", "rdma.port-counters.enabled=false")
+					.with("rdma.port-counters.enabled=false")
+					.warns(),
+				new Case("rdma.events.reopen-backoff.max", "50ms",
+						"at least rdma.events.reopen-backoff.initial (100ms)"),
+				new Case("rdma.events.reopen-backoff.max", "1s", "at least rdma.events.reopen-backoff.initial (5s)")
+					.with("rdma.events.reopen-backoff.initial=5s"),
+				new Case("rdma.events.port-down-readiness", "sometimes", "none or refuse-traffic"),
+				new Case("rdma.fail-on-unavailable", "perhaps", NOT_BOOLEAN),
+				new Case("rdma.devices.mlx5_0.fail-on-unavailable", "perhaps", NOT_BOOLEAN),
+				new Case("rdma.devices[mlx5/0].fail-on-unavailable", "false", "an RDMA device name such as mlx5_0")
+					.reportedAs("rdma.devices.mlx5/0", "mlx5/0"),
+				new Case("rdma.port-counters.enabled", "sometimes", NOT_BOOLEAN),
+				new Case("rdma.port-counters.include", "[", "'*' (any run) and '?'")
+					.reportedAs("rdma.port-counters.include[0]"),
+				new Case("rdma.port-counters.exclude", "port_{a}", "'*' (any run) and '?'")
+					.reportedAs("rdma.port-counters.exclude[0]"),
+				new Case("rdma.port-counters.devices.include", "mlx5/0", "an RDMA device name or a glob")
+					.reportedAs("rdma.port-counters.devices.include[0]"),
+				new Case("rdma.port-counters.devices.exclude", "mlx5_{1}", "an RDMA device name or a glob")
+					.reportedAs("rdma.port-counters.devices.exclude[0]"));
 	}
 
 	private static List<Case> whereSetsCount() {

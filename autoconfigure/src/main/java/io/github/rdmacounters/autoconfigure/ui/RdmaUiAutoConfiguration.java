@@ -1,6 +1,9 @@
 package io.github.rdmacounters.autoconfigure.ui;
 
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -69,13 +72,21 @@ public final class RdmaUiAutoConfiguration {
 		}
 		String base = trimSlash(environment.getProperty("management.endpoints.web.base-path", "/actuator"));
 		boolean separate = separateManagementPort(environment);
-		if (!separate && (path.equals(base) || path.startsWith(base + "/") || base.isEmpty())) {
-			String endpoint = "/" + endpointPath(environment, "rdma");
-			if (!base.isEmpty() || path.equals(endpoint) || path.startsWith(endpoint + "/")) {
-				throw new InvalidRdmaConfigurationException(PATH, properties.path(),
-						"is below the Actuator base path '" + (base.isEmpty() ? "/" : base)
-								+ "', where the page would shadow endpoints or be shadowed by them; "
-								+ "choose a path outside it, such as /rdma-ui");
+		if (!separate && !base.isEmpty() && (path.equals(base) || path.startsWith(base + "/"))) {
+			throw new InvalidRdmaConfigurationException(PATH, properties.path(),
+					"is below the Actuator base path '" + base + "', where the page would shadow endpoints or be "
+							+ "shadowed by them; choose a path outside it, such as /rdma-ui");
+		}
+		if (!separate && base.isEmpty()) {
+			for (String id : endpointIds(environment)) {
+				String endpoint = "/" + endpointPath(environment, id);
+				if (path.equals(endpoint) || path.startsWith(endpoint + "/")) {
+					throw new InvalidRdmaConfigurationException(PATH, properties.path(),
+							"is the path of the Actuator endpoint '" + id
+									+ "', which Actuator serves at the root as management.endpoints.web.base-path is "
+									+ "'/': the page would shadow it or be shadowed by it; choose a path of no "
+									+ "endpoint, such as /rdma-ui");
+				}
 			}
 		}
 		if (separate) {
@@ -115,6 +126,22 @@ public final class RdmaUiAutoConfiguration {
 	private static Object written(Environment environment, String name, Object bound) {
 		String written = environment.getProperty(name);
 		return (written != null) ? written : bound;
+	}
+
+	/**
+	 * The endpoints a page at the root base path ({@code /}) could meet: the two it reads
+	 * and those exposed by name.
+	 */
+	private static Set<String> endpointIds(Environment environment) {
+		Set<String> ids = new LinkedHashSet<>(List.of("rdma", "health"));
+		String[] exposed = environment.getProperty("management.endpoints.web.exposure.include", String[].class,
+				new String[0]);
+		for (String id : exposed) {
+			if (!id.isBlank() && !"*".equals(id.trim())) {
+				ids.add(id.trim());
+			}
+		}
+		return ids;
 	}
 
 	/**

@@ -183,11 +183,24 @@ class RdmaUiAutoConfigurationTests {
 	}
 
 	@Test
-	void runWithActuatorAtTheRootShouldRefuseOnlyTheEndpointsPath() {
+	void runWithActuatorAtTheRootShouldRefuseOnlyTheEndpointsPaths() {
 		this.contextRunner
 			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/", "rdma.ui.path=/rdma")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("below the Actuator base path '/'"));
+				.hasMessageContaining("is the path of the Actuator endpoint 'rdma'")
+				.hasMessageContaining("management.endpoints.web.base-path is '/'"));
+		// the page reads health too, and an endpoint exposed by name is served there
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/",
+					"rdma.ui.path=/health/x")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("rdma.ui.path=/health/x:")
+				.hasMessageContaining("the Actuator endpoint 'health'"));
+		this.contextRunner
+			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/",
+					"management.endpoints.web.exposure.include=health,prometheus", "rdma.ui.path=/prometheus")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("the Actuator endpoint 'prometheus'"));
 		this.contextRunner
 			.withPropertyValues("rdma.ui.enabled=true", "management.endpoints.web.base-path=/", "rdma.ui.path=/rdma-ui")
 			.run((context) -> assertThat(context).hasSingleBean(RdmaUi.class));
