@@ -180,7 +180,8 @@ final class WrittenRdmaProperties {
 	/**
 	 * Refuse a whole number written with digits other than 0 to 9, e.g. the fullwidth
 	 * {@code ４７９１}: Java's {@code Integer.valueOf} reads the decimal digits of every
-	 * script, so it would bind 4791 without a word.
+	 * script, so it would bind 4791 without a word; and a number with a space inside,
+	 * e.g. {@code 44 20}, which Spring's {@code NumberUtils} would bind as 4420.
 	 */
 	private void checkDigits(List<ConfigurationProperty> written) {
 		for (ConfigurationProperty property : written) {
@@ -188,7 +189,18 @@ final class WrittenRdmaProperties {
 			if (value instanceof OriginTrackedValue tracked) {
 				value = tracked.getValue();
 			}
-			if (!(value instanceof CharSequence text) || text.chars().noneMatch(WrittenRdmaProperties::otherDigit)) {
+			if (!(value instanceof CharSequence text)) {
+				continue;
+			}
+			String inner = text.toString().strip();
+			if (inner.chars().anyMatch(Character::isWhitespace) && isNumber(property.getName())) {
+				// Spring's NumberUtils removes every whitespace before it parses
+				this.problems.addAsWritten(Problems.written(property, property.getName()), text.toString(),
+						"has a space inside the number, which Spring would drop without a word, reading "
+								+ inner.replaceAll("\\s", "") + ": write one number without spaces");
+				continue;
+			}
+			if (text.chars().noneMatch(WrittenRdmaProperties::otherDigit)) {
 				continue;
 			}
 			if (RdmaPropertyKeys.isWholeNumber(property.getName())) {
@@ -197,6 +209,15 @@ final class WrittenRdmaProperties {
 								+ "as a number without a word");
 			}
 		}
+	}
+
+	private static boolean isNumber(ConfigurationPropertyName name) {
+		if (RdmaPropertyKeys.isWholeNumber(name)) {
+			return true;
+		}
+		ResolvableType type = RdmaPropertyKeys.typeOf(name);
+		Class<?> raw = (type != null) ? type.resolve() : null;
+		return raw == Double.class || raw == double.class;
 	}
 
 	private static boolean otherDigit(int c) {

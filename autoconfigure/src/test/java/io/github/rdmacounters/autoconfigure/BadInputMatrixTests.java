@@ -317,6 +317,16 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "ether-type", "-1", "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", huge, "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", "0xZZ", "0 to 65535"));
+		// a space inside a number, which Spring's NumberUtils drops before it parses
+		cases.add(new Case(FLOW + "destination-port", "44 20", "a space inside the number", "reading 4420")
+			.with(FLOW + "protocol=tcp"));
+		cases.add(new Case(SET + "port", "1 0", "a space inside the number", "reading 10").with(FLOW + "protocol=tcp"));
+		cases.add(new Case(FLOW + "ether-type", "0x08 00", "a space inside the number", "reading 0x0800"));
+		cases.add(new Case("rdma.ethtool.pause-storm.pause-share", "0. 2", "a space inside the number", "reading 0.2"));
+		cases.add(Case.yaml(FLOW + "destination-port", "44 20", tcpSetOf("44 20"), "a space inside the number",
+				"reading 4420"));
+		cases.add(Case.environment("RDMA_COUNTERSETS_ROCE_FLOW_DESTINATIONPORT", "44 20", "a space inside the number",
+				"reading 4420"));
 		// below 0x0600 the field is an IEEE 802.3 frame's length, no protocol's type
 		cases.add(new Case(FLOW + "ether-type", "1500", "not an Ethernet type", "start at 0x0600"));
 		cases.add(new Case(FLOW + "ether-type", "0x05ff", "not an Ethernet type", "start at 0x0600"));
@@ -1354,6 +1364,12 @@ class BadInputMatrixTests {
 	@Test
 	void matrixHasMoreThanThreeHundredCases() {
 		assertThat(cases()).hasSizeGreaterThanOrEqualTo(300);
+	}
+
+	/** A YAML document of a TCP counter set with a destination port as written. */
+	private static String tcpSetOf(String destinationPort) {
+		return "rdma:\n  counter-sets:\n    roce:\n      flow:\n        protocol: tcp\n        destination-port: "
+				+ destinationPort;
 	}
 
 	private static void environmentVariables(ConfigurableEnvironment environment, Map<String, Object> variables) {
