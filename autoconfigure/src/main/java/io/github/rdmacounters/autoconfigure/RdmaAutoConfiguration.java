@@ -119,8 +119,7 @@ public final class RdmaAutoConfiguration {
 			return;
 		}
 		if (host.stream().noneMatch(filter)) {
-			// name only what was written: an exclude alone is not "include= and
-			// exclude=..."
+			// name only the filters written
 			List<String> written = new ArrayList<>();
 			if (!devices.include().isEmpty()) {
 				written.add("rdma.port-counters.devices.include=" + String.join(",", devices.include()));

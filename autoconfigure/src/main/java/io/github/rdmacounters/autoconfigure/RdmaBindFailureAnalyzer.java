@@ -237,9 +237,7 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 			// cannot convert to a number or a duration
 			String rule = rule(name);
 			String text = YamlNumberForms.textAt(Origin.from(property));
-			// a boolean of a YAML file as written there; one of JSON
-			// (SPRING_APPLICATION_JSON)
-			// or of code as it is
+			// YAML's text as written there; a boolean of JSON or code as it is
 			String read = (text != null) ? "YAML reads " + text + " as the boolean " + bool : "it is a boolean";
 			return Analyses.invalidValue(property, written, value,
 					read + ", but " + kind(type) + " belongs here" + ((rule != null) ? ": it " + rule : ""), cause);
