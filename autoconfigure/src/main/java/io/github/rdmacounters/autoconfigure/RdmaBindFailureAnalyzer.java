@@ -267,6 +267,13 @@ class RdmaBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 			List<String> keys = keys(type);
 			shape = ((setKey != null) ? "'" + setKey + "' of a counter set" : "'" + written + "'")
 					+ " is a group of keys (" + String.join(", ", keys) + "), e.g. " + written + "." + keys.get(0);
+			if (value instanceof Boolean bool && keys.contains("enabled")) {
+				// ethtool: false, meant as the feature's switch
+				return Analyses.invalidValue(property, written, value,
+						shape + "; it cannot be a single value: to switch it " + (bool ? "on" : "off") + ", write "
+								+ written + ".enabled=" + bool,
+						cause);
+			}
 		}
 		return Analyses.invalidValue(property, written, (property != null) ? property.getValue() : "",
 				shape + "; it cannot be a single value or a list item", cause);

@@ -48,7 +48,8 @@ record RdmaPropertyScan(List<ConfigurationProperty> properties) {
 		List<ConfigurationProperty> written = new ArrayList<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
-				iterable.filter(ROOT::isAncestorOf)
+				// rdma itself too: a value written there (rdma: false) binds nothing
+				iterable.filter((name) -> ROOT.isAncestorOf(name) || ROOT.equals(name))
 					.stream()
 					.map(source::getConfigurationProperty)
 					.filter(Objects::nonNull)

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -104,6 +105,19 @@ class UnboundRdmaPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Unbound
 	 * would not keep as written.
 	 */
 	private @Nullable FailureAnalysis setKey(ConfigurationProperty property, String written, Throwable cause) {
+		ConfigurationPropertyName name = property.getName();
+		if (name.isNumericIndex(2)) {
+			// a list of sets, each with a name key, as other tools write them
+			String example = ("name".equals(name.getLastElement(Form.UNIFORM))
+					&& property.getValue() instanceof CharSequence text
+					&& CounterSetDefinition.NAME.matcher(text).matches()) ? text.toString() : "<name>";
+			return Analyses.invalidValue(property, written, property.getValue(),
+					"'" + CountersBeanRegistrar.COUNTER_SETS + "' is a map by name, not a list: write each set under "
+							+ "its name, e.g. " + CountersBeanRegistrar.COUNTER_SETS + "." + example
+							+ ".flow.protocol=tcp (in YAML the name as a key under counter-sets, not a '-' item "
+							+ "with a name key)",
+					cause);
+		}
 		Matcher set = WRITTEN_SET.matcher(written);
 		if (set.matches()) {
 			String bracketed = set.group(2);

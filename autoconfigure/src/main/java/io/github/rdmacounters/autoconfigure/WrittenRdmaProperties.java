@@ -76,12 +76,39 @@ final class WrittenRdmaProperties {
 	 */
 	Set<String> check(RdmaProperties.Backend backend) {
 		List<ConfigurationProperty> written = this.scan.properties();
+		checkRoot(written);
 		checkEnvironmentVariables(written);
 		YamlNumberForms.check(written, this.problems);
 		checkDurationUnits(written);
 		checkDigits(written);
 		warnIgnoredByBackend(backend, written);
 		return checkWrittenKeys(written);
+	}
+
+	/**
+	 * Refuse a value written at {@code rdma} itself, e.g. {@code rdma: false}: Boot binds
+	 * the group's keys and ignores it, so the counters would stay on. An environment
+	 * variable {@code RDMA}, which may be another program's, is warned about instead.
+	 */
+	private void checkRoot(List<ConfigurationProperty> written) {
+		for (ConfigurationProperty property : written) {
+			if (property.getName().getNumberOfElements() != 1) {
+				continue;
+			}
+			Object value = YamlNumberForms.asWritten(property, property.getValue());
+			String reason = "is a group of keys (" + String.join(", ", RdmaPropertyKeys.names(RdmaProperties.class))
+					+ "), not a single value, so Spring Boot ignores this value and RDMA counters stay on: write "
+					+ PREFIX + ".enabled=false to switch them off, or the key meant, e.g. " + PREFIX + ".enabled=true";
+			if (property.getOrigin() instanceof PropertySourceOrigin origin
+					&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME
+						.equals(origin.getPropertySource().getName())) {
+				logger.warn("The environment variable " + origin.getPropertyName() + "=" + value + " sets " + PREFIX
+						+ ", which " + reason + " (RDMA_ENABLED=false in the environment); remove it if it is not "
+						+ "meant for rdma-counters");
+				continue;
+			}
+			this.problems.addAsWritten(Problems.written(property, property.getName()), String.valueOf(value), reason);
+		}
 	}
 
 	/**
@@ -102,6 +129,10 @@ final class WrittenRdmaProperties {
 				continue;
 			}
 			String variable = origin.getPropertyName();
+			if (property.getName().getNumberOfElements() == 1) {
+				// RDMA itself: checkRoot
+				continue;
+			}
 			if (variable.toUpperCase(Locale.ROOT).startsWith("RDMA_DEVICES_")) {
 				this.problems.add(variable, property.getValue(),
 						"cannot name a device: an environment variable turns every '_' "

@@ -317,6 +317,19 @@ class BadInputMatrixTests {
 		cases.add(new Case(FLOW + "ether-type", "-1", "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", huge, "0 to 65535"));
 		cases.add(new Case(FLOW + "ether-type", "0xZZ", "0 to 65535"));
+		// a value at rdma itself, which Boot ignores, and a feature's group written as
+		// its switch
+		cases.add(new Case("rdma", "false", "not a single value", "RDMA counters stay on", "rdma.enabled=false"));
+		cases.add(Case.yaml("rdma", "false", "rdma: false", "not a single value", "rdma.enabled=false"));
+		cases.add(Case.environment("RDMA", "false", "not a single value", "rdma.enabled=false").warns());
+		cases.add(Case.yaml("rdma.ethtool", "false", "rdma:\n  ethtool: false", "to switch it off",
+				"rdma.ethtool.enabled=false"));
+		cases.add(Case.yaml("rdma.port-counters", "off", "rdma:\n  port-counters: off", "to switch it off",
+				"rdma.port-counters.enabled=false"));
+		// a list of sets with a name key, as other tools write them
+		cases.add(Case.yaml("rdma.counter-sets[0].name", "nvme",
+				"rdma:\n  counter-sets:\n    - name: nvme\n      flow:\n        protocol: tcp",
+				"is a map by name, not a list", "rdma.counter-sets.nvme.flow.protocol=tcp"));
 		// a space inside a number, which Spring's NumberUtils drops before it parses
 		cases.add(new Case(FLOW + "destination-port", "44 20", "a space inside the number", "reading 4420")
 			.with(FLOW + "protocol=tcp"));
