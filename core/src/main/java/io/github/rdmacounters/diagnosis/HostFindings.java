@@ -6,6 +6,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import io.github.rdmacounters.diagnosis.DiagnosisReport.NetlinkReport;
+import io.github.rdmacounters.verbs.NativeBackend;
 
 /**
  * The findings about the host as a whole, and the summary line.
@@ -34,7 +35,7 @@ final class HostFindings {
 		if (!verbs.loaded()) {
 			findings.add(Finding.problem("host", "libibverbs cannot be loaded: " + verbs.error(),
 					"No verbs device can be opened: no flow counters (port counters from sysfs still work)",
-					INSTALL_LIBRARY));
+					libraryAction(verbs)));
 		}
 		else if (!verbs.kernelStack()) {
 			findings.add(Finding.problem("host", String.valueOf(verbs.error()),
@@ -58,6 +59,20 @@ final class HostFindings {
 		return findings;
 	}
 
+	/**
+	 * What to do when libibverbs cannot be loaded: install it, and first check a library
+	 * named other than the default (--library, rdma.native.library), which may be a wrong
+	 * path or another library.
+	 */
+	private static String libraryAction(VerbsReport verbs) {
+		if (NativeBackend.DEFAULT_LIBRARY.equals(verbs.library())) {
+			return INSTALL_LIBRARY;
+		}
+		return "Check the library named (" + verbs.library() + "): it must be rdma-core's libibverbs, such as "
+				+ NativeBackend.DEFAULT_LIBRARY + " or its full path; name none to load "
+				+ NativeBackend.DEFAULT_LIBRARY + ". " + INSTALL_LIBRARY;
+	}
+
 	static String summary(VerbsReport verbs, List<DeviceReport> devices, String sysfsRoot,
 			@Nullable String sysfsRootProblem) {
 		if (devices.isEmpty() && sysfsRootProblem != null) {
@@ -67,7 +82,7 @@ final class HostFindings {
 		if (devices.isEmpty()) {
 			if (!verbs.loaded()) {
 				return "No RDMA: libibverbs cannot be loaded and " + sysfsRoot + " shows no RDMA device. "
-						+ INSTALL_LIBRARY + ". " + LOAD_MODULES + ".";
+						+ libraryAction(verbs) + ". " + LOAD_MODULES + ".";
 			}
 			if (!verbs.kernelStack()) {
 				return "No RDMA stack: the kernel has no RDMA stack, so nothing can count. " + LOAD_MODULES + ".";

@@ -63,6 +63,15 @@ class DiagnosisJarTests {
 	}
 
 	@Test
+	void aLibraryNamedThatCannotBeLoadedIsNamedToCheckFirst(@TempDir Path empty) throws Exception {
+		String library = empty.resolve("libverbs-typo.so").toString();
+		Result result = run("--library", library, "--sysfs-root", empty.toString());
+		assertThat(result.exitCode()).as(result.toString()).isZero();
+		assertThat(result.out()).contains("Check the library named (" + library + "): it must be rdma-core's "
+				+ "libibverbs, such as libibverbs.so.1 or its full path");
+	}
+
+	@Test
 	void unknownArgumentIsNamedAndExitsTwo() throws Exception {
 		Result result = run("--jsn");
 		assertThat(result.exitCode()).isEqualTo(2);
