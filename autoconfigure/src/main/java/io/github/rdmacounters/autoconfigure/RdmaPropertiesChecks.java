@@ -189,7 +189,12 @@ final class RdmaPropertiesChecks {
 		}
 		else if (properties.backend() == RdmaProperties.Backend.NATIVE) {
 			if (!Files.isDirectory(Path.of(root)) && this.problems.raw(prefix + ".sysfs-root") != null) {
-				String reason = Files.exists(Path.of(root)) ? "is not a directory" : "does not exist";
+				String reason = Files.exists(Path.of(root)) ? "is not a directory"
+						: root.startsWith("~") ? "does not exist: '~' is not expanded, write the full path"
+								: !Path.of(root).isAbsolute()
+										? "does not exist below the working directory " + Path.of("").toAbsolutePath()
+												+ ": write the full path, such as " + "/sys/class/infiniband"
+										: "does not exist";
 				this.problems.add(prefix + ".sysfs-root", root,
 						reason + "; it must be the directory holding one "
 								+ "directory per RDMA device, as /sys/class/infiniband does, or set " + prefix

@@ -1210,6 +1210,14 @@ class BadInputMatrixTests {
 					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
 					.warns(),
 				new Case("rdma.port-counters.sysfs-root", "/nonexistent/infiniband", "does not exist"),
+				new Case("rdma.port-counters.sysfs-root", "~/infiniband", "'~' is not expanded", "write the full path"),
+				new Case("rdma.port-counters.sysfs-root", "sys/class/infiniband", "below the working directory",
+						"write the full path, such as /sys/class/infiniband"),
+				new Case("rdma.port-counters.include", "PORT_RCV_DATA", "matches none of the",
+						"port counters of this host's devices (closest: port_rcv_data")
+					.with("rdma.port-counters.sysfs-root=" + SYSFS.root())
+					.reportedAs("rdma.port-counters.include[0]")
+					.warns(),
 				new Case("rdma.port-counters.sysfs-root", REGULAR_FILE.toString(), "is not a directory"),
 				new Case("rdma.port-counters.sysfs-root", "", "must be a directory"),
 				new Case(SET + "device", "mlx5_9", "Devices found: mlx5_0").with(FLOW + "protocol=udp")

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -126,9 +127,12 @@ public final class NameFilter implements Predicate<String> {
 	 */
 	public static List<String> closest(String entry, Collection<String> names, int limit) {
 		String written = entry.trim();
+		String lower = written.toLowerCase(Locale.ROOT);
+		// a name in the wrong case first (PORT_RCV_DATA for port_rcv_data), then by edits
 		return names.stream()
 			.distinct()
-			.sorted(Comparator.comparingInt((String name) -> distance(written, name))
+			.sorted(Comparator.comparingInt((String name) -> distance(lower, name.toLowerCase(Locale.ROOT)))
+				.thenComparingInt((String name) -> distance(written, name))
 				.thenComparing(Comparator.naturalOrder()))
 			.limit(limit)
 			.toList();
