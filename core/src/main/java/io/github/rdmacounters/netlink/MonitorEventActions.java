@@ -28,7 +28,9 @@ import io.github.rdmacounters.core.SupervisedDevice;
  * new name.</li>
  * </ul>
  * Events that were lost drop the host's snapshot. Register and unregister are logged at
- * INFO, the others at DEBUG.
+ * INFO, the others at DEBUG. An event still in hand when {@link #close()} stopped waiting
+ * for the monitor's thread takes no further step; each of the sources it calls is safe to
+ * call after its own close.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -45,7 +47,8 @@ public final class MonitorEventActions implements NldevMonitor.Listener, AutoClo
 
 	private @Nullable AutoCloseable subscription;
 
-	private boolean closed;
+	// volatile: an event still in hand when close stopped waiting reads it between steps
+	private volatile boolean closed;
 
 	/**
 	 * Create the actions.
@@ -68,7 +71,7 @@ public final class MonitorEventActions implements NldevMonitor.Listener, AutoClo
 			case REGISTER -> {
 				logger.log(Level.INFO, "RDMA netlink: " + event);
 				refreshHost();
-				if (name != null) {
+				if (name != null && !this.closed) {
 					reapplyOptionalCounters(name);
 					reopenManaged(name);
 				}
@@ -82,7 +85,7 @@ public final class MonitorEventActions implements NldevMonitor.Listener, AutoClo
 			case RENAME -> {
 				logger.log(Level.DEBUG, "RDMA netlink: " + event);
 				refreshHost();
-				if (name != null) {
+				if (name != null && !this.closed) {
 					reapplyOptionalCounters(name);
 				}
 			}

@@ -3,6 +3,7 @@ package io.github.rdmacounters.netlink;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,9 +32,11 @@ import io.github.rdmacounters.core.RdmaOperationException;
  * and no monitor runs: devices are then discovered at each read, as without it.
  * <p>
  * The monitor owns its socket: {@link #close()} closes it, which wakes the thread's poll
- * (the socket's descriptor is closed once the thread's call on it returns), and joins the
- * thread. A malformed message or an unknown event type is skipped with a DEBUG line.
- * Thread-safe.
+ * (the socket's descriptor is closed once the thread's call on it returns), and waits for
+ * the thread at most {@link #CLOSE_WAIT}: a listener that is still busy then (listing the
+ * host's devices while a sysfs file stalls) ends by itself, as the thread finds the
+ * monitor closed and delivers nothing more; one WARNING line says so. A malformed message
+ * or an unknown event type is skipped with a DEBUG line. Thread-safe.
  *
  * @author rdma-counters
  * @since 0.1.0
@@ -72,6 +75,13 @@ public final class NldevMonitor implements AutoCloseable {
 
 	static final int POLL_TIMEOUT_MILLIS = 100;
 
+	/**
+	 * How long {@link #close()} waits for the monitor's thread: the netlink deadline
+	 * ({@link RdmaNetlink#DEFAULT_TIMEOUT}), so that a shutdown never waits on a stalled
+	 * listener for longer than on a stalled netlink request.
+	 */
+	public static final Duration CLOSE_WAIT = RdmaNetlink.DEFAULT_TIMEOUT;
+
 	private static final Logger logger = System.getLogger(NldevMonitor.class.getName());
 
 	private static final String WHAT = "RDMA monitor events";
@@ -86,12 +96,15 @@ public final class NldevMonitor implements AutoCloseable {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private final Duration closeWait;
+
 	private volatile boolean running = true;
 
-	private NldevMonitor(NetlinkSocket socket, Listener listener, Clock clock) {
+	private NldevMonitor(NetlinkSocket socket, Listener listener, Clock clock, Duration closeWait) {
 		this.socket = socket;
 		this.listener = listener;
 		this.clock = clock;
+		this.closeWait = closeWait;
 		this.thread = new Thread(this::run, THREAD_NAME);
 		this.thread.setDaemon(true);
 	}
@@ -128,6 +141,12 @@ public final class NldevMonitor implements AutoCloseable {
 	 */
 	public static @Nullable NldevMonitor start(Supplier<NetlinkSocket> opener, Listener listener, Consumer<String> info,
 			Clock clock) {
+		return start(opener, listener, info, clock, CLOSE_WAIT);
+	}
+
+	// closeWait: how long close() waits for the thread (CLOSE_WAIT but in tests)
+	static @Nullable NldevMonitor start(Supplier<NetlinkSocket> opener, Listener listener, Consumer<String> info,
+			Clock clock, Duration closeWait) {
 		Objects.requireNonNull(listener, "listener");
 		NetlinkSocket socket;
 		try {
@@ -146,7 +165,7 @@ public final class NldevMonitor implements AutoCloseable {
 				return null;
 			}
 			socket.joinGroup(RDMA_NL_GROUP_NOTIFY);
-			NldevMonitor monitor = new NldevMonitor(socket, listener, clock);
+			NldevMonitor monitor = new NldevMonitor(socket, listener, clock, closeWait);
 			monitor.thread.start();
 			return monitor;
 		}
@@ -203,7 +222,8 @@ public final class NldevMonitor implements AutoCloseable {
 				}
 				for (NetlinkMessage message : messages) {
 					NldevMonitorEvent event = decode(message, this.clock);
-					if (event != null) {
+					// closed while the listener had an earlier one: no more
+					if (event != null && this.running) {
 						deliver(event);
 					}
 				}
@@ -285,9 +305,10 @@ public final class NldevMonitor implements AutoCloseable {
 	}
 
 	/**
-	 * Close the socket, which ends the thread's wait, and wait for the thread; later
-	 * calls do nothing. Called from the monitor's own thread (a listener), it does not
-	 * wait.
+	 * Close the socket, which ends the thread's wait, and wait for the thread at most
+	 * {@link #CLOSE_WAIT}; later calls do nothing. Called from the monitor's own thread
+	 * (a listener), it does not wait. A thread still in its listener after that wait ends
+	 * by itself without delivering another event, and one WARNING line names the wait.
 	 */
 	@Override
 	public void close() {
@@ -300,13 +321,21 @@ public final class NldevMonitor implements AutoCloseable {
 			return;
 		}
 		boolean interrupted = false;
-		while (this.thread.isAlive()) {
+		long deadline = System.nanoTime() + this.closeWait.toNanos();
+		long left = this.closeWait.toNanos();
+		while (this.thread.isAlive() && left > 0) {
 			try {
-				this.thread.join();
+				this.thread.join(Math.max(1, left / 1_000_000));
 			}
 			catch (InterruptedException ex) {
 				interrupted = true;
 			}
+			left = deadline - System.nanoTime();
+		}
+		if (this.thread.isAlive()) {
+			logger.log(Level.WARNING,
+					"RDMA monitor thread " + THREAD_NAME + " is still in its listener " + this.closeWait.toMillis()
+							+ " ms after close; the socket is closed and it delivers no more events, ending by itself");
 		}
 		if (interrupted) {
 			Thread.currentThread().interrupt();

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Handler;
@@ -211,6 +212,74 @@ class NldevMonitorTests {
 		// no event reaches a closed monitor
 		this.fake.addDevice("mlx5_0", 1, 1, "", "roce");
 		assertThat(this.fake.count("events")).isZero();
+	}
+
+	@Test
+	void closeWaitsForABusyListenerOnlyUntilItsDeadlineAndNothingIsDeliveredAfter() throws InterruptedException {
+		List<String> warnings = new CopyOnWriteArrayList<>();
+		Logger logger = Logger.getLogger(NldevMonitor.class.getName());
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+					warnings.add(record.getMessage());
+				}
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		logger.addHandler(handler);
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<Long> inodes = new CopyOnWriteArrayList<>();
+		try {
+			// a listener stalled as MonitorEventActions is when listing the host's
+			// devices
+			// meets a stalled sysfs file
+			NldevMonitor started = NldevMonitor.start(() -> this.fake.connectForEvents(inodes::add), (event) -> {
+				this.events.add(event);
+				entered.countDown();
+				try {
+					release.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}, this.info::add, Clock.systemUTC(), Duration.ofMillis(300));
+			assertThat(started).as("the monitor, not: %s", this.info).isNotNull();
+			this.monitor = started;
+			this.fake.addDevice("mlx5_0", 1, 1, "", "roce");
+			assertThat(entered.await(10, TimeUnit.SECONDS)).as("the listener entered within 10 s").isTrue();
+			this.fake.addDevice("mlx5_1", 1, 1, "", "roce");
+			long before = System.nanoTime();
+			started.close();
+			long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before);
+			assertThat(tookMillis).as("close waited for its deadline, not for the listener").isBetween(250L, 5_000L);
+			assertThat(threadAlive()).as("the thread, still in the listener").isTrue();
+			assertThat(warnings).singleElement()
+				.satisfies((line) -> assertThat(line).contains("still in its listener 300 ms after close"));
+			// the socket is closed at once: the thread is in no call on it
+			await().atMost(Duration.ofSeconds(10)).until(() -> !this.fake.serves(inodes.get(0)));
+			release.countDown();
+			await().atMost(Duration.ofSeconds(10)).until(() -> !threadAlive());
+			assertThat(this.events).as("only the event the listener had when the monitor closed")
+				.singleElement()
+				.satisfies((event) -> assertThat(event.deviceName()).isEqualTo("mlx5_0"));
+			started.close();
+			assertThat(warnings).hasSize(1);
+		}
+		finally {
+			release.countDown();
+			logger.removeHandler(handler);
+		}
 	}
 
 	@Test
