@@ -2,6 +2,7 @@ package io.github.rdmacounters.verbs;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.locks.Lock;
 
@@ -23,9 +24,9 @@ import io.github.rdmacounters.verbs.IbvHandles.IbvContext;
  * {@link Wakeup} that {@link #stop()} signals, drained until {@code EAGAIN}. Each event
  * is read and acknowledged under the device's read lock (destroying a QP or CQ waits for
  * its events' acknowledgement); listeners are called after, outside the lock. The device
- * stops and joins the reader before closing the context. The reader owns its wake-up,
- * closed once, by the thread as it ends; {@code async_fd} is the context's, closed by
- * {@code ibv_close_device}.
+ * stops the reader and waits for it at most {@link NativeBackend#EVENT_LISTENERS_WAIT}
+ * before closing the context. The reader owns its wake-up, closed once, by the thread as
+ * it ends; {@code async_fd} is the context's, closed by {@code ibv_close_device}.
  */
 final class AsyncEventReader implements Runnable {
 
@@ -87,8 +88,9 @@ final class AsyncEventReader implements Runnable {
 			while (this.running) {
 				Wakeup.Ready ready;
 				try {
-					// async_fd stays open: the device joins this thread before it closes
-					// the context
+					// async_fd stays open while running: stop() clears it and signals the
+					// wake-up before it waits, and a thread that outlives the wait is in
+					// a listener, which it leaves to find running false
 					ready = this.wakeup.await(this.asyncFd, POLL_TIMEOUT_MILLIS);
 				}
 				catch (RdmaOperationException ex) {
@@ -157,23 +159,37 @@ final class AsyncEventReader implements Runnable {
 		return new DeviceEvent(this.device.name(), type.isPortEvent() ? port : 0, type, Instant.now());
 	}
 
-	// Waits for the thread unless called by it (a listener closing the device)
+	// Waits for the thread at most NativeBackend.EVENT_LISTENERS_WAIT, unless called by
+	// it
+	// (a listener closing the device). Its native calls need no wait: each runs under the
+	// device's read lock after a check that the device is open, and the context is closed
+	// under the write lock, so a thread still in a listener then finds the device closed
+	// (or running false) and ends without another call.
 	void stop() {
 		this.running = false;
 		this.wakeup.signal();
-		if (Thread.currentThread() != this.thread) {
-			boolean interrupted = false;
-			while (this.thread.isAlive()) {
-				try {
-					this.thread.join();
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
+		if (Thread.currentThread() == this.thread) {
+			return;
+		}
+		Duration wait = NativeBackend.EVENT_LISTENERS_WAIT;
+		long deadline = System.nanoTime() + wait.toNanos();
+		long left = wait.toNanos();
+		boolean interrupted = false;
+		while (this.thread.isAlive() && left > 0) {
+			try {
+				this.thread.join(Math.max(1, left / 1_000_000));
 			}
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+			catch (InterruptedException ex) {
+				interrupted = true;
 			}
+			left = deadline - System.nanoTime();
+		}
+		if (this.thread.isAlive()) {
+			logger.log(Level.WARNING, "The RDMA event reader of " + this.device.name() + " is still in a listener "
+					+ wait.toMillis() + " ms after the device was closed; it reads no more events and ends by itself");
+		}
+		if (interrupted) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

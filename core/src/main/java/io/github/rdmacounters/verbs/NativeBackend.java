@@ -46,6 +46,13 @@ public final class NativeBackend implements RdmaBackend {
 	/** The runtime library, present without the -dev package. */
 	public static final String DEFAULT_LIBRARY = "libibverbs.so.1";
 
+	/**
+	 * How long closing a device waits for its event thread ({@code rdma-events-<device>})
+	 * to finish with the listeners of the event in hand; a thread still in a listener
+	 * then makes no further call on the device and ends by itself.
+	 */
+	public static final Duration EVENT_LISTENERS_WAIT = Duration.ofSeconds(5);
+
 	private final String library;
 
 	private final boolean preparedReads;

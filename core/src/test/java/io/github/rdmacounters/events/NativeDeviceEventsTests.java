@@ -1,12 +1,24 @@
 package io.github.rdmacounters.events;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.github.rdmacounters.core.DeviceEvent;
 import io.github.rdmacounters.core.Errno;
 import io.github.rdmacounters.core.Packet;
 import io.github.rdmacounters.core.RdmaBackend;
+import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
 import io.github.rdmacounters.verbs.NativeBackend;
@@ -81,6 +93,73 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 	@Override
 	long calls(String verb) {
 		return this.fake.calls(verb);
+	}
+
+	@Test
+	void closeWaitsForABusyListenerOnlyUntilItsDeadlineAndTheContextIsNotUsedAfter() throws InterruptedException {
+		List<String> warnings = new CopyOnWriteArrayList<>();
+		Logger logger = Logger.getLogger("io.github.rdmacounters.verbs.AsyncEventReader");
+		Handler handler = new Handler() {
+
+			@Override
+			public void publish(LogRecord record) {
+				if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+					warnings.add(record.getMessage());
+				}
+			}
+
+			@Override
+			public void flush() {
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		logger.addHandler(handler);
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<DeviceEvent> events = new CopyOnWriteArrayList<>();
+		try {
+			RdmaDevice device = open();
+			// an application's @EventListener that takes its time
+			device.addEventListener((event) -> {
+				events.add(event);
+				entered.countDown();
+				try {
+					release.await(60, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			raise(DeviceEvent.Type.SM_CHANGE, 1);
+			assertThat(entered.await(10, TimeUnit.SECONDS)).as("the listener entered within 10 s").isTrue();
+			// waiting in async_fd when the context closes
+			raise(DeviceEvent.Type.LID_CHANGE, 1);
+			long before = System.nanoTime();
+			device.close();
+			Duration took = Duration.ofNanos(System.nanoTime() - before);
+			assertThat(took).as("close waited for its deadline, not for the listener")
+				.isBetween(NativeBackend.EVENT_LISTENERS_WAIT.minusMillis(100),
+						NativeBackend.EVENT_LISTENERS_WAIT.plusSeconds(10));
+			assertThat(eventThreads()).as("the event thread, still in the listener").hasSize(1);
+			assertThat(warnings).singleElement()
+				.satisfies((line) -> assertThat(line).contains("still in a listener "
+						+ NativeBackend.EVENT_LISTENERS_WAIT.toMillis() + " ms after the device was closed"));
+			release.countDown();
+			await("the event thread ends", () -> eventThreads().isEmpty());
+			assertThat(events).singleElement()
+				.satisfies((event) -> assertThat(event.type()).isEqualTo(DeviceEvent.Type.SM_CHANGE));
+			// no ibv_get_async_event on the closed context (the fake records it as
+			// misuse)
+			assertNothingLeft();
+		}
+		finally {
+			release.countDown();
+			logger.removeHandler(handler);
+		}
 	}
 
 	@Override
