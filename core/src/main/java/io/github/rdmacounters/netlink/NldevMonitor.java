@@ -320,25 +320,17 @@ public final class NldevMonitor implements AutoCloseable {
 		if (Thread.currentThread() == this.thread) {
 			return;
 		}
-		boolean interrupted = false;
-		long deadline = System.nanoTime() + this.closeWait.toNanos();
-		long left = this.closeWait.toNanos();
-		while (this.thread.isAlive() && left > 0) {
-			try {
-				this.thread.join(Math.max(1, left / 1_000_000));
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-			left = deadline - System.nanoTime();
+		try {
+			this.thread.join(Math.max(1, this.closeWait.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			// the caller stops waiting: the thread ends by itself, as after the wait
+			Thread.currentThread().interrupt();
 		}
 		if (this.thread.isAlive()) {
 			logger.log(Level.WARNING,
 					"RDMA monitor thread " + THREAD_NAME + " is still in its listener " + this.closeWait.toMillis()
 							+ " ms after close; the socket is closed and it delivers no more events, ending by itself");
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -172,24 +172,16 @@ final class AsyncEventReader implements Runnable {
 			return;
 		}
 		Duration wait = NativeBackend.EVENT_LISTENERS_WAIT;
-		long deadline = System.nanoTime() + wait.toNanos();
-		long left = wait.toNanos();
-		boolean interrupted = false;
-		while (this.thread.isAlive() && left > 0) {
-			try {
-				this.thread.join(Math.max(1, left / 1_000_000));
-			}
-			catch (InterruptedException ex) {
-				interrupted = true;
-			}
-			left = deadline - System.nanoTime();
+		try {
+			this.thread.join(Math.max(1, wait.toMillis()));
+		}
+		catch (InterruptedException ex) {
+			// the caller stops waiting: the thread ends by itself, as after the wait
+			Thread.currentThread().interrupt();
 		}
 		if (this.thread.isAlive()) {
 			logger.log(Level.WARNING, "The RDMA event reader of " + this.device.name() + " is still in a listener "
 					+ wait.toMillis() + " ms after the device was closed; it reads no more events and ends by itself");
-		}
-		if (interrupted) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

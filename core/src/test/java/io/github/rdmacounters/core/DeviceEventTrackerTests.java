@@ -9,6 +9,8 @@ import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.github.rdmacounters.testsupport.LogCapture;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.github.rdmacounters.simulated.SimulatedBackend;
 import io.github.rdmacounters.simulated.SimulatedBackendControl;
 import io.github.rdmacounters.simulated.SimulatedDeviceSpec;
+import io.github.rdmacounters.testsupport.LogCapture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

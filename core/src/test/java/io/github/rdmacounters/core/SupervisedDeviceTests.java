@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.github.rdmacounters.core.ScriptedBackend.EventfulDevice;
+import io.github.rdmacounters.testsupport.LogCapture;
 import io.github.rdmacounters.testsupport.MutableClock;
 import io.github.rdmacounters.testsupport.ScriptedDevice;
 

@@ -5,10 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +18,7 @@ import io.github.rdmacounters.core.RdmaBackend;
 import io.github.rdmacounters.core.RdmaDevice;
 import io.github.rdmacounters.testsupport.FakeVerbs;
 import io.github.rdmacounters.testsupport.FakeVerbsExtension;
+import io.github.rdmacounters.testsupport.LogCapture;
 import io.github.rdmacounters.verbs.NativeBackend;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -97,31 +95,11 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 
 	@Test
 	void closeWaitsForABusyListenerOnlyUntilItsDeadlineAndTheContextIsNotUsedAfter() throws InterruptedException {
-		List<String> warnings = new CopyOnWriteArrayList<>();
-		Logger logger = Logger.getLogger("io.github.rdmacounters.verbs.AsyncEventReader");
-		Handler handler = new Handler() {
-
-			@Override
-			public void publish(LogRecord record) {
-				if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-					warnings.add(record.getMessage());
-				}
-			}
-
-			@Override
-			public void flush() {
-			}
-
-			@Override
-			public void close() {
-			}
-
-		};
-		logger.addHandler(handler);
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		List<DeviceEvent> events = new CopyOnWriteArrayList<>();
-		try {
+		// package-private in verbs
+		try (LogCapture log = LogCapture.of("io.github.rdmacounters.verbs.AsyncEventReader")) {
 			RdmaDevice device = open();
 			// an application's @EventListener that takes its time
 			device.addEventListener((event) -> {
@@ -145,7 +123,7 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 				.isBetween(NativeBackend.EVENT_LISTENERS_WAIT.minusMillis(100),
 						NativeBackend.EVENT_LISTENERS_WAIT.plusSeconds(10));
 			assertThat(eventThreads()).as("the event thread, still in the listener").hasSize(1);
-			assertThat(warnings).singleElement()
+			assertThat(log.messages(Level.WARNING)).singleElement()
 				.satisfies((line) -> assertThat(line).contains("still in a listener "
 						+ NativeBackend.EVENT_LISTENERS_WAIT.toMillis() + " ms after the device was closed"));
 			release.countDown();
@@ -158,7 +136,6 @@ class NativeDeviceEventsTests extends AbstractDeviceEventsTests {
 		}
 		finally {
 			release.countDown();
-			logger.removeHandler(handler);
 		}
 	}
 

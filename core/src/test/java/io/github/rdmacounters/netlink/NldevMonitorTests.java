@@ -30,6 +30,7 @@ import io.github.rdmacounters.core.Presence;
 import io.github.rdmacounters.sysfs.FileSystemSysfsTree;
 import io.github.rdmacounters.sysfs.SysfsFixtures;
 import io.github.rdmacounters.sysfs.SysfsHostPortCountersSource;
+import io.github.rdmacounters.testsupport.LogCapture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -216,34 +217,11 @@ class NldevMonitorTests {
 
 	@Test
 	void closeWaitsForABusyListenerOnlyUntilItsDeadlineAndNothingIsDeliveredAfter() throws InterruptedException {
-		List<String> warnings = new CopyOnWriteArrayList<>();
-		Logger logger = Logger.getLogger(NldevMonitor.class.getName());
-		Handler handler = new Handler() {
-
-			@Override
-			public void publish(LogRecord record) {
-				if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-					warnings.add(record.getMessage());
-				}
-			}
-
-			@Override
-			public void flush() {
-			}
-
-			@Override
-			public void close() {
-			}
-
-		};
-		logger.addHandler(handler);
 		CountDownLatch entered = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		List<Long> inodes = new CopyOnWriteArrayList<>();
-		try {
-			// a listener stalled as MonitorEventActions is when listing the host's
-			// devices
-			// meets a stalled sysfs file
+		try (LogCapture log = LogCapture.of(NldevMonitor.class)) {
+			// stalled as MonitorEventActions is while a sysfs file stalls
 			NldevMonitor started = NldevMonitor.start(() -> this.fake.connectForEvents(inodes::add), (event) -> {
 				this.events.add(event);
 				entered.countDown();
@@ -264,7 +242,7 @@ class NldevMonitorTests {
 			long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - before);
 			assertThat(tookMillis).as("close waited for its deadline, not for the listener").isBetween(250L, 5_000L);
 			assertThat(threadAlive()).as("the thread, still in the listener").isTrue();
-			assertThat(warnings).singleElement()
+			assertThat(log.messages(Level.WARNING)).singleElement()
 				.satisfies((line) -> assertThat(line).contains("still in its listener 300 ms after close"));
 			// the socket is closed at once: the thread is in no call on it
 			await().atMost(Duration.ofSeconds(10)).until(() -> !this.fake.serves(inodes.get(0)));
@@ -274,11 +252,10 @@ class NldevMonitorTests {
 				.singleElement()
 				.satisfies((event) -> assertThat(event.deviceName()).isEqualTo("mlx5_0"));
 			started.close();
-			assertThat(warnings).hasSize(1);
+			assertThat(log.messages(Level.WARNING)).hasSize(1);
 		}
 		finally {
 			release.countDown();
-			logger.removeHandler(handler);
 		}
 	}
 

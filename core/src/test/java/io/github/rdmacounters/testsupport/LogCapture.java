@@ -1,4 +1,4 @@
-package io.github.rdmacounters.core;
+package io.github.rdmacounters.testsupport;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,7 +13,7 @@ import java.util.logging.Logger;
  *
  * @author rdma-counters
  */
-final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends Handler implements AutoCloseable {
 
 	private final Logger logger;
 
@@ -21,8 +21,8 @@ final class LogCapture extends Handler implements AutoCloseable {
 
 	private final List<LogRecord> records = new CopyOnWriteArrayList<>();
 
-	private LogCapture(Class<?> type) {
-		this.logger = Logger.getLogger(type.getName());
+	private LogCapture(String name) {
+		this.logger = Logger.getLogger(name);
 		this.level = this.logger.getLevel();
 		this.logger.setLevel(Level.ALL);
 		this.logger.addHandler(this);
@@ -33,8 +33,17 @@ final class LogCapture extends Handler implements AutoCloseable {
 	 * @param type the class
 	 * @return the capture, to close
 	 */
-	static LogCapture of(Class<?> type) {
-		return new LogCapture(type);
+	public static LogCapture of(Class<?> type) {
+		return new LogCapture(type.getName());
+	}
+
+	/**
+	 * Capture what a class logs, named where it is not visible (package-private).
+	 * @param name the class's name
+	 * @return the capture, to close
+	 */
+	public static LogCapture of(String name) {
+		return new LogCapture(name);
 	}
 
 	/**
@@ -42,7 +51,7 @@ final class LogCapture extends Handler implements AutoCloseable {
 	 * @param level the level
 	 * @return the messages
 	 */
-	List<String> messages(Level level) {
+	public List<String> messages(Level level) {
 		return this.records.stream().filter((r) -> r.getLevel().equals(level)).map(LogRecord::getMessage).toList();
 	}
 
@@ -50,7 +59,7 @@ final class LogCapture extends Handler implements AutoCloseable {
 	 * Return the records logged so far.
 	 * @return the records
 	 */
-	List<LogRecord> records() {
+	public List<LogRecord> records() {
 		return this.records;
 	}
 
