@@ -159,12 +159,11 @@ final class AsyncEventReader implements Runnable {
 		return new DeviceEvent(this.device.name(), type.isPortEvent() ? port : 0, type, Instant.now());
 	}
 
-	// Waits for the thread at most NativeBackend.EVENT_LISTENERS_WAIT, unless called by
-	// it
-	// (a listener closing the device). Its native calls need no wait: each runs under the
-	// device's read lock after a check that the device is open, and the context is closed
-	// under the write lock, so a thread still in a listener then finds the device closed
-	// (or running false) and ends without another call.
+	// Waits at most NativeBackend.EVENT_LISTENERS_WAIT, not when called by the thread
+	// (a listener closing the device). Its native calls need no longer wait: each runs
+	// under the device's read lock after a check that the device is open, and the context
+	// is closed under the write lock, so a thread still in a listener then finds the
+	// device closed (or running false) and ends without another call.
 	void stop() {
 		this.running = false;
 		this.wakeup.signal();
